@@ -1,0 +1,2 @@
+/** Configuration and versioning shared by every kind of kaas backend. */
+package io.kaas.api.plugin;

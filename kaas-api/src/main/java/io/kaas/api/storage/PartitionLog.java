@@ -1,0 +1,65 @@
+package io.kaas.api.storage;
+
+import java.nio.ByteBuffer;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One partition's log of v2 record batches. All methods are thread-safe and never called on a
+ * network event loop; they may block on I/O except where stated.
+ */
+public interface PartitionLog {
+
+    PartitionKey key();
+
+    /**
+     * Appends validated batches (the broker has checked sizes, magic and CRC32C with
+     * {@link io.kaas.api.record.RecordBatches#validate}). The engine assigns offsets by rewriting each
+     * batch's base offset in place, stamps log-append time if configured, and writes the bytes
+     * verbatim. It consumes {@code batches} completely before this method returns, so the caller may
+     * reuse the buffer once the call returns; appends are applied in call order.
+     *
+     * @param batches one or more whole batches, from position to limit; the engine may modify them
+     * @param durable true for {@code acks=all}: the future completes only once the batches are on
+     *                stable storage (fsynced); false: it completes once the batches are readable
+     * @return completes with the assigned offsets, or exceptionally with a {@link StorageException}
+     *         ({@link KafkaStorageException} if the data could not be made durable: nothing is
+     *         acknowledged that may be lost)
+     * @throws RecordTooLargeException if a batch exceeds {@link LogConfig#maxMessageBytes()}; nothing is stored
+     */
+    CompletableFuture<AppendResult> append(ByteBuffer batches, boolean durable);
+
+    /**
+     * Reads whole batches starting with the one that contains {@code offset}, stopping before any batch
+     * that would pass {@code maxBytes} (but always returning at least the first batch when
+     * {@code minOneBatch} is true) and before any batch starting at or after {@code maxOffset}.
+     *
+     * @param maxOffset exclusive upper bound, normally the high watermark or the last stable offset
+     * @throws OffsetOutOfRangeException if {@code offset} is below the log start or above the high watermark
+     */
+    ReadResult read(long offset, int maxBytes, long maxOffset, boolean minOneBatch);
+
+    /** The current offsets; lock-free, safe to call from any thread, including an event loop. */
+    LogOffsets offsets();
+
+    /**
+     * The first record whose timestamp is at or after {@code timestamp} (Kafka's ListOffsets by
+     * timestamp), or empty if none.
+     */
+    Optional<TimestampOffset> offsetForTimestamp(long timestamp);
+
+    /** The record with the largest timestamp (the first one if tied), or empty if the log is empty. */
+    Optional<TimestampOffset> maxTimestamp();
+
+    /**
+     * Advances the log start offset to {@code offset} (DeleteRecords); data below it becomes
+     * unreadable and is removed when its segment no longer holds any readable record. The new log
+     * start survives a restart once the future completes.
+     *
+     * @throws OffsetOutOfRangeException if {@code offset} is above the high watermark
+     */
+    CompletableFuture<Long> deleteRecordsBefore(long offset);
+
+    /** Applies changed settings; takes effect for later appends and retention passes. */
+    void updateConfig(LogConfig config);
+}

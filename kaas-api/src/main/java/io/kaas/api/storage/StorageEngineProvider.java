@@ -1,0 +1,18 @@
+package io.kaas.api.storage;
+
+import io.kaas.api.plugin.BackendProvider;
+import java.io.IOException;
+
+/**
+ * Describes and creates a storage engine. Found by {@link java.util.ServiceLoader}; public no-arg
+ * constructor; does no I/O when constructed. Selected by {@link #name()} through {@code storage.engine}.
+ */
+public interface StorageEngineProvider extends BackendProvider {
+    /**
+     * Opens the engine. Called once per broker start, never on a network thread; may block.
+     * The engine receives its settings (keys under {@code storage.<name>.}, prefix removed) in the context.
+     *
+     * @throws io.kaas.api.plugin.PluginConfigException naming the key if a setting is unusable
+     */
+    StorageEngine open(EngineContext context) throws IOException;
+}

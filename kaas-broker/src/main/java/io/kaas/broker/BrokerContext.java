@@ -1,0 +1,36 @@
+package io.kaas.broker;
+
+import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.storage.StorageEngine;
+import io.kaas.broker.config.BrokerConfig;
+import java.time.Clock;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The running broker's services, as handlers and managers see them. Implemented by the broker's
+ * lifecycle class; every accessor is valid from before the first request is served until shutdown.
+ */
+public interface BrokerContext {
+
+    BrokerConfig config();
+
+    ClusterStateStore clusterStore();
+
+    StorageEngine storageEngine();
+
+    Clock clock();
+
+    /** For timers (long-poll expiry, periodic work). Tasks must not block for long. */
+    ScheduledExecutorService scheduler();
+
+    /** The endpoint clients are told to connect to (advertised listener, with the bound port). */
+    BrokerEndpoint advertisedEndpoint();
+
+    default int nodeId() {
+        return config().nodeId();
+    }
+
+    default String clusterId() {
+        return clusterStore().clusterId();
+    }
+}
