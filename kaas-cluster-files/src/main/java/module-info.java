@@ -3,7 +3,7 @@
  * {@code <dataDir>/__cluster/}. Selected with {@code cluster.store=files}.
  */
 module io.kaas.cluster.files {
-    requires io.kaas.api;
+    requires transitive io.kaas.api;
     requires org.slf4j;
     requires com.fasterxml.jackson.databind;
 

@@ -16,8 +16,9 @@ final class KafkaUuids {
     static UUID random() {
         while (true) {
             UUID id = UUID.randomUUID();
-            if ((id.getMostSignificantBits() != 0 || id.getLeastSignificantBits() > 1)
-                    && !toText(id).startsWith("-")) {
+            boolean reserved = id.getMostSignificantBits() == 0
+                    && (id.getLeastSignificantBits() == 0 || id.getLeastSignificantBits() == 1);
+            if (!reserved && !toText(id).startsWith("-")) {
                 return id;
             }
         }

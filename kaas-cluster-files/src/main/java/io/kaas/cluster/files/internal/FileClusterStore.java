@@ -1,0 +1,267 @@
+package io.kaas.cluster.files.internal;
+
+import io.kaas.api.cluster.ClusterStateException;
+import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.cluster.TopicExistsException;
+import io.kaas.api.cluster.TopicRecord;
+import io.kaas.api.cluster.UnknownTopicException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cluster state as JSON files under one {@code __cluster/} directory:
+ * <pre>
+ * cluster.json            {clusterId}
+ * producer-ids.json       {nextBlockStart}
+ * topics/&lt;name&gt;.json      {name, topicId, partitions, configs}
+ * .lock                   serializes writers across brokers
+ * </pre>
+ * Everything is loaded at open; reads come from memory without locking. Mutations are serialized by
+ * {@link StoreLock} and update memory only once the file is durably written.
+ */
+public final class FileClusterStore implements ClusterStateStore {
+    private static final Logger LOG = LoggerFactory.getLogger(FileClusterStore.class);
+    private static final String JSON = ".json";
+
+    private final Path dir;
+    private final Path topicsDir;
+    private final StoreLock lock;
+    private final String clusterId;
+    private final ConcurrentMap<String, TopicRecord> byName;
+    private final ConcurrentMap<UUID, TopicRecord> byId;
+    private long nextBlockStart; // guarded by lock
+
+    private FileClusterStore(Path dir, StoreLock lock, String clusterId, Map<String, TopicRecord> topics,
+                             long nextBlockStart) {
+        this.dir = dir;
+        this.topicsDir = dir.resolve("topics");
+        this.lock = lock;
+        this.clusterId = clusterId;
+        this.byName = new ConcurrentHashMap<>(topics);
+        this.byId = new ConcurrentHashMap<>();
+        topics.values().forEach(t -> byId.put(t.topicId(), t));
+        this.nextBlockStart = nextBlockStart;
+    }
+
+    /**
+     * Opens the store in {@code dir} (created if missing), creating the cluster id on first use.
+     *
+     * @throws ClusterStateException naming the file if a state file is unreadable or damaged
+     */
+    @SuppressWarnings("try") // the lock is held for the block, not used in it
+    public static FileClusterStore open(Path dir) throws IOException {
+        Path topicsDir = dir.resolve("topics");
+        AtomicFiles.createDirectories(dir);
+        AtomicFiles.createDirectories(topicsDir);
+        StoreLock lock = StoreLock.open(dir);
+        try (StoreLock.Held held = lock.acquire()) {
+            String clusterId = loadOrCreateClusterId(dir.resolve("cluster.json"));
+            long nextBlockStart = readNextBlockStart(dir.resolve("producer-ids.json"));
+            warnAboutTempFiles(dir);
+            Map<String, TopicRecord> topics = TopicFiles.loadAll(topicsDir);
+            LOG.atInfo().setMessage("Opened file cluster store {}: cluster id {}, {} topics")
+                    .addArgument(dir).addArgument(clusterId).addArgument(topics.size())
+                    .addKeyValue("dir", dir).addKeyValue("clusterId", clusterId)
+                    .addKeyValue("topics", topics.size()).log();
+            return new FileClusterStore(dir, lock, clusterId, topics, nextBlockStart);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(lock, e);
+            throw e;
+        }
+    }
+
+    @Override
+    public String clusterId() {
+        return clusterId;
+    }
+
+    @Override
+    public Collection<TopicRecord> topics() {
+        return List.copyOf(byName.values());
+    }
+
+    @Override
+    public Optional<TopicRecord> topic(String name) {
+        return Optional.ofNullable(byName.get(name));
+    }
+
+    @Override
+    public Optional<TopicRecord> topic(UUID topicId) {
+        return Optional.ofNullable(byId.get(topicId));
+    }
+
+    /** @throws IllegalArgumentException if the name is not a legal Kafka topic name or the id is in use */
+    @Override
+    public void createTopic(TopicRecord topic) {
+        TopicNames.validate(topic.name());
+        mutate("create topic '" + topic.name() + "'", () -> {
+            Path file = topicFile(topic.name());
+            // The file check catches a topic another broker created since this store was opened.
+            if (byName.containsKey(topic.name()) || Files.exists(file)) {
+                throw new TopicExistsException(topic.name());
+            }
+            if (byId.containsKey(topic.topicId())) {
+                throw new IllegalArgumentException("Topic id " + topic.topicId() + " is already used by topic '"
+                        + byId.get(topic.topicId()).name() + "'");
+            }
+            AtomicFiles.write(file, StateJson.topic(topic));
+            byId.put(topic.topicId(), topic);
+            byName.put(topic.name(), topic);
+            return null;
+        });
+    }
+
+    @Override
+    public void deleteTopic(String name) {
+        mutate("delete topic '" + name + "'", () -> {
+            TopicRecord topic = existing(name);
+            AtomicFiles.delete(topicFile(name));
+            byName.remove(name);
+            byId.remove(topic.topicId());
+            return null;
+        });
+    }
+
+    @Override
+    public TopicRecord updateTopicConfigs(String name, Map<String, String> configs) {
+        Objects.requireNonNull(configs, "configs");
+        return mutate("update the configs of topic '" + name + "'", () -> replace(existing(name).withConfigs(configs)));
+    }
+
+    /**
+     * Raises the partition count; asking for the current count changes nothing.
+     *
+     * @throws IllegalArgumentException if {@code partitions} is below the current count
+     */
+    @Override
+    public TopicRecord updatePartitionCount(String name, int partitions) {
+        return mutate("update the partition count of topic '" + name + "'", () -> {
+            TopicRecord topic = existing(name);
+            if (partitions < topic.partitions()) {
+                throw new IllegalArgumentException("Topic '" + name + "' has " + topic.partitions()
+                        + " partitions; the count can only grow, got " + partitions);
+            }
+            return partitions == topic.partitions() ? topic : replace(topic.withPartitions(partitions));
+        });
+    }
+
+    /**
+     * Re-reads {@code producer-ids.json} under the cross-broker lock, so blocks never overlap between
+     * brokers, then persists the new next start before returning the block.
+     *
+     * @throws IllegalArgumentException if {@code size} is not positive
+     */
+    @Override
+    public long allocateProducerIdBlock(int size) {
+        if (size <= 0) {
+            throw new IllegalArgumentException("a producer-id block needs a positive size, got " + size);
+        }
+        return mutate("allocate a producer-id block", () -> {
+            Path file = dir.resolve("producer-ids.json");
+            long start = Math.max(nextBlockStart, readNextBlockStart(file));
+            long next;
+            try {
+                next = Math.addExact(start, size);
+            } catch (ArithmeticException e) {
+                throw new ClusterStateException("Producer ids are exhausted in " + file, e);
+            }
+            AtomicFiles.write(file, StateJson.producerIds(next));
+            nextBlockStart = next;
+            return start;
+        });
+    }
+
+    /** Idempotent. Waits for a mutation in progress to finish. */
+    @Override
+    public void close() {
+        try {
+            lock.close();
+        } catch (IOException e) {
+            LOG.atWarn().setMessage("Could not release the lock file of {}").addArgument(dir).setCause(e).log();
+        }
+    }
+
+    private interface Mutation<T> {
+        T run() throws IOException;
+    }
+
+    @SuppressWarnings("try") // the lock is held for the block, not used in it
+    private <T> T mutate(String what, Mutation<T> mutation) {
+        try (StoreLock.Held held = lock.acquire()) {
+            return mutation.run();
+        } catch (IOException e) {
+            throw new ClusterStateException("Could not " + what + " in " + dir + ": " + e, e);
+        }
+    }
+
+    private TopicRecord existing(String name) {
+        TopicRecord topic = byName.get(name);
+        if (topic == null) {
+            throw new UnknownTopicException(name);
+        }
+        return topic;
+    }
+
+    private TopicRecord replace(TopicRecord updated) throws IOException {
+        AtomicFiles.write(topicFile(updated.name()), StateJson.topic(updated));
+        byId.put(updated.topicId(), updated);
+        byName.put(updated.name(), updated);
+        return updated;
+    }
+
+    private Path topicFile(String name) {
+        return topicsDir.resolve(name + JSON);
+    }
+
+    private static String loadOrCreateClusterId(Path file) throws IOException {
+        if (Files.exists(file)) {
+            try {
+                return StateJson.readClusterId(Files.readAllBytes(file));
+            } catch (IOException e) {
+                throw new ClusterStateException("Cannot read the cluster id from " + file + ": " + e.getMessage(), e);
+            }
+        }
+        String id = KafkaUuids.toText(KafkaUuids.random());
+        AtomicFiles.write(file, StateJson.cluster(id));
+        LOG.atInfo().setMessage("Created cluster id {} in {}").addArgument(id).addArgument(file)
+                .addKeyValue("clusterId", id).log();
+        return id;
+    }
+
+    /** 0 when the file does not exist yet. */
+    private static long readNextBlockStart(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return 0;
+        }
+        try {
+            return StateJson.readNextBlockStart(Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new ClusterStateException("Cannot read the next producer id from " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void warnAboutTempFiles(Path dir) throws IOException {
+        try (var entries = Files.list(dir)) {
+            entries.filter(AtomicFiles::isTemp).forEach(TopicFiles::warnLeftover);
+        }
+    }
+
+    private static void closeQuietly(StoreLock lock, Exception failure) {
+        try {
+            lock.close();
+        } catch (IOException e) {
+            failure.addSuppressed(e);
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.kaas.plugins;
+
+import io.kaas.api.cluster.ClusterStateStoreProvider;
+import io.kaas.api.plugin.BackendProvider;
+import io.kaas.api.plugin.SpiVersion;
+import io.kaas.api.storage.StorageEngineProvider;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
+
+/**
+ * Every backend found at start-up, and the choice of one per kind by the name given in config. Built
+ * once from a list of {@link BackendSource}s; immutable and thread-safe afterwards.
+ *
+ * <p>A provider class offered by several sources (or found twice by one) counts once. Conflicts are
+ * reported when the name is selected, so a broken or clashing backend nobody selects does not stop
+ * the broker: two backends with the selected name, or the selected backend built for another SPI
+ * version, fail with a {@link BackendSelectionException}.
+ */
+public final class BackendCatalog {
+    private static final Logger LOG = LoggerFactory.getLogger(BackendCatalog.class);
+
+    /** The kinds of backend the host knows, with how messages call them. Each needs a {@code uses} in module-info. */
+    private static final Map<Class<? extends BackendProvider>, String> KINDS = new LinkedHashMap<>();
+
+    static {
+        KINDS.put(StorageEngineProvider.class, "storage engine");
+        KINDS.put(ClusterStateStoreProvider.class, "cluster-state store");
+    }
+
+    private final List<Entry> entries;
+
+    private record Entry(Class<? extends BackendProvider> kind, BackendProvider provider, FoundBackend found) {
+    }
+
+    private BackendCatalog(List<Entry> entries) {
+        this.entries = List.copyOf(entries);
+    }
+
+    /** The built-in backends: {@code BackendCatalog.discover(List.of(BackendSource.builtIn()))}. */
+    public static BackendCatalog discover() {
+        return discover(List.of(BackendSource.builtIn()));
+    }
+
+    /** Asks every source for every kind of backend, in order, and logs one line per backend found. */
+    public static BackendCatalog discover(List<BackendSource> sources) {
+        List<Entry> entries = new ArrayList<>();
+        for (Class<? extends BackendProvider> kind : KINDS.keySet()) {
+            Set<Class<?>> seen = new HashSet<>();
+            for (BackendSource source : sources) {
+                for (BackendSource.Offer<? extends BackendProvider> offer : source.find(kind)) {
+                    if (seen.add(offer.provider().getClass())) {
+                        describe(kind, offer).ifPresent(entries::add);
+                    }
+                }
+            }
+        }
+        return new BackendCatalog(entries);
+    }
+
+    /**
+     * The backend of {@code kind} named {@code name}.
+     *
+     * @param kind      {@code StorageEngineProvider.class} or {@code ClusterStateStoreProvider.class}
+     * @param configKey the config key the name came from, for the message (e.g. {@code storage.engine})
+     * @param name      the configured name, compared exactly
+     * @throws BackendSelectionException (one line) if no backend, or more than one, has that name, or
+     *                                   if the one that has it was built for an incompatible SPI version
+     * @throws IllegalArgumentException  if {@code kind} is not a kind of backend the host knows
+     */
+    public <P extends BackendProvider> P select(Class<P> kind, String configKey, String name)
+            throws BackendSelectionException {
+        String kindName = kindName(kind);
+        Objects.requireNonNull(name, configKey);
+        List<Entry> matches = entries.stream()
+                .filter(e -> e.kind() == kind && e.found().name().equals(name))
+                .collect(Collectors.toList());
+        if (matches.isEmpty()) {
+            throw new BackendSelectionException("No " + kindName + " named '" + name + "' (" + configKey
+                    + "); available: " + available(kind));
+        }
+        if (matches.size() > 1) {
+            throw new BackendSelectionException(capitalize(kindName) + " name '" + name + "' (" + configKey
+                    + ") is claimed by " + matches.size() + " backends: "
+                    + matches.stream().map(BackendCatalog::describe).collect(Collectors.joining(", "))
+                    + "; remove all but one");
+        }
+        Entry entry = matches.get(0);
+        int spi = entry.provider().spiVersion();
+        if (!SpiVersion.isCompatible(spi)) {
+            throw new BackendSelectionException(capitalize(kindName) + " '" + name + "' (" + configKey + ") from "
+                    + entry.found().origin() + " was built for kaas SPI version " + spi
+                    + ", but this broker has SPI version " + SpiVersion.MAJOR
+                    + "; use a build of it for SPI version " + SpiVersion.MAJOR);
+        }
+        return kind.cast(entry.provider());
+    }
+
+    /** Every backend found, of every kind, in discovery order (including ones that would be refused). */
+    public List<FoundBackend> all() {
+        return entries.stream().map(Entry::found).collect(Collectors.toList());
+    }
+
+    private String available(Class<?> kind) {
+        String names = entries.stream()
+                .filter(e -> e.kind() == kind)
+                .map(e -> e.found().name())
+                .distinct()
+                .sorted()
+                .collect(Collectors.joining(", "));
+        return names.isEmpty() ? "(none)" : names;
+    }
+
+    /** Reads what the provider says about itself; a provider that throws while doing so is logged and left out. */
+    private static Optional<Entry> describe(Class<? extends BackendProvider> kind,
+                                                      BackendSource.Offer<? extends BackendProvider> offer) {
+        BackendProvider provider = offer.provider();
+        String kindName = kindName(kind);
+        FoundBackend found;
+        int spi;
+        try {
+            found = new FoundBackend(kindName, provider.name(), provider.version(), offer.origin());
+            spi = provider.spiVersion();
+        } catch (RuntimeException e) {
+            LOG.atError().setMessage("Skipping {} {} from {}: it failed to describe itself")
+                    .addArgument(kindName).addArgument(provider.getClass().getName()).addArgument(offer.origin())
+                    .addKeyValue("origin", offer.origin()).setCause(e).log();
+            return Optional.empty();
+        }
+        boolean compatible = SpiVersion.isCompatible(spi);
+        LOG.atLevel(compatible ? Level.INFO : Level.WARN)
+                .setMessage("Found {} '{}' version {} from {}{}")
+                .addArgument(kindName).addArgument(found.name()).addArgument(found.version()).addArgument(found.origin())
+                .addArgument(compatible ? "" : " (built for SPI version " + spi + ", this broker has "
+                        + SpiVersion.MAJOR + ": it cannot be used)")
+                .addKeyValue("kind", kindName).addKeyValue("name", found.name())
+                .addKeyValue("version", found.version()).addKeyValue("origin", found.origin())
+                .log();
+        return Optional.of(new Entry(kind, provider, found));
+    }
+
+    private static String describe(Entry entry) {
+        return entry.provider().getClass().getName() + " from " + entry.found().origin();
+    }
+
+    private static String kindName(Class<?> kind) {
+        String name = KINDS.get(kind);
+        if (name == null) {
+            throw new IllegalArgumentException("Not a kind of backend: " + kind.getName() + "; known kinds: "
+                    + KINDS.keySet().stream().map(Class::getSimpleName).sorted().collect(Collectors.joining(", ")));
+        }
+        return name;
+    }
+
+    private static String capitalize(String s) {
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+}

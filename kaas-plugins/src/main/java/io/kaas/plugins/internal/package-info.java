@@ -1,0 +1,2 @@
+/** The backend sources of the plugin host. Not exported. */
+package io.kaas.plugins.internal;
