@@ -1,0 +1,176 @@
+package io.kaas.engine.segments.internal;
+
+import io.kaas.api.storage.PartitionKey;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * One partition's directory, {@code <dataDir>/<topic>/<partition>/}, and its file names.
+ *
+ * <p>{@code partition.json} records the topic id. A directory found with a different topic id belongs
+ * to an earlier topic of the same name: it is stale and is deleted when the partition is opened.
+ * Small files are replaced atomically: write a temp file, fsync it, rename, fsync the directory.
+ */
+final class PartitionDirectory {
+    static final String PARTITION_FILE = "partition.json";
+    static final String MANIFEST_FILE = "manifest.json";
+    static final String LOG_SUFFIX = ".log";
+    static final String INDEX_SUFFIX = ".index";
+    private static final String TMP_SUFFIX = ".tmp";
+
+    private final Path dir;
+    private final int epoch;
+
+    private PartitionDirectory(Path dir, int epoch) {
+        this.dir = dir;
+        this.epoch = epoch;
+    }
+
+    static Path pathOf(Path dataDir, PartitionKey key) {
+        String topic = key.topic();
+        if (topic.isEmpty() || topic.equals(".") || topic.equals("..") || topic.contains("/") || topic.contains("\\")) {
+            throw new IllegalArgumentException("topic name cannot be used as a directory name: '" + topic + "'");
+        }
+        return dataDir.resolve(topic).resolve(Integer.toString(key.partition()));
+    }
+
+    /** Opens (creating if absent) the directory of {@code key}, deleting a stale one of another topic id. */
+    static PartitionDirectory open(Path dataDir, PartitionKey key) throws IOException {
+        Path dir = pathOf(dataDir, key);
+        Optional<UUID> existing = readTopicId(dir);
+        if (existing.isPresent() && !existing.get().equals(key.topicId())) {
+            deleteRecursively(dir);
+        }
+        Files.createDirectories(dir);
+        fsyncDirectory(dir.getParent());
+        PartitionDirectory pd = new PartitionDirectory(dir, 0);
+        if (existing.isEmpty() || !existing.get().equals(key.topicId())) {
+            pd.writeAtomically(PARTITION_FILE, FlatJson.write(Map.of("topicId", key.topicId().toString())));
+        }
+        pd.deleteTempFiles();
+        return pd;
+    }
+
+    static Optional<UUID> readTopicId(Path dir) throws IOException {
+        Path file = dir.resolve(PARTITION_FILE);
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        String id = FlatJson.read(Files.readString(file, StandardCharsets.UTF_8)).get("topicId");
+        return Optional.ofNullable(id).map(UUID::fromString);
+    }
+
+    Path path() {
+        return dir;
+    }
+
+    Path logFile(long baseOffset) {
+        return dir.resolve(stem(baseOffset) + LOG_SUFFIX);
+    }
+
+    Path indexFile(long baseOffset) {
+        return dir.resolve(stem(baseOffset) + INDEX_SUFFIX);
+    }
+
+    private String stem(long baseOffset) {
+        return String.format("%08x-%020d", epoch, baseOffset);
+    }
+
+    /** Base offsets of the segment files present, ascending. */
+    List<Long> segmentBaseOffsets() throws IOException {
+        List<Long> bases = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                String name = p.getFileName().toString();
+                if (name.endsWith(LOG_SUFFIX) && name.length() == 8 + 1 + 20 + LOG_SUFFIX.length()) {
+                    bases.add(Long.parseLong(name.substring(9, 29)));
+                }
+            }
+        }
+        bases.sort(Comparator.naturalOrder());
+        return bases;
+    }
+
+    Optional<Manifest> readManifest() throws IOException {
+        try {
+            return Optional.of(Manifest.fromJson(Files.readString(dir.resolve(MANIFEST_FILE), StandardCharsets.UTF_8)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IllegalArgumentException e) {
+            throw new IOException("corrupt " + dir.resolve(MANIFEST_FILE) + ": " + e.getMessage(), e);
+        }
+    }
+
+    void writeManifest(Manifest manifest) throws IOException {
+        writeAtomically(MANIFEST_FILE, manifest.toJson());
+    }
+
+    int epoch() {
+        return epoch;
+    }
+
+    void writeAtomically(String name, String content) throws IOException {
+        Path target = dir.resolve(name);
+        Path tmp = dir.resolve(name + TMP_SUFFIX);
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer buf = ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8));
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+            ch.force(true);
+        }
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        fsyncDirectory(dir);
+    }
+
+    private void deleteTempFiles() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (p.getFileName().toString().endsWith(TMP_SUFFIX)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    static void fsyncDirectory(Path directory) throws IOException {
+        try (FileChannel ch = FileChannel.open(directory, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            // Some platforms cannot open a directory for fsync; on Linux this succeeds.
+            if (!System.getProperty("os.name", "").toLowerCase().contains("win")) {
+                throw e;
+            }
+        }
+    }
+
+    static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            List<Path> paths = walk.sorted(Comparator.reverseOrder()).toList();
+            for (Path p : paths) {
+                Files.deleteIfExists(p);
+            }
+        }
+        if (root.getParent() != null) {
+            fsyncDirectory(root.getParent());
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.kaas.engine.segments.internal;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+
+/**
+ * A segment's sparse offset index: entries of (offset relative to the segment base, int32; byte
+ * position of the batch starting there, int32), one about every {@link #INTERVAL_BYTES} of log, kept
+ * in memory and appended to the {@code .index} file (fsynced at roll and close, rebuilt on recovery).
+ *
+ * <p>One writer (under the partition lock), any number of lock-free readers: an entry is stored
+ * before the volatile count that makes it visible, and a grown array is published before the count.
+ */
+final class SegmentIndex implements Closeable {
+    static final int ENTRY_SIZE = 8;
+    static final int INTERVAL_BYTES = 4096;
+
+    private final Path path;
+    private FileChannel channel;
+    private volatile long[] entries = new long[16];
+    private volatile int count;
+
+    private SegmentIndex(Path path, FileChannel channel) {
+        this.path = path;
+        this.channel = channel;
+    }
+
+    /** Opens the index file and loads its entries as they are; the caller validates them. */
+    static SegmentIndex open(Path path) throws IOException {
+        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        SegmentIndex index = new SegmentIndex(path, ch);
+        long size = ch.size();
+        if (size % ENTRY_SIZE != 0) {
+            index.reset();
+            return index;
+        }
+        ByteBuffer buf = ByteBuffer.allocate((int) size);
+        while (buf.hasRemaining() && ch.read(buf, buf.position()) >= 0) {
+            // positional read until full
+        }
+        buf.flip();
+        while (buf.remaining() >= ENTRY_SIZE) {
+            index.addInMemory(buf.getInt(), buf.getInt());
+        }
+        return index;
+    }
+
+    Path path() {
+        return path;
+    }
+
+    int count() {
+        return count;
+    }
+
+    int relativeOffsetAt(int i) {
+        return (int) (entries[i] >>> 32);
+    }
+
+    int positionAt(int i) {
+        return (int) entries[i];
+    }
+
+    /** Adds an entry in memory and appends it to the file (not fsynced). */
+    void add(int relativeOffset, int position) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate(ENTRY_SIZE).putInt(relativeOffset).putInt(position).flip();
+        long at = (long) count * ENTRY_SIZE;
+        while (buf.hasRemaining()) {
+            at += channel.write(buf, at);
+        }
+        addInMemory(relativeOffset, position);
+    }
+
+    private void addInMemory(int relativeOffset, int position) {
+        long[] arr = entries;
+        int n = count;
+        if (n == arr.length) {
+            arr = Arrays.copyOf(arr, n * 2);
+            entries = arr;
+        }
+        arr[n] = ((long) relativeOffset << 32) | (position & 0xFFFFFFFFL);
+        count = n + 1;
+    }
+
+    /** Position of the last indexed batch whose relative offset is at most {@code relativeOffset}, or 0. */
+    long floorPosition(long relativeOffset) {
+        int n = count;
+        long[] arr = entries;
+        int lo = 0;
+        int hi = n - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if ((arr[mid] >>> 32) <= relativeOffset) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found < 0 ? 0 : (int) arr[found];
+    }
+
+    /** Empties the index in memory and on disk (before a rebuild). */
+    void reset() throws IOException {
+        channel.truncate(0);
+        entries = new long[16];
+        count = 0;
+    }
+
+    void flush() throws IOException {
+        if (channel != null) {
+            channel.force(true);
+        }
+    }
+
+    /** Closes the file; the in-memory entries stay usable for reads. */
+    @Override
+    public void close() throws IOException {
+        if (channel != null) {
+            channel.close();
+            channel = null;
+        }
+    }
+}

@@ -1,0 +1,12 @@
+/**
+ * The default kaas storage engine ({@code storage.engine=segments}): each partition is a directory of
+ * segment files holding v2 record batches verbatim, with sparse offset indexes, group-committed fsyncs
+ * and crash recovery that truncates a torn tail. Nothing is exported; the broker finds the engine
+ * through {@link java.util.ServiceLoader}.
+ */
+module io.kaas.engine.segments {
+    requires io.kaas.api;
+    requires org.slf4j;
+
+    provides io.kaas.api.storage.StorageEngineProvider with io.kaas.engine.segments.SegmentEngineProvider;
+}
