@@ -1,0 +1,229 @@
+package io.kaas.broker;
+
+import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.cluster.ClusterStateStoreProvider;
+import io.kaas.api.cluster.ClusterStoreContext;
+import io.kaas.api.storage.EngineContext;
+import io.kaas.api.storage.StorageEngine;
+import io.kaas.api.storage.StorageEngineProvider;
+import io.kaas.broker.config.BrokerConfig;
+import io.kaas.broker.config.ConfigException;
+import io.kaas.broker.config.Listener;
+import io.kaas.broker.handler.Handlers;
+import io.kaas.broker.handler.HandlerRegistry;
+import io.kaas.broker.network.KafkaServer;
+import io.kaas.broker.network.NetworkSettings;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.plugins.BackendCatalog;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running broker: backends opened, listener bound, partitions open, requests served. Start with
+ * {@link #start(BrokerConfig)}; {@link #close()} shuts down gracefully (stop accepting, drain
+ * in-flight requests, close partitions with an fsync, then the engine and the cluster store) and is
+ * idempotent. Thread-safe.
+ */
+public final class KaasBroker implements BrokerContext, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KaasBroker.class);
+
+    private final BrokerConfig config;
+    private final Clock clock = Clock.systemUTC();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private ClusterStateStore clusterStore;
+    private StorageEngine storageEngine;
+    private ScheduledExecutorService scheduler;
+    private KafkaServer server;
+    private TopicManager topics;
+    private BrokerEndpoint advertised;
+    private boolean closed;
+
+    private KaasBroker(BrokerConfig config) {
+        this.config = config;
+    }
+
+    /**
+     * Starts a broker and returns once it serves requests.
+     *
+     * @throws ConfigException                          if the config cannot be used
+     * @throws io.kaas.plugins.BackendSelectionException if a configured backend name is unknown or ambiguous
+     * @throws IOException                              if the data directory, a backend or the listener fails
+     */
+    public static KaasBroker start(BrokerConfig config) throws IOException {
+        long began = System.nanoTime();
+        logConfigWarnings(config);
+        if (!config.authorizer().equals("none")) {
+            throw new ConfigException("authorizer", "no authorizer backends exist yet; only 'none' is available");
+        }
+        BackendCatalog catalog = BackendCatalog.discover();
+        StorageEngineProvider engine = catalog.select(StorageEngineProvider.class, "storage.engine", config.storageEngine());
+        ClusterStateStoreProvider store = catalog.select(ClusterStateStoreProvider.class, "cluster.store",
+            config.clusterStore());
+        KaasBroker broker = new KaasBroker(config);
+        try {
+            broker.open(engine, store);
+        } catch (IOException | RuntimeException e) {
+            broker.close();
+            throw e;
+        } catch (InterruptedException e) {
+            broker.close();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting", e);
+        }
+        LOG.atInfo()
+            .addKeyValue("nodeId", config.nodeId())
+            .addKeyValue("listener", broker.listener())
+            .addKeyValue("advertised", broker.advertised)
+            .addKeyValue("engine", engine.name())
+            .addKeyValue("store", store.name())
+            .addKeyValue("dataDir", config.logDir().toAbsolutePath())
+            .addKeyValue("startMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began))
+            .log("kaas broker {} started: listening on {} (advertised {}), storage engine '{}', cluster store '{}', "
+                    + "data in {}, transport {}, in {} ms",
+                config.nodeId(), broker.listener(), broker.advertised.host() + ":" + broker.advertised.port(),
+                engine.name(), store.name(), config.logDir().toAbsolutePath(), broker.server.transportName(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+        return broker;
+    }
+
+    private synchronized void open(StorageEngineProvider engineProvider, ClusterStateStoreProvider storeProvider)
+            throws IOException, InterruptedException {
+        Path dataDir = config.logDir();
+        Files.createDirectories(dataDir);
+        clusterStore = storeProvider.open(new ClusterStoreContext(dataDir,
+            config.backendConfig("cluster." + storeProvider.name() + "."), config.nodeId()));
+        storageEngine = engineProvider.open(new EngineContext(dataDir,
+            config.backendConfig("storage." + engineProvider.name() + "."), config.nodeId(), clock));
+        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "kaas-scheduler");
+            t.setDaemon(true);
+            return t;
+        });
+        Listener listener = config.listeners().get(0);
+        server = new KafkaServer(NetworkSettings.from(config, listener));
+        int port = server.bind().getPort();
+        advertised = advertisedFor(listener, port);
+        topics = new TopicManager(this);
+        HandlerRegistry registry = HandlerRegistry.of(Handlers.create(this, topics));
+        topics.open();
+        server.serve(registry);
+    }
+
+    private BrokerEndpoint advertisedFor(Listener bound, int port) {
+        Listener a = config.advertisedListeners().stream()
+            .filter(l -> l.name().equals(bound.name()))
+            .findFirst()
+            .orElseThrow(() -> new ConfigException("advertised.listeners", "no entry for listener " + bound.name()));
+        return new BrokerEndpoint(a.name(), a.host(), a.port() == 0 || a.port() == bound.port() ? port : a.port());
+    }
+
+    /** The port the listener is bound to (the real one when {@code listeners} asked for port 0). */
+    public int boundPort() {
+        return server.port();
+    }
+
+    /** Blocks until {@link #close()} has finished. */
+    public void awaitShutdown() throws InterruptedException {
+        stopped.await();
+    }
+
+    /**
+     * Graceful shutdown: stop accepting, drain in-flight requests (bounded), close every partition
+     * (fsync), then the engine and the cluster store. Idempotent; never throws.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        long began = System.nanoTime();
+        quietly("network server", server);
+        quietly("topic manager", topics);
+        quietly("storage engine", storageEngine);
+        quietly("cluster store", clusterStore);
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+        }
+        LOG.atInfo().addKeyValue("nodeId", config.nodeId())
+            .log("kaas broker {} stopped in {} ms", config.nodeId(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+        stopped.countDown();
+    }
+
+    // ---- BrokerContext ----
+
+    @Override
+    public BrokerConfig config() {
+        return config;
+    }
+
+    @Override
+    public ClusterStateStore clusterStore() {
+        return clusterStore;
+    }
+
+    @Override
+    public StorageEngine storageEngine() {
+        return storageEngine;
+    }
+
+    @Override
+    public Clock clock() {
+        return clock;
+    }
+
+    @Override
+    public ScheduledExecutorService scheduler() {
+        return scheduler;
+    }
+
+    @Override
+    public BrokerEndpoint advertisedEndpoint() {
+        return advertised;
+    }
+
+    // ---- internals ----
+
+    private String listener() {
+        Listener l = config.listeners().get(0);
+        return l.name() + "://" + (l.host().isEmpty() ? "0.0.0.0" : l.host()) + ":" + (server == null ? l.port() : server.port());
+    }
+
+    private static void quietly(String what, AutoCloseable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            LOG.atError().setCause(e).log("failed to close the {}", what);
+        }
+    }
+
+    private static void logConfigWarnings(BrokerConfig config) {
+        if (!config.unknownKeys().isEmpty()) {
+            LOG.atWarn().addKeyValue("keys", config.unknownKeys())
+                .log("Unknown config keys (ignored): {}", String.join(", ", config.unknownKeys()));
+        }
+        if (!config.ignoredKeys().isEmpty()) {
+            LOG.atInfo().addKeyValue("keys", config.ignoredKeys())
+                .log("Kafka config keys accepted but not used by kaas: {}", String.join(", ", config.ignoredKeys()));
+        }
+        if (config.listeners().size() > 1) {
+            LOG.atWarn().log("Only the first broker listener is served ({}); ignoring {}", config.listeners().get(0),
+                config.listeners().subList(1, config.listeners().size()));
+        }
+    }
+}

@@ -1,0 +1,349 @@
+package io.kaas.broker.config;
+
+import static io.kaas.broker.config.BrokerConfigDef.*;
+
+import io.kaas.api.plugin.PluginConfig;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The broker's configuration: Kafka's config names and defaults, typed accessors, and every value
+ * validated when constructed (a malformed value throws a {@link ConfigException} naming the key).
+ * Immutable and thread-safe.
+ */
+public final class BrokerConfig {
+
+    private final Map<String, String> explicit;
+    private final Map<String, Object> parsed = new HashMap<>();
+    private final List<Listener> listeners;
+    private final List<Listener> advertisedListeners;
+
+    private BrokerConfig(Map<String, String> values) {
+        this.explicit = Map.copyOf(values);
+        for (ConfigKey key : KEYS.values()) {
+            String raw = explicit.get(key.name());
+            if (raw == null && key.name().equals(NODE_ID)) {
+                raw = explicit.get(BROKER_ID);
+            }
+            String v = raw != null ? raw : key.defaultValue();
+            if (v != null) {
+                parsed.put(key.name(), key.parse(v));
+            }
+        }
+        this.listeners = Listener.parseList(LISTENERS, string(LISTENERS));
+        this.advertisedListeners = resolveAdvertised();
+        validate();
+    }
+
+    /** A config from explicit values; every absent key takes its default. */
+    public static BrokerConfig of(Map<String, String> values) {
+        return new BrokerConfig(values);
+    }
+
+    /** Every key at its default. */
+    public static BrokerConfig defaults() {
+        return of(Map.of());
+    }
+
+    /** A properties file (may be null for none) with {@code overrides} applied on top. */
+    public static BrokerConfig load(Path file, Map<String, String> overrides) {
+        return of(ConfigLoader.read(file, overrides));
+    }
+
+    /**
+     * Parses kafka-server-start.sh style arguments, {@code [config-file] [--override key=value]...}.
+     * Without a file, {@code config/server.properties} is used if it exists, else the defaults.
+     */
+    public static BrokerConfig fromArgs(String... args) {
+        return of(ConfigLoader.fromArgs(args));
+    }
+
+    // ---- typed accessors ----
+
+    public int nodeId() {
+        return integer(NODE_ID);
+    }
+
+    /** The listeners to bind, controller listeners excluded. */
+    public List<Listener> listeners() {
+        Set<String> controller = controllerListenerNames();
+        List<Listener> out = listeners.stream().filter(l -> !controller.contains(l.name())).toList();
+        if (out.isEmpty()) {
+            throw new ConfigException(LISTENERS, "no broker listener left after removing controller.listener.names");
+        }
+        return out;
+    }
+
+    /** The advertised listeners, every host resolved (never empty, never a wildcard address). */
+    public List<Listener> advertisedListeners() {
+        return advertisedListeners;
+    }
+
+    /** The data directory: the first entry of {@code log.dirs}, else {@code log.dir}. */
+    public Path logDir() {
+        String dirs = string(LOG_DIRS);
+        String dir = dirs != null && !dirs.isBlank() ? dirs.split(",")[0].trim() : string(LOG_DIR);
+        return Path.of(dir);
+    }
+
+    public boolean autoCreateTopicsEnable() {
+        return bool(AUTO_CREATE_TOPICS_ENABLE);
+    }
+
+    public int numPartitions() {
+        return integer(NUM_PARTITIONS);
+    }
+
+    public short defaultReplicationFactor() {
+        return (short) integer(DEFAULT_REPLICATION_FACTOR);
+    }
+
+    public boolean deleteTopicEnable() {
+        return bool(DELETE_TOPIC_ENABLE);
+    }
+
+    public int messageMaxBytes() {
+        return integer(MESSAGE_MAX_BYTES);
+    }
+
+    public int logSegmentBytes() {
+        return integer(LOG_SEGMENT_BYTES);
+    }
+
+    public long logRollMs() {
+        Object ms = parsed.get(LOG_ROLL_MS);
+        return ms != null ? (Long) ms : TimeUnit.HOURS.toMillis(integer(LOG_ROLL_HOURS));
+    }
+
+    /** Retention time in ms; -1 means unlimited (any negative value is reported as -1). */
+    public long logRetentionMs() {
+        Long ms = (Long) parsed.get(LOG_RETENTION_MS);
+        if (ms == null && parsed.get(LOG_RETENTION_MINUTES) != null) {
+            ms = TimeUnit.MINUTES.toMillis(integer(LOG_RETENTION_MINUTES));
+        }
+        if (ms == null) {
+            ms = TimeUnit.HOURS.toMillis(integer(LOG_RETENTION_HOURS));
+        }
+        return ms < 0 ? -1 : ms;
+    }
+
+    public long logRetentionBytes() {
+        return longValue(LOG_RETENTION_BYTES);
+    }
+
+    public long logFlushIntervalMessages() {
+        return longValue(LOG_FLUSH_INTERVAL_MESSAGES);
+    }
+
+    public long logFlushIntervalMs() {
+        return longValue(LOG_FLUSH_INTERVAL_MS);
+    }
+
+    /** {@code CreateTime} or {@code LogAppendTime}. */
+    public String logMessageTimestampType() {
+        return string(LOG_MESSAGE_TIMESTAMP_TYPE);
+    }
+
+    /** {@code delete}, {@code compact} or {@code compact,delete} (Kafka's list syntax). */
+    public String logCleanupPolicy() {
+        return string(LOG_CLEANUP_POLICY);
+    }
+
+    public int socketRequestMaxBytes() {
+        return integer(SOCKET_REQUEST_MAX_BYTES);
+    }
+
+    public int socketSendBufferBytes() {
+        return integer(SOCKET_SEND_BUFFER_BYTES);
+    }
+
+    public int socketReceiveBufferBytes() {
+        return integer(SOCKET_RECEIVE_BUFFER_BYTES);
+    }
+
+    public int numIoThreads() {
+        return integer(NUM_IO_THREADS);
+    }
+
+    public int numNetworkThreads() {
+        return integer(NUM_NETWORK_THREADS);
+    }
+
+    public int queuedMaxRequests() {
+        return integer(QUEUED_MAX_REQUESTS);
+    }
+
+    public long connectionsMaxIdleMs() {
+        return longValue(CONNECTIONS_MAX_IDLE_MS);
+    }
+
+    public String storageEngine() {
+        return string(STORAGE_ENGINE);
+    }
+
+    public String clusterStore() {
+        return string(CLUSTER_STORE);
+    }
+
+    public String authorizer() {
+        return string(AUTHORIZER);
+    }
+
+    /**
+     * The explicit settings whose key starts with {@code prefix} (e.g. {@code storage.segments.}),
+     * prefix removed, for a backend.
+     */
+    public PluginConfig backendConfig(String prefix) {
+        return PluginConfig.of(explicit).withPrefix(prefix);
+    }
+
+    /** The raw explicit value of any key (known or not), or null. */
+    public String originalValue(String key) {
+        return explicit.get(key);
+    }
+
+    /** Every explicit setting, sorted by key. */
+    public Map<String, String> originals() {
+        return new TreeMap<>(explicit);
+    }
+
+    /** Every known key with its effective value, for DescribeConfigs on the broker resource. */
+    public List<ConfigEntry> entries() {
+        List<ConfigEntry> out = new ArrayList<>();
+        for (ConfigKey key : KEYS.values()) {
+            Object v = parsed.get(key.name());
+            String value = key.sensitive() || v == null ? null : String.valueOf(v);
+            if (key.name().equals(ADVERTISED_LISTENERS)) {
+                value = String.join(",", advertisedListeners.stream().map(Listener::toString).toList());
+            }
+            boolean isDefault = !explicit.containsKey(key.name());
+            out.add(new ConfigEntry(key.name(), value, isDefault, key.sensitive(), key.typeName(), key.doc()));
+        }
+        return List.copyOf(out);
+    }
+
+    /** Explicit keys that are neither known, accepted-unused Kafka keys, nor backend settings. */
+    public Set<String> unknownKeys() {
+        Set<String> out = new TreeSet<>();
+        for (String k : explicit.keySet()) {
+            if (!KEYS.containsKey(k) && !isAcceptedUnused(k) && !isBackendSetting(k)) {
+                out.add(k);
+            }
+        }
+        return out;
+    }
+
+    /** Explicit Kafka keys that kaas accepts but does not use (e.g. {@code process.roles}). */
+    public Set<String> ignoredKeys() {
+        Set<String> out = new TreeSet<>();
+        for (String k : explicit.keySet()) {
+            if (!KEYS.containsKey(k) && isAcceptedUnused(k)) {
+                out.add(k);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "BrokerConfig" + originals();
+    }
+
+    // ---- internals ----
+
+    private List<Listener> resolveAdvertised() {
+        String raw = string(ADVERTISED_LISTENERS);
+        List<Listener> base = raw == null || raw.isBlank() ? listeners() : Listener.parseList(ADVERTISED_LISTENERS, raw);
+        List<Listener> out = new ArrayList<>();
+        for (Listener l : base) {
+            if (controllerListenerNames().contains(l.name())) {
+                continue;
+            }
+            String host = l.host();
+            if (host.isEmpty() || host.equals("0.0.0.0") || host.equals("::")) {
+                host = canonicalHostName();
+            }
+            out.add(new Listener(l.name(), host, l.port()));
+        }
+        return List.copyOf(out);
+    }
+
+    private Set<String> controllerListenerNames() {
+        String raw = string(CONTROLLER_LISTENER_NAMES);
+        Set<String> names = new TreeSet<>();
+        if (raw != null) {
+            for (String n : raw.split(",")) {
+                if (!n.isBlank()) {
+                    names.add(n.trim().toUpperCase(java.util.Locale.ROOT));
+                }
+            }
+        }
+        return names;
+    }
+
+    private void validate() {
+        String ts = logMessageTimestampType();
+        if (!ts.equals("CreateTime") && !ts.equals("LogAppendTime")) {
+            throw new ConfigException(LOG_MESSAGE_TIMESTAMP_TYPE, "expected CreateTime or LogAppendTime, got '" + ts + "'");
+        }
+        for (String p : logCleanupPolicy().split(",")) {
+            String policy = p.trim();
+            if (!policy.equals("delete") && !policy.equals("compact")) {
+                throw new ConfigException(LOG_CLEANUP_POLICY, "expected delete and/or compact, got '" + policy + "'");
+            }
+        }
+        for (Listener l : listeners()) {
+            if (l.name().equals("SSL") || l.name().equals("SASL_SSL")) {
+                throw new ConfigException(LISTENERS, "TLS listeners are not supported yet: " + l);
+            }
+        }
+        Listener bound = listeners().get(0);
+        if (advertisedListeners.stream().noneMatch(a -> a.name().equals(bound.name()))) {
+            throw new ConfigException(ADVERTISED_LISTENERS, "no entry for listener " + bound.name());
+        }
+        String dirs = string(LOG_DIRS);
+        if (dirs != null && dirs.isBlank()) {
+            throw new ConfigException(LOG_DIRS, "must name at least one directory");
+        }
+        if (storageEngine().isBlank()) {
+            throw new ConfigException(STORAGE_ENGINE, "must name a storage engine");
+        }
+        if (clusterStore().isBlank()) {
+            throw new ConfigException(CLUSTER_STORE, "must name a cluster-state store");
+        }
+    }
+
+    private static String canonicalHostName() {
+        try {
+            return InetAddress.getLocalHost().getCanonicalHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+    private String string(String key) {
+        Object v = parsed.get(key);
+        return v == null ? null : v.toString();
+    }
+
+    private int integer(String key) {
+        return ((Long) parsed.get(key)).intValue();
+    }
+
+    private long longValue(String key) {
+        return (Long) parsed.get(key);
+    }
+
+    private boolean bool(String key) {
+        return (Boolean) parsed.get(key);
+    }
+}

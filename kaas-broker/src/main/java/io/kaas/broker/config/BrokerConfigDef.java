@@ -1,0 +1,133 @@
+package io.kaas.broker.config;
+
+import static io.kaas.broker.config.ConfigType.BOOLEAN;
+import static io.kaas.broker.config.ConfigType.INT;
+import static io.kaas.broker.config.ConfigType.LIST;
+import static io.kaas.broker.config.ConfigType.LONG;
+import static io.kaas.broker.config.ConfigType.SHORT;
+import static io.kaas.broker.config.ConfigType.STRING;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Every config key the broker knows, with Kafka's names, types and defaults, and the keys it accepts unused. */
+final class BrokerConfigDef {
+
+    static final String NODE_ID = "node.id";
+    static final String BROKER_ID = "broker.id";
+    static final String LISTENERS = "listeners";
+    static final String ADVERTISED_LISTENERS = "advertised.listeners";
+    static final String CONTROLLER_LISTENER_NAMES = "controller.listener.names";
+    static final String LOG_DIRS = "log.dirs";
+    static final String LOG_DIR = "log.dir";
+    static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
+    static final String NUM_PARTITIONS = "num.partitions";
+    static final String DEFAULT_REPLICATION_FACTOR = "default.replication.factor";
+    static final String DELETE_TOPIC_ENABLE = "delete.topic.enable";
+    static final String MESSAGE_MAX_BYTES = "message.max.bytes";
+    static final String LOG_SEGMENT_BYTES = "log.segment.bytes";
+    static final String LOG_ROLL_MS = "log.roll.ms";
+    static final String LOG_ROLL_HOURS = "log.roll.hours";
+    static final String LOG_RETENTION_MS = "log.retention.ms";
+    static final String LOG_RETENTION_MINUTES = "log.retention.minutes";
+    static final String LOG_RETENTION_HOURS = "log.retention.hours";
+    static final String LOG_RETENTION_BYTES = "log.retention.bytes";
+    static final String LOG_FLUSH_INTERVAL_MESSAGES = "log.flush.interval.messages";
+    static final String LOG_FLUSH_INTERVAL_MS = "log.flush.interval.ms";
+    static final String LOG_MESSAGE_TIMESTAMP_TYPE = "log.message.timestamp.type";
+    static final String LOG_CLEANUP_POLICY = "log.cleanup.policy";
+    static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
+    static final String SOCKET_SEND_BUFFER_BYTES = "socket.send.buffer.bytes";
+    static final String SOCKET_RECEIVE_BUFFER_BYTES = "socket.receive.buffer.bytes";
+    static final String NUM_NETWORK_THREADS = "num.network.threads";
+    static final String NUM_IO_THREADS = "num.io.threads";
+    static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
+    static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
+    static final String STORAGE_ENGINE = "storage.engine";
+    static final String CLUSTER_STORE = "cluster.store";
+    static final String AUTHORIZER = "authorizer";
+
+    /** Known keys in the order DescribeConfigs lists them. */
+    static final Map<String, ConfigKey> KEYS = build(List.of(
+        ConfigKey.atLeast(NODE_ID, INT, 1, 0, "The node id of this broker."),
+        ConfigKey.of(LISTENERS, STRING, "PLAINTEXT://:9092",
+            "Comma-separated listeners NAME://host:port; an empty host binds every interface."),
+        ConfigKey.of(ADVERTISED_LISTENERS, STRING, null,
+            "Listeners clients are told to use; defaults to listeners, with an empty host replaced by the canonical host name."),
+        ConfigKey.of(CONTROLLER_LISTENER_NAMES, STRING, null,
+            "Listener names reserved for a KRaft controller; kaas does not bind them."),
+        ConfigKey.of(LOG_DIRS, STRING, null, "Data directories; kaas uses the first entry. Overrides log.dir."),
+        ConfigKey.of(LOG_DIR, STRING, "./data", "The data directory, used when log.dirs is not set."),
+        ConfigKey.of(AUTO_CREATE_TOPICS_ENABLE, BOOLEAN, false,
+            "Create a topic on first Metadata request for it (kaas default: false)."),
+        ConfigKey.atLeast(NUM_PARTITIONS, INT, 1, 1, "Default number of partitions of a new topic."),
+        ConfigKey.atLeast(DEFAULT_REPLICATION_FACTOR, SHORT, 1, 1,
+            "Default replication factor of a new topic (kaas keeps one copy on the shared volume)."),
+        ConfigKey.of(DELETE_TOPIC_ENABLE, BOOLEAN, true, "Allow DeleteTopics."),
+        ConfigKey.atLeast(MESSAGE_MAX_BYTES, INT, 1048588, 0, "Largest record batch size allowed."),
+        ConfigKey.atLeast(LOG_SEGMENT_BYTES, INT, 1073741824, 14, "Size of a single log segment file."),
+        ConfigKey.atLeast(LOG_ROLL_MS, LONG, null, 1, "Time after which a new segment is rolled; overrides log.roll.hours."),
+        ConfigKey.atLeast(LOG_ROLL_HOURS, INT, 168, 1, "Hours after which a new segment is rolled."),
+        ConfigKey.atLeast(LOG_RETENTION_MS, LONG, null, -1,
+            "Time a segment is kept; -1 is unlimited. Overrides log.retention.minutes and .hours."),
+        ConfigKey.atLeast(LOG_RETENTION_MINUTES, INT, null, -1, "Minutes a segment is kept; overrides log.retention.hours."),
+        ConfigKey.atLeast(LOG_RETENTION_HOURS, INT, 168, -1, "Hours a segment is kept."),
+        ConfigKey.atLeast(LOG_RETENTION_BYTES, LONG, -1, -1, "Size a partition may grow to before old segments go; -1 is unlimited."),
+        ConfigKey.atLeast(LOG_FLUSH_INTERVAL_MESSAGES, LONG, 1, 1,
+            "Messages appended before an fsync (kaas default: 1, i.e. acks=all answers after fsync)."),
+        ConfigKey.atLeast(LOG_FLUSH_INTERVAL_MS, LONG, Long.MAX_VALUE, 0, "Maximum time data stays unflushed."),
+        ConfigKey.of(LOG_MESSAGE_TIMESTAMP_TYPE, STRING, "CreateTime", "CreateTime or LogAppendTime."),
+        ConfigKey.of(LOG_CLEANUP_POLICY, LIST, "delete", "delete, compact, or both."),
+        ConfigKey.atLeast(SOCKET_REQUEST_MAX_BYTES, INT, 104857600, 1, "Largest request frame accepted."),
+        ConfigKey.atLeast(SOCKET_SEND_BUFFER_BYTES, INT, 102400, -1, "SO_SNDBUF of client sockets; -1 is the OS default."),
+        ConfigKey.atLeast(SOCKET_RECEIVE_BUFFER_BYTES, INT, 102400, -1, "SO_RCVBUF of client sockets; -1 is the OS default."),
+        ConfigKey.atLeast(NUM_NETWORK_THREADS, INT, 3, 1, "Network event-loop threads."),
+        ConfigKey.atLeast(NUM_IO_THREADS, INT, 8, 1, "Request-handler threads."),
+        ConfigKey.atLeast(QUEUED_MAX_REQUESTS, INT, 500, 1, "Accepted for compatibility; kaas bounds in-flight requests per connection instead."),
+        ConfigKey.atLeast(CONNECTIONS_MAX_IDLE_MS, LONG, 600000, -1, "Idle connections are closed after this; -1 never."),
+        ConfigKey.of(STORAGE_ENGINE, STRING, "segments", "The storage engine backend, by name."),
+        ConfigKey.of(CLUSTER_STORE, STRING, "files", "The cluster-state store backend, by name."),
+        ConfigKey.of(AUTHORIZER, STRING, "none", "The authorizer backend, by name; none allows everything.")));
+
+    /** Kafka keys a stock server.properties carries that kaas accepts without using. */
+    static final Set<String> ACCEPTED_UNUSED = Set.of(
+        "process.roles", "controller.quorum.voters", "controller.quorum.bootstrap.servers",
+        "listener.security.protocol.map", "inter.broker.listener.name", "security.inter.broker.protocol",
+        "num.recovery.threads.per.data.dir", "offsets.topic.replication.factor", "offsets.topic.num.partitions",
+        "group.initial.rebalance.delay.ms", "log.retention.check.interval.ms", "broker.id",
+        "share.coordinator.state.topic.replication.factor", "share.coordinator.state.topic.min.isr",
+        "num.replica.fetchers", "min.insync.replicas", "unclean.leader.election.enable", "auto.leader.rebalance.enable",
+        "log.index.size.max.bytes", "log.index.interval.bytes", "log.preallocate", "background.threads",
+        "early.start.listeners", "metadata.log.dir", "compression.type", "socket.listen.backlog.size",
+        "num.replica.alter.log.dirs.threads", "controlled.shutdown.enable", "authorizer.class.name", "super.users",
+        "broker.rack", "reserved.broker.max.id", "log.message.format.version", "inter.broker.protocol.version");
+
+    /** Prefixes of Kafka keys kaas accepts without using. */
+    static final List<String> ACCEPTED_UNUSED_PREFIXES = List.of(
+        "transaction.state.log.", "zookeeper.", "controller.", "metadata.", "replica.", "log.cleaner.",
+        "confluent.", "ssl.", "sasl.", "listener.name.", "remote.log.", "log.local.", "metric.", "metrics.",
+        "kafka.metrics.", "quota.", "group.", "offsets.", "transaction.", "share.", "producer.purgatory.",
+        "fetch.purgatory.", "delete.records.purgatory.", "config.providers");
+
+    /** Prefixes of backend settings passed through to plugins. */
+    static final List<String> BACKEND_PREFIXES = List.of("storage.", "cluster.", "authorizer.");
+
+    private BrokerConfigDef() {
+    }
+
+    static boolean isAcceptedUnused(String key) {
+        return ACCEPTED_UNUSED.contains(key) || ACCEPTED_UNUSED_PREFIXES.stream().anyMatch(key::startsWith);
+    }
+
+    static boolean isBackendSetting(String key) {
+        return BACKEND_PREFIXES.stream().anyMatch(key::startsWith);
+    }
+
+    private static Map<String, ConfigKey> build(List<ConfigKey> keys) {
+        Map<String, ConfigKey> map = new LinkedHashMap<>();
+        keys.forEach(k -> map.put(k.name(), k));
+        return map;
+    }
+}

@@ -1,0 +1,74 @@
+package io.kaas.broker.handler;
+
+import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.broker.topic.Topic;
+import io.kaas.broker.topic.TopicException;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.wire.message.AlterConfigsRequestData;
+import io.kaas.wire.message.AlterConfigsRequestData.AlterConfigsResource;
+import io.kaas.wire.message.AlterConfigsRequestData.AlterableConfig;
+import io.kaas.wire.message.AlterConfigsResponseData;
+import io.kaas.wire.message.AlterConfigsResponseData.AlterConfigsResourceResponse;
+import io.kaas.wire.message.ApiMessageType;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/** AlterConfigs v0-2 (legacy, whole-set replacement) on TOPIC resources. */
+public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequestData, AlterConfigsResponseData> {
+    private final TopicManager topics;
+
+    public AlterConfigsHandler(TopicManager topics) {
+        this.topics = topics;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.ALTER_CONFIGS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 2;
+    }
+
+    @Override
+    public CompletableFuture<AlterConfigsResponseData> handle(RequestContext context, AlterConfigsRequestData request) {
+        List<AlterConfigsResourceResponse> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (AlterConfigsResource resource : request.resources()) {
+            AlterConfigsResourceResponse r = new AlterConfigsResourceResponse().setResourceType(resource.resourceType())
+                    .setResourceName(resource.resourceName());
+            try {
+                if (!seen.add(resource.resourceType() + "/" + resource.resourceName())) {
+                    throw new TopicException(ErrorCodes.INVALID_REQUEST, "Duplicate resource in request.");
+                }
+                Topic topic = TopicConfigChanges.topicResource(topics, resource.resourceType(), resource.resourceName());
+                Map<String, String> overrides = new LinkedHashMap<>();
+                for (AlterableConfig c : resource.configs()) {
+                    if (c.value() == null) {
+                        throw new TopicException(ErrorCodes.INVALID_REQUEST, "Null value not supported for : " + c.name());
+                    }
+                    if (overrides.put(c.name(), c.value()) != null) {
+                        throw new TopicException(ErrorCodes.INVALID_REQUEST, "Error due to duplicate config keys");
+                    }
+                }
+                topics.replaceConfigs(topic.name(), overrides, request.validateOnly());
+                r.setErrorCode(ErrorCodes.NONE).setErrorMessage(null);
+            } catch (RuntimeException e) {
+                r.setErrorCode(StorageErrors.code(e)).setErrorMessage(StorageErrors.message(e));
+            }
+            out.add(r);
+        }
+        return CompletableFuture.completedFuture(new AlterConfigsResponseData().setThrottleTimeMs(0).setResponses(out));
+    }
+}

@@ -1,0 +1,84 @@
+package io.kaas.broker.handler;
+
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.ApiVersionsRequestData;
+import io.kaas.wire.message.ApiVersionsResponseData;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
+
+/**
+ * ApiVersions v0-4: the registry's table, no supported or finalized features (so clients never opt
+ * into transactions v2 or KIP-848 groups), throttle 0. v3+ requests with an invalid client software
+ * name or version are answered INVALID_REQUEST, as Kafka does. Requests above v4 never reach this
+ * handler: the network layer answers them with {@link #unsupportedVersionResponse()} (KIP-511).
+ */
+public final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequestData, ApiVersionsResponseData> {
+
+    public static final short MIN_VERSION = 0;
+    public static final short MAX_VERSION = 4;
+
+    static final short NONE = 0;
+    static final short UNSUPPORTED_VERSION = 35;
+    static final short INVALID_REQUEST = 42;
+
+    /** Kafka's {@code ApiVersionsRequest} pattern for client software name and version. */
+    private static final Pattern SOFTWARE = Pattern.compile("[a-zA-Z0-9](?:[a-zA-Z0-9\\-.]*[a-zA-Z0-9])?");
+
+    private final List<HandlerRegistry.ApiRange> table;
+
+    ApiVersionsHandler(List<HandlerRegistry.ApiRange> table) {
+        this.table = List.copyOf(table);
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.API_VERSIONS;
+    }
+
+    @Override
+    public short minVersion() {
+        return MIN_VERSION;
+    }
+
+    @Override
+    public short maxVersion() {
+        return MAX_VERSION;
+    }
+
+    @Override
+    public CompletableFuture<ApiVersionsResponseData> handle(RequestContext context, ApiVersionsRequestData request) {
+        if (context.apiVersion() >= 3 && !isValid(request)) {
+            return CompletableFuture.completedFuture(new ApiVersionsResponseData().setErrorCode(INVALID_REQUEST));
+        }
+        return CompletableFuture.completedFuture(response(NONE));
+    }
+
+    /** The answer to an ApiVersions request above our maximum, to be encoded as v0 (KIP-511). */
+    public ApiVersionsResponseData unsupportedVersionResponse() {
+        return response(UNSUPPORTED_VERSION);
+    }
+
+    private ApiVersionsResponseData response(short errorCode) {
+        List<ApiVersionsResponseData.ApiVersion> keys = new ArrayList<>(table.size());
+        for (HandlerRegistry.ApiRange r : table) {
+            keys.add(new ApiVersionsResponseData.ApiVersion()
+                .setApiKey(r.apiKey())
+                .setMinVersion(r.minVersion())
+                .setMaxVersion(r.maxVersion()));
+        }
+        return new ApiVersionsResponseData()
+            .setErrorCode(errorCode)
+            .setApiKeys(keys)
+            .setThrottleTimeMs(0);
+    }
+
+    static boolean isValid(ApiVersionsRequestData request) {
+        return valid(request.clientSoftwareName()) && valid(request.clientSoftwareVersion());
+    }
+
+    private static boolean valid(String s) {
+        return s != null && SOFTWARE.matcher(s).matches();
+    }
+}

@@ -1,0 +1,83 @@
+package io.kaas.broker.handler;
+
+import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.broker.topic.TopicException;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.CreatePartitionsRequestData;
+import io.kaas.wire.message.CreatePartitionsRequestData.CreatePartitionsAssignment;
+import io.kaas.wire.message.CreatePartitionsRequestData.CreatePartitionsTopic;
+import io.kaas.wire.message.CreatePartitionsResponseData;
+import io.kaas.wire.message.CreatePartitionsResponseData.CreatePartitionsTopicResult;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/** CreatePartitions v0-3: raises partition counts; a decrease is INVALID_PARTITIONS. */
+public final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsRequestData, CreatePartitionsResponseData> {
+    private final int nodeId;
+    private final TopicManager topics;
+
+    public CreatePartitionsHandler(int nodeId, TopicManager topics) {
+        this.nodeId = nodeId;
+        this.topics = topics;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.CREATE_PARTITIONS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 3;
+    }
+
+    @Override
+    public CompletableFuture<CreatePartitionsResponseData> handle(RequestContext context, CreatePartitionsRequestData request) {
+        Map<String, Integer> counts = new HashMap<>();
+        request.topics().forEach(t -> counts.merge(t.name(), 1, Integer::sum));
+        List<CreatePartitionsTopicResult> results = new ArrayList<>();
+        for (CreatePartitionsTopic t : request.topics()) {
+            CreatePartitionsTopicResult r = new CreatePartitionsTopicResult().setName(t.name());
+            try {
+                if (counts.get(t.name()) > 1) {
+                    throw new TopicException(ErrorCodes.INVALID_REQUEST, "Duplicate topic in request.");
+                }
+                checkAssignments(t);
+                topics.createPartitions(t.name(), t.count(), request.validateOnly());
+                r.setErrorCode(ErrorCodes.NONE).setErrorMessage(null);
+            } catch (RuntimeException e) {
+                r.setErrorCode(StorageErrors.code(e)).setErrorMessage(StorageErrors.message(e));
+            }
+            results.add(r);
+        }
+        return CompletableFuture.completedFuture(new CreatePartitionsResponseData().setThrottleTimeMs(0).setResults(results));
+    }
+
+    private void checkAssignments(CreatePartitionsTopic t) {
+        if (t.assignments() == null) {
+            return;
+        }
+        for (CreatePartitionsAssignment a : t.assignments()) {
+            if (!a.brokerIds().equals(List.of(nodeId))) {
+                throw new TopicException(ErrorCodes.INVALID_REPLICA_ASSIGNMENT,
+                        "The manual partition assignment includes broker(s) other than " + nodeId + ": " + a.brokerIds());
+            }
+        }
+        topics.topic(t.name()).ifPresent(topic -> {
+            int added = t.count() - topic.partitionCount();
+            if (added > 0 && t.assignments().size() != added) {
+                throw new TopicException(ErrorCodes.INVALID_REPLICA_ASSIGNMENT, "Attempted to add " + added
+                        + " additional partition(s), but only " + t.assignments().size() + " assignment(s) were specified.");
+            }
+        });
+    }
+}

@@ -1,0 +1,90 @@
+package io.kaas.broker.handler;
+
+import io.kaas.api.storage.LogOffsets;
+import io.kaas.api.storage.PartitionLog;
+import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.DeleteRecordsRequestData;
+import io.kaas.wire.message.DeleteRecordsRequestData.DeleteRecordsPartition;
+import io.kaas.wire.message.DeleteRecordsRequestData.DeleteRecordsTopic;
+import io.kaas.wire.message.DeleteRecordsResponseData;
+import io.kaas.wire.message.DeleteRecordsResponseData.DeleteRecordsPartitionResult;
+import io.kaas.wire.message.DeleteRecordsResponseData.DeleteRecordsTopicResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** DeleteRecords v0-2: advances the log start offset; -1 means the high watermark. */
+public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsRequestData, DeleteRecordsResponseData> {
+    private final TopicManager topics;
+
+    public DeleteRecordsHandler(TopicManager topics) {
+        this.topics = topics;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.DELETE_RECORDS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 2;
+    }
+
+    @Override
+    public CompletableFuture<DeleteRecordsResponseData> handle(RequestContext context, DeleteRecordsRequestData request) {
+        List<DeleteRecordsTopicResult> out = new ArrayList<>();
+        List<CompletableFuture<?>> pending = new ArrayList<>();
+        for (DeleteRecordsTopic t : request.topics()) {
+            List<DeleteRecordsPartitionResult> partitions = new ArrayList<>();
+            for (DeleteRecordsPartition p : t.partitions()) {
+                DeleteRecordsPartitionResult r = new DeleteRecordsPartitionResult().setPartitionIndex(p.partitionIndex())
+                        .setLowWatermark(-1);
+                partitions.add(r);
+                pending.add(delete(topics.log(t.name(), p.partitionIndex()), p.offset(), r));
+            }
+            out.add(new DeleteRecordsTopicResult().setName(t.name()).setPartitions(partitions));
+        }
+        return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+                .thenApply(v -> new DeleteRecordsResponseData().setThrottleTimeMs(0).setTopics(out));
+    }
+
+    private static CompletableFuture<?> delete(PartitionLog log, long requested, DeleteRecordsPartitionResult r) {
+        if (log == null) {
+            r.setErrorCode(ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION);
+            return CompletableFuture.completedFuture(null);
+        }
+        try {
+            LogOffsets offsets = log.offsets();
+            long offset = requested == -1 ? offsets.highWatermark() : requested;
+            if (offset < 0 || offset > offsets.highWatermark()) {
+                r.setErrorCode(ErrorCodes.OFFSET_OUT_OF_RANGE);
+                return CompletableFuture.completedFuture(null);
+            }
+            if (offset <= offsets.logStartOffset()) {
+                r.setErrorCode(ErrorCodes.NONE).setLowWatermark(offsets.logStartOffset());
+                return CompletableFuture.completedFuture(null);
+            }
+            return log.deleteRecordsBefore(offset).handle((low, e) -> {
+                synchronized (r) {
+                    if (e != null) {
+                        r.setErrorCode(StorageErrors.code(e)).setLowWatermark(-1);
+                    } else {
+                        r.setErrorCode(ErrorCodes.NONE).setLowWatermark(low);
+                    }
+                }
+                return null;
+            });
+        } catch (RuntimeException e) {
+            r.setErrorCode(StorageErrors.code(e));
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+}

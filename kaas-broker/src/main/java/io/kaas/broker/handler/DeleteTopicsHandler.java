@@ -1,0 +1,89 @@
+package io.kaas.broker.handler;
+
+import io.kaas.api.cluster.TopicRecord;
+import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.broker.topic.Topic;
+import io.kaas.broker.topic.TopicException;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.DeleteTopicsRequestData;
+import io.kaas.wire.message.DeleteTopicsRequestData.DeleteTopicState;
+import io.kaas.wire.message.DeleteTopicsResponseData;
+import io.kaas.wire.message.DeleteTopicsResponseData.DeletableTopicResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/** DeleteTopics v1-6: by name, or (v6) by name or topic id. */
+public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequestData, DeleteTopicsResponseData> {
+    private static final UUID ZERO = new UUID(0, 0);
+
+    private final TopicManager topics;
+
+    public DeleteTopicsHandler(TopicManager topics) {
+        this.topics = topics;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.DELETE_TOPICS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 1;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 6;
+    }
+
+    @Override
+    public CompletableFuture<DeleteTopicsResponseData> handle(RequestContext context, DeleteTopicsRequestData request) {
+        List<DeletableTopicResult> results = new ArrayList<>();
+        if (context.apiVersion() >= 6) {
+            for (DeleteTopicState state : request.topics()) {
+                results.add(deleteState(state));
+            }
+        } else {
+            for (String name : request.topicNames()) {
+                results.add(deleteByName(name, null));
+            }
+        }
+        return CompletableFuture.completedFuture(new DeleteTopicsResponseData().setThrottleTimeMs(0).setResponses(results));
+    }
+
+    private DeletableTopicResult deleteState(DeleteTopicState state) {
+        boolean hasId = state.topicId() != null && !ZERO.equals(state.topicId());
+        if (state.name() != null && hasId) {
+            return new DeletableTopicResult().setName(state.name()).setTopicId(state.topicId())
+                    .setErrorCode(ErrorCodes.INVALID_REQUEST)
+                    .setErrorMessage("Both topic name and topic ID were provided; use one of them.");
+        }
+        if (!hasId) {
+            return deleteByName(state.name(), ZERO);
+        }
+        Optional<Topic> topic = topics.topic(state.topicId());
+        if (topic.isEmpty()) {
+            return new DeletableTopicResult().setName(null).setTopicId(state.topicId())
+                    .setErrorCode(ErrorCodes.UNKNOWN_TOPIC_ID).setErrorMessage("This server does not host this topic ID.");
+        }
+        return deleteByName(topic.get().name(), state.topicId());
+    }
+
+    private DeletableTopicResult deleteByName(String name, UUID requestedId) {
+        DeletableTopicResult result = new DeletableTopicResult().setName(name)
+                .setTopicId(requestedId == null ? ZERO : requestedId);
+        try {
+            TopicRecord deleted = topics.delete(name);
+            return result.setTopicId(deleted.topicId()).setErrorCode(ErrorCodes.NONE).setErrorMessage(null);
+        } catch (TopicException e) {
+            return result.setErrorCode(e.errorCode()).setErrorMessage(e.getMessage());
+        } catch (RuntimeException e) {
+            return result.setErrorCode(StorageErrors.code(e)).setErrorMessage(StorageErrors.message(e));
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.kaas.broker.handler;
+
+import io.kaas.broker.BrokerContext;
+import io.kaas.broker.BrokerEndpoint;
+import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.DescribeClusterRequestData;
+import io.kaas.wire.message.DescribeClusterResponseData;
+import io.kaas.wire.message.DescribeClusterResponseData.DescribeClusterBroker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** DescribeCluster v0-2: this node is the whole cluster and its controller. */
+public final class DescribeClusterHandler implements ApiHandler<DescribeClusterRequestData, DescribeClusterResponseData> {
+    private static final byte BROKER_ENDPOINT = 1;
+
+    private final BrokerContext ctx;
+
+    public DescribeClusterHandler(BrokerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.DESCRIBE_CLUSTER;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 2;
+    }
+
+    @Override
+    public CompletableFuture<DescribeClusterResponseData> handle(RequestContext context, DescribeClusterRequestData request) {
+        short version = context.apiVersion();
+        DescribeClusterResponseData response = new DescribeClusterResponseData().setThrottleTimeMs(0)
+                .setClusterId(ctx.clusterId()).setControllerId(ctx.nodeId());
+        if (version >= 1 && request.endpointType() != BROKER_ENDPOINT) {
+            return CompletableFuture.completedFuture(response.setErrorCode(ErrorCodes.MISMATCHED_ENDPOINT_TYPE)
+                    .setErrorMessage("The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type "
+                            + (request.endpointType() == 2 ? "CONTROLLER" : "UNKNOWN"))
+                    .setBrokers(new ArrayList<>()));
+        }
+        BrokerEndpoint endpoint = ctx.advertisedEndpoint();
+        response.setErrorCode(ErrorCodes.NONE).setErrorMessage(null)
+                .setBrokers(new ArrayList<>(List.of(new DescribeClusterBroker().setBrokerId(ctx.nodeId())
+                        .setHost(endpoint.host()).setPort(endpoint.port()).setRack(null))))
+                .setClusterAuthorizedOperations(request.includeClusterAuthorizedOperations()
+                        ? AuthorizedOperations.CLUSTER : AuthorizedOperations.OMITTED);
+        return CompletableFuture.completedFuture(response);
+    }
+}

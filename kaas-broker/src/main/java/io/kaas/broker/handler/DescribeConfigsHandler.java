@@ -1,0 +1,134 @@
+package io.kaas.broker.handler;
+
+import io.kaas.broker.BrokerContext;
+import io.kaas.broker.config.ConfigEntry;
+import io.kaas.broker.topic.ConfigSource;
+import io.kaas.broker.topic.ConfigType;
+import io.kaas.broker.topic.DescribedConfig;
+import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.broker.topic.Topic;
+import io.kaas.broker.topic.TopicConfigDef;
+import io.kaas.broker.topic.TopicConfigs;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.broker.topic.TopicNames;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.DescribeConfigsRequestData;
+import io.kaas.wire.message.DescribeConfigsRequestData.DescribeConfigsResource;
+import io.kaas.wire.message.DescribeConfigsResponseData;
+import io.kaas.wire.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
+import io.kaas.wire.message.DescribeConfigsResponseData.DescribeConfigsResult;
+import io.kaas.wire.message.DescribeConfigsResponseData.DescribeConfigsSynonym;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/** DescribeConfigs v1-4 for TOPIC and BROKER resources. */
+public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequestData, DescribeConfigsResponseData> {
+    static final byte TOPIC = 2;
+    static final byte BROKER = 4;
+
+    private final BrokerContext ctx;
+    private final TopicManager topics;
+
+    public DescribeConfigsHandler(BrokerContext ctx, TopicManager topics) {
+        this.ctx = ctx;
+        this.topics = topics;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.DESCRIBE_CONFIGS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 1;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 4;
+    }
+
+    @Override
+    public CompletableFuture<DescribeConfigsResponseData> handle(RequestContext context, DescribeConfigsRequestData request) {
+        boolean docs = context.apiVersion() >= 3 && request.includeDocumentation();
+        List<DescribeConfigsResult> results = new ArrayList<>();
+        for (DescribeConfigsResource resource : request.resources()) {
+            DescribeConfigsResult result = new DescribeConfigsResult().setResourceType(resource.resourceType())
+                    .setResourceName(resource.resourceName()).setErrorCode(ErrorCodes.NONE).setErrorMessage(null);
+            List<DescribedConfig> configs = switch (resource.resourceType()) {
+                case TOPIC -> topicConfigs(resource.resourceName(), docs, result);
+                case BROKER -> brokerConfigs(resource.resourceName(), docs, result);
+                default -> {
+                    result.setErrorCode(ErrorCodes.INVALID_REQUEST)
+                            .setErrorMessage("Unsupported resource type " + resource.resourceType());
+                    yield List.of();
+                }
+            };
+            List<DescribeConfigsResourceResult> entries = new ArrayList<>();
+            for (DescribedConfig c : configs) {
+                if (resource.configurationKeys() == null || resource.configurationKeys().contains(c.name())) {
+                    entries.add(entry(c, request.includeSynonyms(), resource.resourceType()));
+                }
+            }
+            results.add(result.setConfigs(entries));
+        }
+        return CompletableFuture.completedFuture(new DescribeConfigsResponseData().setThrottleTimeMs(0).setResults(results));
+    }
+
+    private List<DescribedConfig> topicConfigs(String name, boolean docs, DescribeConfigsResult result) {
+        String invalid = TopicNames.invalidReason(name);
+        if (invalid != null) {
+            result.setErrorCode(ErrorCodes.INVALID_TOPIC_EXCEPTION).setErrorMessage(invalid);
+            return List.of();
+        }
+        Optional<Topic> topic = topics.topic(name);
+        if (topic.isEmpty()) {
+            result.setErrorCode(ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION)
+                    .setErrorMessage("Topic '" + name + "' does not exist.");
+            return List.of();
+        }
+        return topics.configs().describeAll(topic.get().record().configs(), docs);
+    }
+
+    private List<DescribedConfig> brokerConfigs(String name, boolean docs, DescribeConfigsResult result) {
+        if (name == null || name.isEmpty()) {
+            return List.of(); // the cluster-wide dynamic defaults: kaas has none
+        }
+        if (!name.equals(Integer.toString(ctx.nodeId()))) {
+            result.setErrorCode(ErrorCodes.INVALID_REQUEST).setErrorMessage(
+                    "Unexpected broker id, expected " + ctx.nodeId() + " or empty string, but received " + name);
+            return List.of();
+        }
+        List<DescribedConfig> out = new ArrayList<>();
+        for (ConfigEntry e : ctx.config().entries()) {
+            ConfigSource source = e.isDefault() ? ConfigSource.DEFAULT_CONFIG : ConfigSource.STATIC_BROKER_CONFIG;
+            out.add(new DescribedConfig(e.name(), e.sensitive() ? null : e.value(), source, ConfigType.parse(e.type()),
+                    true, e.sensitive(), docs ? e.documentation() : null));
+        }
+        return out;
+    }
+
+    private DescribeConfigsResourceResult entry(DescribedConfig c, boolean synonyms, byte resourceType) {
+        DescribeConfigsResourceResult r = new DescribeConfigsResourceResult().setName(c.name()).setValue(c.value())
+                .setReadOnly(c.readOnly()).setConfigSource(c.source().code()).setIsSensitive(c.sensitive())
+                .setConfigType(c.type().code()).setDocumentation(c.documentation());
+        List<DescribeConfigsSynonym> list = new ArrayList<>();
+        if (synonyms) {
+            TopicConfigDef def = resourceType == TOPIC ? TopicConfigs.get(c.name()) : null;
+            boolean fromBroker = def != null && def.brokerSynonym() != null && c.source() != ConfigSource.DYNAMIC_TOPIC_CONFIG;
+            list.add(new DescribeConfigsSynonym().setName(fromBroker ? def.brokerSynonym() : c.name()).setValue(c.value())
+                    .setSource(c.source().code()));
+            if (def != null && c.source() == ConfigSource.DYNAMIC_TOPIC_CONFIG) {
+                DescribedConfig inherited = topics.configs().describe(def, Map.of(), false);
+                String synonymName = def.brokerSynonym() != null ? def.brokerSynonym() : c.name();
+                list.add(new DescribeConfigsSynonym().setName(synonymName).setValue(inherited.value())
+                        .setSource(inherited.source().code()));
+            }
+        }
+        return r.setSynonyms(list);
+    }
+}

@@ -1,0 +1,116 @@
+package io.kaas.broker.handler;
+
+import io.kaas.broker.BrokerContext;
+import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.broker.topic.Topic;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.broker.topic.TopicNames;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.DescribeTopicPartitionsRequestData;
+import io.kaas.wire.message.DescribeTopicPartitionsRequestData.TopicRequest;
+import io.kaas.wire.message.DescribeTopicPartitionsResponseData;
+import io.kaas.wire.message.DescribeTopicPartitionsResponseData.Cursor;
+import io.kaas.wire.message.DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponsePartition;
+import io.kaas.wire.message.DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopic;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * DescribeTopicPartitions v0 (KIP-966; kafka-topics --describe in 4.x): topics in name order, at most
+ * {@code response_partition_limit} partitions (capped at 2000), resumed from the cursor.
+ */
+public final class DescribeTopicPartitionsHandler
+        implements ApiHandler<DescribeTopicPartitionsRequestData, DescribeTopicPartitionsResponseData> {
+    private static final int MAX_PARTITIONS = 2000;
+    private static final UUID ZERO = new UUID(0, 0);
+
+    private final BrokerContext ctx;
+    private final TopicManager topics;
+
+    public DescribeTopicPartitionsHandler(BrokerContext ctx, TopicManager topics) {
+        this.ctx = ctx;
+        this.topics = topics;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.DESCRIBE_TOPIC_PARTITIONS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 0;
+    }
+
+    @Override
+    public CompletableFuture<DescribeTopicPartitionsResponseData> handle(RequestContext context,
+                                                                         DescribeTopicPartitionsRequestData request) {
+        boolean all = request.topics().isEmpty();
+        TreeSet<String> names = new TreeSet<>();
+        if (all) {
+            topics.topics().forEach(t -> names.add(t.name()));
+        } else {
+            request.topics().forEach((TopicRequest t) -> names.add(t.name()));
+        }
+        var cursor = request.cursor();
+        if (cursor != null && !all && !names.contains(cursor.topicName())) {
+            throw new IllegalArgumentException("DescribeTopicPartitions cursor topic " + cursor.topicName()
+                    + " is not among the requested topics");
+        }
+        String from = cursor == null ? null : cursor.topicName();
+        int startIndex = cursor == null ? 0 : Math.max(0, cursor.partitionIndex());
+        int remaining = Math.min(Math.max(request.responsePartitionLimit(), 1), MAX_PARTITIONS);
+        DescribeTopicPartitionsResponseData response = new DescribeTopicPartitionsResponseData().setThrottleTimeMs(0)
+                .setNextCursor(null);
+        List<DescribeTopicPartitionsResponseTopic> out = new ArrayList<>();
+        for (String name : from == null ? names : names.tailSet(from, true)) {
+            if (remaining == 0) {
+                response.setNextCursor(new Cursor().setTopicName(name).setPartitionIndex(0));
+                break;
+            }
+            int start = name.equals(from) ? startIndex : 0;
+            Optional<Topic> topic = topics.topic(name);
+            if (topic.isEmpty()) {
+                if (!all) {
+                    short error = TopicNames.isValid(name) ? ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION : ErrorCodes.INVALID_TOPIC_EXCEPTION;
+                    out.add(new DescribeTopicPartitionsResponseTopic().setErrorCode(error).setName(name).setTopicId(ZERO)
+                            .setIsInternal(false).setPartitions(new ArrayList<>()));
+                }
+                continue;
+            }
+            Topic t = topic.get();
+            int end = Math.min(t.partitionCount(), start + remaining);
+            out.add(describe(t, start, end));
+            remaining -= Math.max(0, end - start);
+            if (end < t.partitionCount()) {
+                response.setNextCursor(new Cursor().setTopicName(name).setPartitionIndex(end));
+                break;
+            }
+        }
+        return CompletableFuture.completedFuture(response.setTopics(out));
+    }
+
+    private DescribeTopicPartitionsResponseTopic describe(Topic t, int start, int end) {
+        int node = ctx.nodeId();
+        List<DescribeTopicPartitionsResponsePartition> partitions = new ArrayList<>();
+        for (int p = start; p < end; p++) {
+            partitions.add(new DescribeTopicPartitionsResponsePartition().setErrorCode(ErrorCodes.NONE)
+                    .setPartitionIndex(p).setLeaderId(node).setLeaderEpoch(0)
+                    .setReplicaNodes(new ArrayList<>(List.of(node))).setIsrNodes(new ArrayList<>(List.of(node)))
+                    .setEligibleLeaderReplicas(new ArrayList<>()).setLastKnownElr(new ArrayList<>())
+                    .setOfflineReplicas(new ArrayList<>()));
+        }
+        return new DescribeTopicPartitionsResponseTopic().setErrorCode(ErrorCodes.NONE).setName(t.name())
+                .setTopicId(t.id()).setIsInternal(TopicNames.isInternal(t.name())).setPartitions(partitions)
+                .setTopicAuthorizedOperations(AuthorizedOperations.TOPIC);
+    }
+}

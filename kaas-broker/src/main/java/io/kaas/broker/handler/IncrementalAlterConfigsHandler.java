@@ -1,0 +1,79 @@
+package io.kaas.broker.handler;
+
+import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.broker.topic.Topic;
+import io.kaas.broker.topic.TopicException;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.IncrementalAlterConfigsRequestData;
+import io.kaas.wire.message.IncrementalAlterConfigsRequestData.AlterConfigsResource;
+import io.kaas.wire.message.IncrementalAlterConfigsRequestData.AlterableConfig;
+import io.kaas.wire.message.IncrementalAlterConfigsResponseData;
+import io.kaas.wire.message.IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/** IncrementalAlterConfigs v0-1 on TOPIC resources: SET, DELETE, APPEND, SUBTRACT; validate_only honoured. */
+public final class IncrementalAlterConfigsHandler
+        implements ApiHandler<IncrementalAlterConfigsRequestData, IncrementalAlterConfigsResponseData> {
+    private final TopicManager topics;
+
+    public IncrementalAlterConfigsHandler(TopicManager topics) {
+        this.topics = topics;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.INCREMENTAL_ALTER_CONFIGS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 1;
+    }
+
+    @Override
+    public CompletableFuture<IncrementalAlterConfigsResponseData> handle(RequestContext context,
+                                                                         IncrementalAlterConfigsRequestData request) {
+        List<AlterConfigsResourceResponse> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (AlterConfigsResource resource : request.resources()) {
+            AlterConfigsResourceResponse r = new AlterConfigsResourceResponse().setResourceType(resource.resourceType())
+                    .setResourceName(resource.resourceName());
+            try {
+                if (!seen.add(resource.resourceType() + "/" + resource.resourceName())) {
+                    throw new TopicException(ErrorCodes.INVALID_REQUEST, "Duplicate resource in request.");
+                }
+                alter(resource, request.validateOnly());
+                r.setErrorCode(ErrorCodes.NONE).setErrorMessage(null);
+            } catch (RuntimeException e) {
+                r.setErrorCode(StorageErrors.code(e)).setErrorMessage(StorageErrors.message(e));
+            }
+            out.add(r);
+        }
+        return CompletableFuture.completedFuture(new IncrementalAlterConfigsResponseData().setThrottleTimeMs(0)
+                .setResponses(out));
+    }
+
+    private void alter(AlterConfigsResource resource, boolean validateOnly) {
+        Topic topic = TopicConfigChanges.topicResource(topics, resource.resourceType(), resource.resourceName());
+        Set<String> names = new HashSet<>();
+        Map<String, String> overrides = TopicConfigChanges.copy(topic.record().configs());
+        for (AlterableConfig c : resource.configs()) {
+            if (!names.add(c.name())) {
+                throw new TopicException(ErrorCodes.INVALID_REQUEST, "Error due to duplicate config keys");
+            }
+            TopicConfigChanges.apply(overrides, c.name(), c.configOperation(), c.value());
+        }
+        topics.replaceConfigs(topic.name(), overrides, validateOnly);
+    }
+}

@@ -1,0 +1,65 @@
+package io.kaas.broker.handler;
+
+import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.InitProducerIdRequestData;
+import io.kaas.wire.message.InitProducerIdResponseData;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * InitProducerId v0-5 for idempotent producers: a fresh producer id with epoch 0, from blocks reserved
+ * in the cluster store. Transactions are not served yet (FindCoordinator is not advertised): a
+ * transactional id is answered with NOT_COORDINATOR.
+ */
+public final class InitProducerIdHandler implements ApiHandler<InitProducerIdRequestData, InitProducerIdResponseData> {
+    static final int BLOCK_SIZE = 1000;
+
+    private final ClusterStateStore store;
+    private long next;
+    private long end;
+
+    public InitProducerIdHandler(ClusterStateStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.INIT_PRODUCER_ID;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 5;
+    }
+
+    @Override
+    public CompletableFuture<InitProducerIdResponseData> handle(RequestContext context, InitProducerIdRequestData request) {
+        InitProducerIdResponseData response = new InitProducerIdResponseData().setThrottleTimeMs(0)
+                .setProducerId(-1).setProducerEpoch((short) -1);
+        if (request.transactionalId() != null) {
+            return CompletableFuture.completedFuture(response.setErrorCode(ErrorCodes.NOT_COORDINATOR));
+        }
+        boolean noId = request.producerId() == -1;
+        boolean noEpoch = request.producerEpoch() == -1;
+        if (noId != noEpoch) {
+            return CompletableFuture.completedFuture(response.setErrorCode(ErrorCodes.INVALID_REQUEST));
+        }
+        return CompletableFuture.completedFuture(response.setErrorCode(ErrorCodes.NONE)
+                .setProducerId(nextProducerId()).setProducerEpoch((short) 0));
+    }
+
+    /** Thread-safe; reserves a new block from the cluster store when the current one is used up. */
+    synchronized long nextProducerId() {
+        if (next >= end) {
+            next = store.allocateProducerIdBlock(BLOCK_SIZE);
+            end = next + BLOCK_SIZE;
+        }
+        return next++;
+    }
+}

@@ -1,0 +1,99 @@
+package io.kaas.broker.handler;
+
+import io.kaas.api.storage.LogOffsets;
+import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.TimestampOffset;
+import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.ListOffsetsRequestData;
+import io.kaas.wire.message.ListOffsetsRequestData.ListOffsetsPartition;
+import io.kaas.wire.message.ListOffsetsRequestData.ListOffsetsTopic;
+import io.kaas.wire.message.ListOffsetsResponseData;
+import io.kaas.wire.message.ListOffsetsResponseData.ListOffsetsPartitionResponse;
+import io.kaas.wire.message.ListOffsetsResponseData.ListOffsetsTopicResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/** ListOffsets v1-10: earliest, latest, max-timestamp, earliest-local, latest-tiered and by timestamp. */
+public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestData, ListOffsetsResponseData> {
+    static final long LATEST = -1;
+    static final long EARLIEST = -2;
+    static final long MAX_TIMESTAMP = -3;
+    static final long EARLIEST_LOCAL = -4;
+    static final long LATEST_TIERED = -5;
+
+    private final TopicManager topics;
+
+    public ListOffsetsHandler(TopicManager topics) {
+        this.topics = topics;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.LIST_OFFSETS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 1;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 10;
+    }
+
+    @Override
+    public CompletableFuture<ListOffsetsResponseData> handle(RequestContext context, ListOffsetsRequestData request) {
+        boolean readCommitted = context.apiVersion() >= 2 && request.isolationLevel() == 1;
+        boolean withEpoch = context.apiVersion() >= 4;
+        List<ListOffsetsTopicResponse> out = new ArrayList<>();
+        for (ListOffsetsTopic t : request.topics()) {
+            List<ListOffsetsPartitionResponse> partitions = new ArrayList<>();
+            for (ListOffsetsPartition p : t.partitions()) {
+                ListOffsetsPartitionResponse r = lookup(topics.log(t.name(), p.partitionIndex()), p, readCommitted);
+                if (!withEpoch) {
+                    r.setLeaderEpoch(-1);
+                }
+                partitions.add(r);
+            }
+            out.add(new ListOffsetsTopicResponse().setName(t.name()).setPartitions(partitions));
+        }
+        return CompletableFuture.completedFuture(new ListOffsetsResponseData().setThrottleTimeMs(0).setTopics(out));
+    }
+
+    private static ListOffsetsPartitionResponse lookup(PartitionLog log, ListOffsetsPartition p, boolean readCommitted) {
+        ListOffsetsPartitionResponse r = new ListOffsetsPartitionResponse().setPartitionIndex(p.partitionIndex());
+        if (log == null) {
+            return r.setErrorCode(ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION).setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1);
+        }
+        try {
+            LogOffsets offsets = log.offsets();
+            long ts = p.timestamp();
+            if (ts == EARLIEST || ts == EARLIEST_LOCAL) {
+                return found(r, -1, offsets.logStartOffset(), 0);
+            }
+            if (ts == LATEST) {
+                return found(r, -1, readCommitted ? offsets.lastStableOffset() : offsets.highWatermark(), 0);
+            }
+            if (ts == LATEST_TIERED) {
+                return found(r, -1, -1, -1);
+            }
+            Optional<TimestampOffset> hit = ts == MAX_TIMESTAMP ? log.maxTimestamp() : log.offsetForTimestamp(ts);
+            long limit = readCommitted ? offsets.lastStableOffset() : offsets.highWatermark();
+            if (hit.isEmpty() || hit.get().offset() >= limit || hit.get().offset() < offsets.logStartOffset()) {
+                return found(r, -1, -1, -1);
+            }
+            return found(r, hit.get().timestamp(), hit.get().offset(), hit.get().leaderEpoch());
+        } catch (RuntimeException e) {
+            return r.setErrorCode(StorageErrors.code(e)).setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1);
+        }
+    }
+
+    private static ListOffsetsPartitionResponse found(ListOffsetsPartitionResponse r, long timestamp, long offset, int epoch) {
+        return r.setErrorCode(ErrorCodes.NONE).setTimestamp(timestamp).setOffset(offset).setLeaderEpoch(epoch);
+    }
+}

@@ -1,0 +1,128 @@
+package io.kaas.broker.handler;
+
+import io.kaas.broker.BrokerContext;
+import io.kaas.broker.BrokerEndpoint;
+import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.broker.topic.Topic;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.broker.topic.TopicNames;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.MetadataRequestData;
+import io.kaas.wire.message.MetadataRequestData.MetadataRequestTopic;
+import io.kaas.wire.message.MetadataResponseData;
+import io.kaas.wire.message.MetadataResponseData.MetadataResponseBroker;
+import io.kaas.wire.message.MetadataResponseData.MetadataResponsePartition;
+import io.kaas.wire.message.MetadataResponseData.MetadataResponseTopic;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/** Metadata v0-13: this node leads every partition; auto-creates topics when allowed. */
+public final class MetadataHandler implements ApiHandler<MetadataRequestData, MetadataResponseData> {
+    private static final UUID ZERO = new UUID(0, 0);
+
+    private final BrokerContext ctx;
+    private final TopicManager topics;
+
+    public MetadataHandler(BrokerContext ctx, TopicManager topics) {
+        this.ctx = ctx;
+        this.topics = topics;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.METADATA;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 13;
+    }
+
+    @Override
+    public CompletableFuture<MetadataResponseData> handle(RequestContext context, MetadataRequestData request) {
+        short version = context.apiVersion();
+        BrokerEndpoint endpoint = ctx.advertisedEndpoint();
+        MetadataResponseData response = new MetadataResponseData()
+                .setBrokers(new ArrayList<>(List.of(new MetadataResponseBroker()
+                        .setNodeId(ctx.nodeId()).setHost(endpoint.host()).setPort(endpoint.port()).setRack(null))))
+                .setClusterId(ctx.clusterId())
+                .setControllerId(ctx.nodeId());
+        if (version >= 8 && version <= 10 && request.includeClusterAuthorizedOperations()) {
+            response.setClusterAuthorizedOperations(AuthorizedOperations.CLUSTER);
+        }
+        boolean includeOps = version >= 8 && request.includeTopicAuthorizedOperations();
+        List<MetadataResponseTopic> out = new ArrayList<>();
+        List<MetadataRequestTopic> requested = request.topics();
+        if (requested == null || (version == 0 && requested.isEmpty())) {
+            List<Topic> all = new ArrayList<>(topics.topics());
+            all.sort(Comparator.comparing(Topic::name));
+            for (Topic t : all) {
+                out.add(describe(t, includeOps, version));
+            }
+        } else {
+            boolean autoCreate = version < 4 || request.allowAutoTopicCreation();
+            for (MetadataRequestTopic rt : requested) {
+                out.add(lookup(rt, autoCreate, includeOps, version));
+            }
+        }
+        response.setTopics(out);
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private MetadataResponseTopic lookup(MetadataRequestTopic rt, boolean autoCreate, boolean includeOps, short version) {
+        String name = rt.name();
+        UUID id = version >= 10 ? rt.topicId() : null;
+        if (name == null && id != null && !ZERO.equals(id)) {
+            Optional<Topic> byId = topics.topic(id);
+            if (byId.isEmpty()) {
+                return new MetadataResponseTopic().setErrorCode(ErrorCodes.UNKNOWN_TOPIC_ID).setName(null)
+                        .setTopicId(id).setPartitions(new ArrayList<>());
+            }
+            return describe(byId.get(), includeOps, version);
+        }
+        Optional<Topic> topic = topics.topic(name);
+        if (topic.isEmpty() && autoCreate && name != null) {
+            topic = topics.autoCreate(name);
+        }
+        if (topic.isPresent()) {
+            return describe(topic.get(), includeOps, version);
+        }
+        short error = TopicNames.isValid(name) ? ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION : ErrorCodes.INVALID_TOPIC_EXCEPTION;
+        return new MetadataResponseTopic().setErrorCode(error).setName(name).setTopicId(ZERO)
+                .setIsInternal(false).setPartitions(new ArrayList<>());
+    }
+
+    private MetadataResponseTopic describe(Topic t, boolean includeOps, short version) {
+        int node = ctx.nodeId();
+        List<MetadataResponsePartition> partitions = new ArrayList<>(t.partitionCount());
+        for (int p = 0; p < t.partitionCount(); p++) {
+            partitions.add(new MetadataResponsePartition()
+                    .setErrorCode(ErrorCodes.NONE)
+                    .setPartitionIndex(p)
+                    .setLeaderId(node)
+                    .setLeaderEpoch(0)
+                    .setReplicaNodes(new ArrayList<>(List.of(node)))
+                    .setIsrNodes(new ArrayList<>(List.of(node)))
+                    .setOfflineReplicas(new ArrayList<>()));
+        }
+        MetadataResponseTopic topic = new MetadataResponseTopic()
+                .setErrorCode(ErrorCodes.NONE)
+                .setName(t.name())
+                .setTopicId(t.id())
+                .setIsInternal(TopicNames.isInternal(t.name()))
+                .setPartitions(partitions);
+        if (includeOps && version >= 8) {
+            topic.setTopicAuthorizedOperations(AuthorizedOperations.TOPIC);
+        }
+        return topic;
+    }
+}

@@ -1,0 +1,175 @@
+package io.kaas.broker.handler;
+
+import io.kaas.api.record.CorruptBatchException;
+import io.kaas.api.record.RecordBatches;
+import io.kaas.api.storage.AppendResult;
+import io.kaas.api.storage.PartitionLog;
+import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.broker.topic.Topic;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.ProduceRequestData;
+import io.kaas.wire.message.ProduceRequestData.PartitionProduceData;
+import io.kaas.wire.message.ProduceRequestData.TopicProduceData;
+import io.kaas.wire.message.ProduceResponseData;
+import io.kaas.wire.message.ProduceResponseData.PartitionProduceResponse;
+import io.kaas.wire.message.ProduceResponseData.TopicProduceResponse;
+import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Produce v3-13 (advertised from v0, see {@link HandlerRegistry}): validates each partition's batch as
+ * Kafka does, appends it, and answers once every append completed (after fsync for {@code acks=-1}).
+ * {@code acks=0} gets no response; if a partition failed, the connection is closed instead, as Kafka does.
+ */
+public final class ProduceHandler implements ApiHandler<ProduceRequestData, ProduceResponseData> {
+    private final TopicManager topics;
+
+    public ProduceHandler(TopicManager topics) {
+        this.topics = topics;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.PRODUCE;
+    }
+
+    @Override
+    public short minVersion() {
+        return 3;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 13;
+    }
+
+    @Override
+    public CompletableFuture<ProduceResponseData> handle(RequestContext context, ProduceRequestData request) {
+        short acks = request.acks();
+        boolean validAcks = acks == 0 || acks == 1 || acks == -1;
+        short version = context.apiVersion();
+        List<TopicProduceResponse> topicResponses = new ArrayList<>();
+        List<List<CompletableFuture<PartitionProduceResponse>>> perTopic = new ArrayList<>();
+        List<CompletableFuture<PartitionProduceResponse>> all = new ArrayList<>();
+        for (TopicProduceData td : request.topicData()) {
+            Optional<Topic> topic = version >= 13 ? topics.topic(td.topicId()) : topics.topic(td.name());
+            topicResponses.add(new TopicProduceResponse().setName(td.name()).setTopicId(td.topicId()));
+            List<CompletableFuture<PartitionProduceResponse>> futures = new ArrayList<>();
+            for (PartitionProduceData pd : td.partitionData()) {
+                CompletableFuture<PartitionProduceResponse> f;
+                if (!validAcks) {
+                    f = CompletableFuture.completedFuture(error(pd.index(), ErrorCodes.INVALID_REQUIRED_ACKS, null));
+                } else if (topic.isEmpty()) {
+                    short code = version >= 13 ? ErrorCodes.UNKNOWN_TOPIC_ID : ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION;
+                    f = CompletableFuture.completedFuture(error(pd.index(), code, null));
+                } else {
+                    f = append(topic.get(), pd, acks == -1, version);
+                }
+                futures.add(f);
+                all.add(f);
+            }
+            perTopic.add(futures);
+        }
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            if (acks == 0) {
+                if (all.stream().anyMatch(p -> p.join().errorCode() != ErrorCodes.NONE)) {
+                    throw new IllegalStateException("acks=0 produce failed: closing the connection as Kafka does");
+                }
+                return null;
+            }
+            for (int i = 0; i < topicResponses.size(); i++) {
+                List<PartitionProduceResponse> partitions = new ArrayList<>();
+                perTopic.get(i).forEach(f -> partitions.add(f.join()));
+                topicResponses.get(i).setPartitionResponses(partitions);
+            }
+            return new ProduceResponseData().setResponses(topicResponses).setThrottleTimeMs(0);
+        });
+    }
+
+    private CompletableFuture<PartitionProduceResponse> append(Topic topic, PartitionProduceData pd, boolean durable,
+                                                               short version) {
+        int partition = pd.index();
+        PartitionLog log = topic.log(partition);
+        if (log == null) {
+            return CompletableFuture.completedFuture(error(partition, ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION, null));
+        }
+        ByteBuffer batch;
+        try {
+            batch = checkBatch(pd.records(), topic.logConfig().maxMessageBytes(), version);
+        } catch (RejectedBatch e) {
+            return CompletableFuture.completedFuture(error(partition, e.code, e.getMessage()));
+        }
+        CompletableFuture<AppendResult> appended;
+        try {
+            appended = log.append(batch, durable);
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(error(partition, StorageErrors.code(e), StorageErrors.message(e)));
+        }
+        topics.appended(log.key());
+        return appended.handle((r, e) -> {
+            if (e != null) {
+                return error(partition, StorageErrors.code(e), StorageErrors.message(e));
+            }
+            topics.appended(log.key());
+            return new PartitionProduceResponse().setIndex(partition).setErrorCode(ErrorCodes.NONE)
+                    .setBaseOffset(r.baseOffset()).setLogAppendTimeMs(r.logAppendTime())
+                    .setLogStartOffset(r.logStartOffset()).setErrorMessage(null);
+        });
+    }
+
+    /**
+     * Kafka's checks, in Kafka's order: exactly one magic-2 batch (INVALID_RECORD), its size within
+     * max.message.bytes (MESSAGE_TOO_LARGE), a valid CRC (CORRUPT_MESSAGE).
+     */
+    static ByteBuffer checkBatch(ByteBuf records, int maxMessageBytes, short version) throws RejectedBatch {
+        if (records == null || records.readableBytes() == 0) {
+            throw new RejectedBatch(ErrorCodes.INVALID_RECORD, "Produce requests with version " + version
+                    + " must have at least one record batch per partition");
+        }
+        ByteBuffer buf = records.nioBuffer();
+        int start = buf.position();
+        int size = RecordBatches.announcedSize(buf, start);
+        if (size < RecordBatches.HEADER_SIZE || size > buf.remaining()) {
+            throw new RejectedBatch(ErrorCodes.CORRUPT_MESSAGE, "Record batch size " + size
+                    + " does not fit the " + buf.remaining() + " bytes received");
+        }
+        if (buf.get(start + 16) != RecordBatches.MAGIC_V2) {
+            throw new RejectedBatch(ErrorCodes.INVALID_RECORD, "Produce requests with version " + version
+                    + " are only allowed to contain record batches with magic version 2");
+        }
+        if (size < buf.remaining()) {
+            throw new RejectedBatch(ErrorCodes.INVALID_RECORD, "Produce requests with version " + version
+                    + " are only allowed to contain exactly one record batch per partition");
+        }
+        if (size > maxMessageBytes) {
+            throw new RejectedBatch(ErrorCodes.MESSAGE_TOO_LARGE, "The request included a message larger than "
+                    + "the max message size the server will accept: " + size + " > " + maxMessageBytes);
+        }
+        try {
+            RecordBatches.validate(buf);
+        } catch (CorruptBatchException e) {
+            throw new RejectedBatch(ErrorCodes.CORRUPT_MESSAGE, e.getMessage());
+        }
+        return buf;
+    }
+
+    private static PartitionProduceResponse error(int partition, short code, String message) {
+        return new PartitionProduceResponse().setIndex(partition).setErrorCode(code).setBaseOffset(-1)
+                .setLogAppendTimeMs(-1).setLogStartOffset(-1).setErrorMessage(message);
+    }
+
+    /** A batch refused before it reaches the engine. */
+    static final class RejectedBatch extends Exception {
+        final short code;
+
+        RejectedBatch(short code, String message) {
+            super(message, null, false, false);
+            this.code = code;
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.kaas.broker.handler;
+
+import io.kaas.api.cluster.TopicExistsException;
+import io.kaas.api.cluster.UnknownTopicException;
+import io.kaas.api.record.CorruptBatchException;
+import io.kaas.api.storage.InvalidProducerEpochException;
+import io.kaas.api.storage.InvalidRecordException;
+import io.kaas.api.storage.KafkaStorageException;
+import io.kaas.api.storage.OffsetOutOfRangeException;
+import io.kaas.api.storage.OutOfOrderSequenceException;
+import io.kaas.api.storage.RecordTooLargeException;
+import io.kaas.api.storage.UnsupportedFeatureException;
+import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.broker.topic.TopicException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/** Maps the exceptions of the storage and cluster SPIs to the Kafka error code each one documents. */
+public final class StorageErrors {
+    private StorageErrors() {
+    }
+
+    /** The Kafka error code for {@code t} (unwrapping completion wrappers); UNKNOWN_SERVER_ERROR if unmapped. */
+    public static short code(Throwable t) {
+        Throwable e = unwrap(t);
+        if (e instanceof TopicException te) {
+            return te.errorCode();
+        }
+        if (e instanceof OffsetOutOfRangeException) {
+            return ErrorCodes.OFFSET_OUT_OF_RANGE;
+        }
+        if (e instanceof CorruptBatchException) {
+            return ErrorCodes.CORRUPT_MESSAGE;
+        }
+        if (e instanceof RecordTooLargeException) {
+            return ErrorCodes.MESSAGE_TOO_LARGE;
+        }
+        if (e instanceof KafkaStorageException) {
+            return ErrorCodes.KAFKA_STORAGE_ERROR;
+        }
+        if (e instanceof OutOfOrderSequenceException) {
+            return ErrorCodes.OUT_OF_ORDER_SEQUENCE_NUMBER;
+        }
+        if (e instanceof InvalidProducerEpochException) {
+            return ErrorCodes.INVALID_PRODUCER_EPOCH;
+        }
+        if (e instanceof InvalidRecordException) {
+            return ErrorCodes.INVALID_RECORD;
+        }
+        if (e instanceof UnsupportedFeatureException) {
+            return ErrorCodes.UNSUPPORTED_VERSION;
+        }
+        if (e instanceof java.io.UncheckedIOException || e instanceof java.io.IOException) {
+            return ErrorCodes.KAFKA_STORAGE_ERROR;
+        }
+        if (e instanceof UnknownTopicException) {
+            return ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION;
+        }
+        if (e instanceof TopicExistsException) {
+            return ErrorCodes.TOPIC_ALREADY_EXISTS;
+        }
+        return ErrorCodes.UNKNOWN_SERVER_ERROR;
+    }
+
+    /** The message to put in a response's error message field for {@code t}. */
+    public static String message(Throwable t) {
+        Throwable e = unwrap(t);
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
+    public static Throwable unwrap(Throwable t) {
+        Throwable e = t;
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e;
+    }
+}

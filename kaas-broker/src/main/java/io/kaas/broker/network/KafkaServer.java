@@ -1,0 +1,200 @@
+package io.kaas.broker.network;
+
+import io.kaas.broker.handler.HandlerRegistry;
+import io.kaas.wire.netty.KafkaFrameDecoder;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kafka protocol server of one listener. {@link #start()} binds; {@link #close()} stops accepting,
+ * stops reading, waits (up to the drain timeout) for every request already read to be answered, then
+ * closes every connection and stops its threads. Handler code runs on {@code kaas-request-handler-N}
+ * threads, never on an event loop.
+ */
+public final class KafkaServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaServer.class);
+
+    private final NetworkSettings settings;
+    private final ServerState state;
+    private final Transport transport = Transport.best();
+    private EventLoopGroup bossGroup;
+    private EventLoopGroup workerGroup;
+    private ExecutorService requestExecutor;
+    private Channel serverChannel;
+    private boolean closed;
+
+    public KafkaServer(NetworkSettings settings) {
+        this.settings = settings;
+        this.state = new ServerState(settings);
+    }
+
+    /** Binds and serves at once: {@link #bind()} then {@link #serve}. */
+    public InetSocketAddress start(HandlerRegistry registry) throws InterruptedException {
+        InetSocketAddress address = bind();
+        serve(registry);
+        return address;
+    }
+
+    /**
+     * Starts serving {@code registry}'s APIs: connections waiting since {@link #bind()} are accepted
+     * from now on.
+     */
+    public synchronized void serve(HandlerRegistry registry) {
+        if (serverChannel == null || closed) {
+            throw new IllegalStateException("not bound, or closed");
+        }
+        state.serve(registry);
+        serverChannel.config().setAutoRead(true);
+        serverChannel.read();
+    }
+
+    /**
+     * Binds the listener without accepting connections yet (they wait in the backlog until
+     * {@link #serve}), so the real port is known before the handlers are built.
+     *
+     * @return the bound address (its port is the real one when 0 was asked)
+     */
+    public synchronized InetSocketAddress bind() throws InterruptedException {
+        if (serverChannel != null || closed) {
+            throw new IllegalStateException("already started or closed");
+        }
+        requestExecutor = newRequestExecutor(settings.ioThreads());
+        bossGroup = transport.newGroup(1, "kaas-acceptor");
+        workerGroup = transport.newGroup(settings.networkThreads(), "kaas-network");
+        ServerBootstrap bootstrap = new ServerBootstrap()
+            .group(bossGroup, workerGroup)
+            .channel(transport.serverChannel())
+            .option(ChannelOption.SO_REUSEADDR, true)
+            .option(ChannelOption.AUTO_READ, false)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(SocketChannel ch) {
+                    ch.pipeline().addLast("frames", new KafkaFrameDecoder(settings.maxFrameBytes()));
+                    ch.pipeline().addLast("requests", new RequestDispatcher(state.registry(), requestExecutor, state));
+                }
+            });
+        if (settings.sendBufferBytes() > 0) {
+            bootstrap.childOption(ChannelOption.SO_SNDBUF, settings.sendBufferBytes());
+        }
+        if (settings.receiveBufferBytes() > 0) {
+            bootstrap.childOption(ChannelOption.SO_RCVBUF, settings.receiveBufferBytes());
+        }
+        InetSocketAddress bindAddress = settings.host().isEmpty()
+            ? new InetSocketAddress(settings.port())
+            : new InetSocketAddress(settings.host(), settings.port());
+        try {
+            serverChannel = bootstrap.bind(bindAddress).sync().channel();
+        } catch (Exception e) {
+            close();
+            throw e;
+        }
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** The bound port; valid after {@link #start()}. */
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /** The transport in use, {@code EPOLL} or {@code NIO}, for start-up logs. */
+    public String transportName() {
+        return transport.name();
+    }
+
+    /** Requests read and not yet answered (or dropped), across every connection. */
+    public int inFlightRequests() {
+        return state.inFlight().get();
+    }
+
+    /** Open connections. */
+    public int connectionCount() {
+        return state.connections().size();
+    }
+
+    /** Graceful close with the configured drain timeout. Idempotent. */
+    @Override
+    public void close() {
+        close(settings.drainTimeout());
+    }
+
+    /** Stops accepting, drains in-flight requests for at most {@code drain}, then closes everything. Idempotent. */
+    public synchronized void close(Duration drain) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (serverChannel != null) {
+            serverChannel.close().syncUninterruptibly();
+        }
+        state.connections().forEach((ch, queue) -> ch.eventLoop().execute(queue::drain));
+        awaitDrained(drain);
+        state.connections().keySet().forEach(Channel::close);
+        shutdown(requestExecutor);
+        shutdown(workerGroup);
+        shutdown(bossGroup);
+    }
+
+    private void awaitDrained(Duration drain) {
+        long deadline = System.nanoTime() + drain.toNanos();
+        while (state.inFlight().get() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        int left = state.inFlight().get();
+        if (left > 0) {
+            LOG.atWarn().addKeyValue("inFlight", left).addKeyValue("drainTimeout", drain)
+                .log("closing connections with requests still in flight");
+        }
+    }
+
+    private static void shutdown(ExecutorService executor) {
+        if (executor == null) {
+            return;
+        }
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                executor.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            executor.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void shutdown(EventLoopGroup group) {
+        if (group != null) {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    private static ExecutorService newRequestExecutor(int threads) {
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory factory = r -> {
+            Thread t = new Thread(r, "kaas-request-handler-" + n.getAndIncrement());
+            t.setDaemon(true);
+            return t;
+        };
+        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), factory);
+    }
+}

@@ -1,0 +1,272 @@
+package io.kaas.broker.network;
+
+import io.kaas.broker.handler.ApiHandler;
+import io.kaas.broker.handler.ApiVersionsHandler;
+import io.kaas.broker.handler.HandlerRegistry;
+import io.kaas.broker.handler.RequestContext;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.RequestHeaderData;
+import io.kaas.wire.protocol.ApiMessage;
+import io.kaas.wire.protocol.ResponseWriter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.DecoderException;
+import io.netty.util.ReferenceCountUtil;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One per connection. Decodes each frame's header and body on the event loop, hands the request to a
+ * request-handler thread, and completes the request's slot in the connection's {@link ResponseQueue}
+ * back on the event loop. Any protocol violation logs one WARN line and closes this connection.
+ */
+final class RequestDispatcher extends ChannelInboundHandlerAdapter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
+
+    private final HandlerRegistry registry;
+    private final Executor requestExecutor;
+    private final ServerState state;
+    private ResponseQueue queue;
+    private long lastActivity = System.nanoTime();
+
+    RequestDispatcher(HandlerRegistry registry, Executor requestExecutor, ServerState state) {
+        this.registry = registry;
+        this.requestExecutor = new SerialExecutor(requestExecutor);
+        this.state = state;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        queue = new ResponseQueue(ctx, state.inFlight(), state.settings().maxInFlightPerConnection());
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        state.register(ctx.channel(), queue);
+        scheduleIdleCheck(ctx, state.settings().idleTimeout());
+        super.channelActive(ctx);
+    }
+
+    /** Closes the connection once nothing was read or written and nothing is pending for {@code idle}. */
+    private void scheduleIdleCheck(ChannelHandlerContext ctx, Duration idle) {
+        if (idle == null || idle.isZero() || idle.isNegative()) {
+            return;
+        }
+        long idleNanos = idle.toNanos();
+        long period = Math.max(TimeUnit.MILLISECONDS.toNanos(100), idleNanos / 4);
+        ScheduledFuture<?> check = ctx.executor().scheduleAtFixedRate(() -> {
+            if (queue.size() == 0 && System.nanoTime() - lastActivity > idleNanos) {
+                LOG.atDebug().addKeyValue("remote", ctx.channel().remoteAddress())
+                    .log("closing idle connection (connections.max.idle.ms)");
+                ctx.close();
+            }
+        }, period, period, TimeUnit.NANOSECONDS);
+        ctx.channel().closeFuture().addListener(f -> check.cancel(false));
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        queue.closed();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        queue.updateAutoRead();
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof DecoderException) {
+            reject(ctx, (short) -1, (short) -1, "bad frame: " + rootMessage(cause));
+        } else {
+            LOG.atDebug().addKeyValue("remote", ctx.channel().remoteAddress())
+                .log("closing connection after I/O error: {}", rootMessage(cause));
+            ctx.close();
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        lastActivity = System.nanoTime();
+        ByteBuf frame = (ByteBuf) msg;
+        if (!ctx.channel().isActive()) {
+            frame.release();
+            return;
+        }
+        if (frame.readableBytes() < 8) {
+            frame.release();
+            reject(ctx, (short) -1, (short) -1, "frame of " + frame.readableBytes() + " bytes has no request header");
+            return;
+        }
+        short apiKey = frame.getShort(frame.readerIndex());
+        short version = frame.getShort(frame.readerIndex() + 2);
+        int correlationId = frame.getInt(frame.readerIndex() + 4);
+        ApiMessageType api = lookup(apiKey);
+        ApiHandler<?, ?> handler = api == null ? null : registry.handler(api);
+        if (handler == null) {
+            frame.release();
+            reject(ctx, apiKey, version, "unknown or unserved API key");
+            return;
+        }
+        if (api == ApiMessageType.API_VERSIONS && version > handler.maxVersion()) {
+            answerUnsupportedApiVersions(ctx, frame, correlationId);
+            return;
+        }
+        if (!registry.serves(api, version)) {
+            frame.release();
+            reject(ctx, apiKey, version, api == ApiMessageType.PRODUCE && version < handler.minVersion()
+                ? "Produce v" + version + " is advertised for librdkafka (KAFKA-18659) but removed since Kafka 4.0"
+                : "version outside the served range " + handler.minVersion() + "-" + handler.maxVersion());
+            return;
+        }
+        decodeAndDispatch(ctx, frame, api, handler, version, correlationId);
+    }
+
+    private void decodeAndDispatch(ChannelHandlerContext ctx, ByteBuf frame, ApiMessageType api,
+                                   ApiHandler<?, ?> handler, short version, int correlationId) {
+        RequestHeaderData header = new RequestHeaderData();
+        ApiMessage body = api.newRequest();
+        try {
+            header.read(frame, api.requestHeaderVersion(version));
+            body.read(frame, version);
+        } catch (RuntimeException e) {
+            frame.release();
+            reject(ctx, api.apiKey(), version, "malformed request: " + rootMessage(e));
+            return;
+        }
+        ResponseQueue.Slot slot = queue.open(frame);
+        RequestContext context = new RequestContext(version, correlationId, header.clientId(),
+            remote(ctx.channel().remoteAddress()), state.settings().listenerName());
+        EventLoop loop = ctx.channel().eventLoop();
+        try {
+            requestExecutor.execute(() -> invoke(ctx, loop, slot, api, handler, context, body));
+        } catch (RejectedExecutionException e) {
+            queue.complete(slot, new ResponseQueue.Close());
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void invoke(ChannelHandlerContext ctx, EventLoop loop, ResponseQueue.Slot slot, ApiMessageType api,
+                        ApiHandler handler, RequestContext context, ApiMessage body) {
+        CompletableFuture<? extends ApiMessage> future;
+        try {
+            future = handler.handle(context, body);
+            if (future == null) {
+                throw new IllegalStateException(handler.getClass().getName() + " returned no future");
+            }
+        } catch (Throwable t) {
+            future = CompletableFuture.failedFuture(t);
+        }
+        future.whenComplete((response, error) -> {
+            ResponseQueue.Outcome outcome = outcome(ctx, api, context, response, error);
+            try {
+                loop.execute(() -> {
+                lastActivity = System.nanoTime();
+                queue.complete(slot, outcome);
+            });
+            } catch (RejectedExecutionException e) {
+                // The event loop is gone (shutdown): nothing can be written; free what the slot holds.
+                if (outcome instanceof ResponseQueue.Send send) {
+                    send.parts().forEach(ReferenceCountUtil::safeRelease);
+                }
+                slot.releaseAbandoned(state.inFlight());
+            }
+        });
+    }
+
+    private ResponseQueue.Outcome outcome(ChannelHandlerContext ctx, ApiMessageType api, RequestContext context,
+                                          ApiMessage response, Throwable error) {
+        if (error == null && response == null) {
+            return new ResponseQueue.Silent();
+        }
+        if (error == null) {
+            try {
+                return new ResponseQueue.Send(encode(ctx.alloc(), api, context, response));
+            } catch (RuntimeException e) {
+                error = e;
+            }
+        }
+        LOG.atError().setCause(error).addKeyValue("remote", context.clientAddress())
+            .addKeyValue("api", api.apiName()).addKeyValue("version", context.apiVersion())
+            .addKeyValue("correlationId", context.correlationId())
+            .log("request failed in its handler");
+        return ErrorResponses.topLevel(api, context.apiVersion(), ErrorResponses.UNKNOWN_SERVER_ERROR)
+            .<ResponseQueue.Outcome>map(r -> {
+                try {
+                    return new ResponseQueue.Send(encode(ctx.alloc(), api, context, r));
+                } catch (RuntimeException e) {
+                    return new ResponseQueue.Close();
+                }
+            })
+            .orElseGet(ResponseQueue.Close::new);
+    }
+
+    private static List<Object> encode(ByteBufAllocator alloc, ApiMessageType api, RequestContext context,
+                                       ApiMessage response) {
+        short version = context.apiVersion();
+        short headerVersion = api.responseHeaderVersion(version);
+        if (response instanceof MultipartResponse multipart) {
+            return multipart.encodeParts(alloc, context.correlationId(), headerVersion, version);
+        }
+        return List.of(ResponseWriter.write(alloc, context.correlationId(), headerVersion, response, version));
+    }
+
+    /** KIP-511: a v0 response with UNSUPPORTED_VERSION and our table, header v0, body otherwise unread. */
+    private void answerUnsupportedApiVersions(ChannelHandlerContext ctx, ByteBuf frame, int correlationId) {
+        ResponseQueue.Slot slot = queue.open(frame);
+        ApiVersionsHandler apiVersions = registry.apiVersions();
+        ResponseQueue.Outcome outcome;
+        try {
+            outcome = new ResponseQueue.Send(List.of(ResponseWriter.write(ctx.alloc(), correlationId, (short) 0,
+                apiVersions.unsupportedVersionResponse(), (short) 0)));
+        } catch (RuntimeException e) {
+            LOG.atError().setCause(e).log("cannot encode the ApiVersions v0 error response");
+            outcome = new ResponseQueue.Close();
+        }
+        queue.complete(slot, outcome);
+    }
+
+    private void reject(ChannelHandlerContext ctx, short apiKey, short version, String reason) {
+        LOG.atWarn().addKeyValue("remote", ctx.channel().remoteAddress())
+            .addKeyValue("apiKey", apiKey).addKeyValue("apiVersion", version)
+            .log("closing connection: {}", reason);
+        ctx.close();
+    }
+
+    private static ApiMessageType lookup(short apiKey) {
+        try {
+            return ApiMessageType.fromApiKey(apiKey);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static InetSocketAddress remote(SocketAddress address) {
+        return address instanceof InetSocketAddress inet ? inet : null;
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String m = root.getMessage();
+        String text = root.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+        return text.length() > 200 ? text.substring(0, 200) + "…" : text;
+    }
+}

@@ -1,0 +1,120 @@
+package io.kaas.broker.topic;
+
+import io.kaas.api.storage.LogConfig;
+import io.kaas.broker.config.BrokerConfig;
+import io.kaas.broker.config.ConfigEntry;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Resolves a topic's effective configs: its own overrides over the broker's settings over Kafka's
+ * defaults, and validates overrides as Kafka's {@code LogConfig.validate} does.
+ */
+public final class TopicConfigResolver {
+    private final Map<String, String> brokerValues = new HashMap<>();
+    private final Map<String, Boolean> brokerExplicit = new HashMap<>();
+
+    public TopicConfigResolver(BrokerConfig config) {
+        for (ConfigEntry e : config.entries()) {
+            if (e.value() != null) {
+                brokerValues.put(e.name(), e.value());
+            }
+            brokerExplicit.put(e.name(), !e.isDefault());
+        }
+        // The typed accessors win: they are what the broker actually uses (log.roll.ms from log.roll.hours, …).
+        brokerValues.put("message.max.bytes", str(config.messageMaxBytes()));
+        brokerValues.put("log.segment.bytes", str(config.logSegmentBytes()));
+        brokerValues.put("log.roll.ms", str(config.logRollMs()));
+        brokerValues.put("log.retention.ms", str(config.logRetentionMs()));
+        brokerValues.put("log.retention.bytes", str(config.logRetentionBytes()));
+        brokerValues.put("log.flush.interval.messages", str(config.logFlushIntervalMessages()));
+        brokerValues.put("log.message.timestamp.type", str(config.logMessageTimestampType()));
+        brokerValues.put("log.cleanup.policy", str(config.logCleanupPolicy()));
+    }
+
+    private static String str(Object value) {
+        if (value instanceof Collection<?> c) {
+            List<String> parts = new ArrayList<>();
+            c.forEach(o -> parts.add(String.valueOf(o)));
+            return String.join(",", parts);
+        }
+        return String.valueOf(value);
+    }
+
+    /**
+     * Checks names and values of topic overrides.
+     *
+     * @return the overrides with values trimmed
+     * @throws TopicException INVALID_CONFIG naming the first bad key
+     */
+    public Map<String, String> validate(Map<String, String> overrides) {
+        Map<String, String> clean = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : overrides.entrySet()) {
+            TopicConfigDef def = TopicConfigs.get(e.getKey());
+            if (def == null) {
+                throw new TopicException(ErrorCodes.INVALID_CONFIG, "Unknown topic config name: " + e.getKey());
+            }
+            String error = def.validate(e.getValue());
+            if (error != null) {
+                throw new TopicException(ErrorCodes.INVALID_CONFIG, error);
+            }
+            clean.put(e.getKey(), e.getValue().trim());
+        }
+        return clean;
+    }
+
+    /** One config's effective value and source for a topic with {@code overrides}. */
+    public DescribedConfig describe(TopicConfigDef def, Map<String, String> overrides, boolean withDoc) {
+        String doc = withDoc ? def.documentation() : null;
+        String override = overrides.get(def.name());
+        if (override != null) {
+            return new DescribedConfig(def.name(), override, ConfigSource.DYNAMIC_TOPIC_CONFIG, def.type(), false, false, doc);
+        }
+        String synonym = def.brokerSynonym();
+        if (synonym != null && brokerValues.containsKey(synonym)) {
+            ConfigSource source = Boolean.TRUE.equals(brokerExplicit.get(synonym))
+                    ? ConfigSource.STATIC_BROKER_CONFIG : ConfigSource.DEFAULT_CONFIG;
+            return new DescribedConfig(def.name(), brokerValues.get(synonym), source, def.type(), false, false, doc);
+        }
+        return new DescribedConfig(def.name(), def.kafkaDefault(), ConfigSource.DEFAULT_CONFIG, def.type(), false, false, doc);
+    }
+
+    /** Every topic config's effective value, in name order. */
+    public List<DescribedConfig> describeAll(Map<String, String> overrides, boolean withDoc) {
+        List<DescribedConfig> out = new ArrayList<>();
+        for (TopicConfigDef def : TopicConfigs.all().values()) {
+            out.add(describe(def, overrides, withDoc));
+        }
+        return out;
+    }
+
+    private String value(String name, Map<String, String> overrides) {
+        return describe(TopicConfigs.get(name), overrides, false).value();
+    }
+
+    /** The engine settings for a topic with {@code overrides}. */
+    public LogConfig logConfig(Map<String, String> overrides) {
+        LogConfig d = LogConfig.defaults();
+        return new LogConfig(
+                parseLong(value(TopicConfigs.SEGMENT_BYTES, overrides), d.segmentBytes()),
+                parseLong(value(TopicConfigs.SEGMENT_MS, overrides), d.segmentMs()),
+                parseLong(value(TopicConfigs.RETENTION_MS, overrides), d.retentionMs()),
+                parseLong(value(TopicConfigs.RETENTION_BYTES, overrides), d.retentionBytes()),
+                (int) parseLong(value(TopicConfigs.MAX_MESSAGE_BYTES, overrides), d.maxMessageBytes()),
+                parseLong(value(TopicConfigs.FLUSH_MESSAGES, overrides), d.flushMessages()),
+                "LogAppendTime".equals(value(TopicConfigs.MESSAGE_TIMESTAMP_TYPE, overrides)),
+                String.valueOf(value(TopicConfigs.CLEANUP_POLICY, overrides)).contains("compact"));
+    }
+
+    private static long parseLong(String value, long fallback) {
+        try {
+            return value == null ? fallback : Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/**
+ * The kaas broker core: configuration, lifecycle, the Netty server and the request handlers.
+ * Backends (storage engines, cluster-state stores) are found through {@code io.kaas.plugins} by
+ * service binding; run with {@code -m io.kaas.broker/io.kaas.broker.Main}.
+ */
+module io.kaas.broker {
+    requires transitive io.kaas.api;
+    requires io.kaas.wire;
+    requires io.kaas.plugins;
+    requires io.netty.buffer;
+    requires io.netty.common;
+    requires io.netty.transport;
+    requires io.netty.codec;
+    requires io.netty.transport.classes.epoll;
+    requires org.slf4j;
+    requires jdk.unsupported;
+
+    exports io.kaas.broker;
+    exports io.kaas.broker.config;
+
+    uses io.kaas.api.storage.StorageEngineProvider;
+    uses io.kaas.api.cluster.ClusterStateStoreProvider;
+}

@@ -1,0 +1,171 @@
+package io.kaas.broker.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BrokerConfigTest {
+
+    private static final Map<String, String> LOCAL = Map.of("listeners", "PLAINTEXT://127.0.0.1:0");
+
+    @Test
+    void defaultsFollowKafkaWithKaasExceptions() {
+        BrokerConfig c = BrokerConfig.of(LOCAL);
+        assertThat(c.nodeId()).isEqualTo(1);
+        assertThat(c.logDir()).isEqualTo(Path.of("./data"));
+        assertThat(c.autoCreateTopicsEnable()).isFalse();
+        assertThat(c.numPartitions()).isEqualTo(1);
+        assertThat(c.defaultReplicationFactor()).isEqualTo((short) 1);
+        assertThat(c.deleteTopicEnable()).isTrue();
+        assertThat(c.messageMaxBytes()).isEqualTo(1048588);
+        assertThat(c.logSegmentBytes()).isEqualTo(1 << 30);
+        assertThat(c.logRollMs()).isEqualTo(168L * 3600 * 1000);
+        assertThat(c.logRetentionMs()).isEqualTo(168L * 3600 * 1000);
+        assertThat(c.logRetentionBytes()).isEqualTo(-1);
+        assertThat(c.logFlushIntervalMessages()).isEqualTo(1);
+        assertThat(c.logFlushIntervalMs()).isEqualTo(Long.MAX_VALUE);
+        assertThat(c.logMessageTimestampType()).isEqualTo("CreateTime");
+        assertThat(c.logCleanupPolicy()).isEqualTo("delete");
+        assertThat(c.socketRequestMaxBytes()).isEqualTo(104857600);
+        assertThat(c.numNetworkThreads()).isEqualTo(3);
+        assertThat(c.numIoThreads()).isEqualTo(8);
+        assertThat(c.storageEngine()).isEqualTo("segments");
+        assertThat(c.clusterStore()).isEqualTo("files");
+        assertThat(c.authorizer()).isEqualTo("none");
+        assertThat(c.unknownKeys()).isEmpty();
+    }
+
+    @Test
+    void defaultListenerIsPlaintext9092AdvertisedWithTheHostName() {
+        BrokerConfig c = BrokerConfig.defaults();
+        assertThat(c.listeners()).containsExactly(new Listener("PLAINTEXT", "", 9092));
+        assertThat(c.advertisedListeners()).hasSize(1);
+        assertThat(c.advertisedListeners().get(0).host()).isNotEmpty();
+        assertThat(c.advertisedListeners().get(0).port()).isEqualTo(9092);
+    }
+
+    @Test
+    void advertisedListenersDefaultToListeners() {
+        BrokerConfig c = BrokerConfig.of(LOCAL);
+        assertThat(c.advertisedListeners()).containsExactly(new Listener("PLAINTEXT", "127.0.0.1", 0));
+    }
+
+    @Test
+    void controllerListenersAreNotBound() {
+        BrokerConfig c = BrokerConfig.of(Map.of(
+            "listeners", "PLAINTEXT://:9092,CONTROLLER://:9093",
+            "advertised.listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093",
+            "controller.listener.names", "CONTROLLER"));
+        assertThat(c.listeners()).containsExactly(new Listener("PLAINTEXT", "", 9092));
+        assertThat(c.advertisedListeners()).containsExactly(new Listener("PLAINTEXT", "localhost", 9092));
+    }
+
+    @Test
+    void derivedTimesTakeTheMostPreciseKey() {
+        BrokerConfig c = BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+            "log.retention.hours", "1", "log.retention.minutes", "2", "log.roll.hours", "3"));
+        assertThat(c.logRetentionMs()).isEqualTo(120_000);
+        assertThat(c.logRollMs()).isEqualTo(3 * 3_600_000L);
+        BrokerConfig ms = BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+            "log.retention.minutes", "2", "log.retention.ms", "-1", "log.roll.ms", "5000"));
+        assertThat(ms.logRetentionMs()).isEqualTo(-1);
+        assertThat(ms.logRollMs()).isEqualTo(5000);
+    }
+
+    @Test
+    void logDirsWinsOverLogDirAndTheFirstEntryIsUsed() {
+        assertThat(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "log.dir", "/a",
+            "log.dirs", "/b, /c")).logDir()).isEqualTo(Path.of("/b"));
+        assertThat(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "log.dir", "/a")).logDir())
+            .isEqualTo(Path.of("/a"));
+    }
+
+    @Test
+    void fileThenOverridesThenDefaults(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("server.properties");
+        Files.writeString(file, "node.id=7\nnum.partitions=3\nlisteners=PLAINTEXT://127.0.0.1:0\n");
+        BrokerConfig c = BrokerConfig.fromArgs(file.toString(), "--override", "num.partitions=5",
+            "--override", "auto.create.topics.enable=true");
+        assertThat(c.nodeId()).isEqualTo(7);
+        assertThat(c.numPartitions()).isEqualTo(5);
+        assertThat(c.autoCreateTopicsEnable()).isTrue();
+        assertThat(c.numIoThreads()).isEqualTo(8);
+    }
+
+    @Test
+    void malformedValueNamesTheKeyOnOneLine() {
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("num.partitions", "three")))
+            .isInstanceOf(ConfigException.class)
+            .hasMessageContaining("num.partitions")
+            .hasMessageContaining("three")
+            .hasMessageNotContaining("\n")
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("num.partitions");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("delete.topic.enable", "yes")))
+            .hasMessageContaining("delete.topic.enable");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("message.max.bytes", "99999999999")))
+            .hasMessageContaining("message.max.bytes");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "localhost:9092")))
+            .hasMessageContaining("listeners");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("log.message.timestamp.type", "Whenever")))
+            .hasMessageContaining("log.message.timestamp.type");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("num.io.threads", "0")))
+            .hasMessageContaining("num.io.threads");
+    }
+
+    @Test
+    void badArgumentsAreOneLineErrors(@TempDir Path dir) {
+        assertThatThrownBy(() -> BrokerConfig.fromArgs("--override")).isInstanceOf(ConfigException.class);
+        assertThatThrownBy(() -> BrokerConfig.fromArgs("--override", "novalue")).hasMessageContaining("key=value");
+        assertThatThrownBy(() -> BrokerConfig.fromArgs(dir.resolve("missing.properties").toString()))
+            .hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void unknownKeysAreReportedAndStockKafkaKeysAccepted() {
+        BrokerConfig c = BrokerConfig.of(Map.of(
+            "listeners", "PLAINTEXT://127.0.0.1:0",
+            "process.roles", "broker,controller",
+            "controller.quorum.voters", "1@localhost:9093",
+            "transaction.state.log.min.isr", "1",
+            "zookeeper.connect", "x",
+            "storage.segments.index.interval.bytes", "4096",
+            "cluster.files.something", "1",
+            "no.such.key", "1",
+            "log.retention.chek.interval.ms", "1"));
+        assertThat(c.unknownKeys()).containsExactly("log.retention.chek.interval.ms", "no.such.key");
+        assertThat(c.ignoredKeys()).contains("process.roles", "controller.quorum.voters", "zookeeper.connect");
+    }
+
+    @Test
+    void backendSettingsPassThroughWithThePrefixRemoved() {
+        BrokerConfig c = BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+            "storage.segments.index.interval.bytes", "4096", "storage.engine", "segments"));
+        assertThat(c.backendConfig("storage.segments.").asMap()).containsExactly(Map.entry("index.interval.bytes", "4096"));
+    }
+
+    @Test
+    void entriesListEveryKnownKeyWithTypeAndDefaultFlag() {
+        BrokerConfig c = BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "num.partitions", "4"));
+        assertThat(c.entries()).extracting(ConfigEntry::name)
+            .contains("node.id", "auto.create.topics.enable", "log.retention.ms", "storage.engine");
+        ConfigEntry partitions = c.entries().stream().filter(e -> e.name().equals("num.partitions")).findFirst().get();
+        assertThat(partitions).isEqualTo(new ConfigEntry("num.partitions", "4", false, false, "INT",
+            partitions.documentation()));
+        ConfigEntry policy = c.entries().stream().filter(e -> e.name().equals("log.cleanup.policy")).findFirst().get();
+        assertThat(policy.type()).isEqualTo("LIST");
+        assertThat(policy.isDefault()).isTrue();
+        assertThat(c.entries()).allSatisfy(e -> assertThat(e.documentation()).isNotBlank());
+    }
+
+    @Test
+    void brokerIdIsAcceptedForNodeId() {
+        assertThat(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "broker.id", "4")).nodeId())
+            .isEqualTo(4);
+    }
+}
