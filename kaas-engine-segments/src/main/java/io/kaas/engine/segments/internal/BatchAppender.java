@@ -85,7 +85,7 @@ final class BatchAppender {
         }
         AppendResult result = new AppendResult(first, last, planned.isEmpty() ? -1L : appendTime, before.logStartOffset());
         if (!planned.isEmpty()) {
-            write(batches, planned, next, config);
+            write(batches, planned, next, config, appendTime);
             staged.commit();
             countForFlush(planned, durable, config);
         }
@@ -95,13 +95,14 @@ final class BatchAppender {
         return log.committer.awaitDurable(log.state.logEndOffset()).thenApply(v -> result);
     }
 
-    private void write(ByteBuffer batches, List<Planned> planned, long next, LogConfig config) {
+    private void write(ByteBuffer batches, List<Planned> planned, long next, LogConfig config, long appendTime) {
         long bytes = 0;
         for (Planned p : planned) {
             bytes += p.header().sizeInBytes();
         }
         Segment seg = maybeRoll(bytes, next, config);
         long start = seg.size();
+        Segment.Mark mark = seg.mark();
         long at = start;
         try {
             for (Planned p : planned) {
@@ -110,27 +111,25 @@ final class BatchAppender {
                 seg.write(slice, at, log.hooks);
                 at += p.header().sizeInBytes();
             }
-        } catch (IOException e) {
-            cutBack(seg, start);
-            throw new KafkaStorageException("write to " + seg.logPath() + " failed: " + e.getMessage(), e);
-        }
-        try {
             at = start;
             for (Planned p : planned) {
-                seg.indexBatch(at, p.baseOffset(), p.header().sizeInBytes());
+                long ts = config.logAppendTime() ? appendTime : p.header().maxTimestamp();
+                seg.indexBatch(at, p.baseOffset(), p.header().sizeInBytes(), ts, log.hooks);
                 at += p.header().sizeInBytes();
             }
         } catch (IOException e) {
-            cutBack(seg, start);
-            log.goOffline(e); // the in-memory index may now point past the end: refuse service until restart
-            throw new PartitionOfflineException("index write for " + log.key() + " failed: " + e.getMessage(), e);
+            // e.g. no space left: undo the partial batch and its index entries; the append is retriable
+            undo(seg, start, mark);
+            throw new KafkaStorageException("write to " + seg.logPath() + " failed: " + e.getMessage(), e);
         }
-        seg.publish(at, next);
+        seg.publish(at, next, log.clock.millis());
         log.state = LogState.of(log.state.logStartOffset(), next, seg);
     }
 
-    private void cutBack(Segment seg, long size) {
+    /** Cuts the log and its indexes back to before a failed append; if even that fails, the partition goes offline. */
+    private void undo(Segment seg, long size, Segment.Mark mark) {
         try {
+            seg.rollback(mark);
             seg.channel().truncate(size);
         } catch (IOException e) {
             log.goOffline(e);
@@ -151,14 +150,36 @@ final class BatchAppender {
         }
     }
 
-    /** Rolls to a new segment if the active one would pass segment.bytes (or its int32 relative offsets). */
+    /**
+     * Rolls to a new segment if the active one would pass segment.bytes (or its int32 relative offsets), or
+     * is older than segment.ms.
+     */
     private Segment maybeRoll(long bytes, long nextAfter, LogConfig config) {
-        LogState s = log.state;
-        Segment active = s.active();
+        Segment active = log.state.active();
         long limit = Math.min(config.segmentBytes(), Integer.MAX_VALUE);
         boolean full = active.size() + bytes > limit;
         boolean offsetsOverflow = nextAfter - active.baseOffset() > Integer.MAX_VALUE;
-        if (active.size() == 0 || !(full || offsetsOverflow)) {
+        if (active.size() == 0 || !(full || offsetsOverflow || isAged(active, config, log.clock.millis()))) {
+            return active;
+        }
+        return roll();
+    }
+
+    /** Whether {@code segment.ms} has passed since the segment's first batch. */
+    static boolean isAged(Segment segment, LogConfig config, long nowMs) {
+        long base = segment.rollBaseMs();
+        return config.segmentMs() > 0 && base >= 0 && nowMs - base >= config.segmentMs();
+    }
+
+    /**
+     * Starts a new segment at the log end, under the lock: creates it (a failure, such as a full disk, is
+     * retriable and changes nothing), seals the old one (a failed or timed-out fsync takes the partition
+     * offline), then writes the manifest, recovery checkpoint and producer snapshot.
+     */
+    Segment roll() {
+        LogState s = log.state;
+        Segment active = s.active();
+        if (active.size() == 0) {
             return active;
         }
         long base = s.logEndOffset();
@@ -170,15 +191,29 @@ final class BatchAppender {
             throw new KafkaStorageException("could not create segment " + base + " of " + log.key() + ": " + e.getMessage(), e);
         }
         try {
-            active.seal();
+            active.seal(log::lockedForce);
         } catch (IOException e) {
             log.goOffline(e);
+            try {
+                fresh.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw new PartitionOfflineException("fsync of " + active.logPath() + " at roll failed", e);
         }
+        log.ensureWritable(); // the watchdog may have given up on that fsync
         log.committer.markDurable(base);
         log.segments.put(base, fresh);
         log.state = LogState.of(s.logStartOffset(), base, fresh);
         log.writeManifest();
+        try {
+            log.checkpoints.write(log.state.checkpoint());
+            log.writeProducerSnapshot(base);
+        } catch (IOException e) {
+            // not fatal: the next recovery scans and replays more
+            org.slf4j.LoggerFactory.getLogger(BatchAppender.class).atWarn().addKeyValue("partition", log.key()).setCause(e)
+                    .setMessage("could not write the recovery checkpoint or producer snapshot at roll").log();
+        }
         return fresh;
     }
 

@@ -24,6 +24,10 @@ final class GroupCommitter {
     /** The fsync to perform: forces the active segment and returns the log end offset it covers. */
     interface ForceTarget {
         long force() throws IOException;
+
+        /** Called on the committer thread after the waiters a force covered were completed (checkpointing). */
+        default void afterDurable() {
+        }
     }
 
     private record Waiter(long offset, CompletableFuture<Void> future) {
@@ -75,6 +79,9 @@ final class GroupCommitter {
     void markDurable(long endOffset) {
         List<Waiter> done = new ArrayList<>();
         synchronized (this) {
+            if (failure != null) {
+                return; // e.g. the watchdog gave up on this force: what it covered is never acknowledged
+            }
             durableOffset = Math.max(durableOffset, endOffset);
             while (!waiters.isEmpty() && waiters.peekFirst().offset() <= durableOffset) {
                 done.add(waiters.removeFirst());
@@ -109,6 +116,11 @@ final class GroupCommitter {
 
     long forceCount() {
         return forces.get();
+    }
+
+    /** True while a force is running or scheduled. */
+    synchronized boolean busy() {
+        return running;
     }
 
     synchronized long durableOffset() {
@@ -147,6 +159,7 @@ final class GroupCommitter {
                 return;
             }
             markDurable(covered);
+            target.afterDurable();
         }
     }
 }

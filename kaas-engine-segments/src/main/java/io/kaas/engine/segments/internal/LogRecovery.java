@@ -4,61 +4,91 @@ import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.RecordBatches;
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens a partition's segments after a clean stop or a crash. Closed segments were fsynced at roll:
- * their indexes are checked and rebuilt from batch headers if missing or inconsistent. The last
- * segment is scanned in full: every batch is validated ({@link RecordBatches#validateOne}: sizes,
- * magic, CRC32C) and must continue the offsets; the file is truncated (and fsynced) at the first
- * batch that does not, before any write. The scan also rebuilds the last segment's index and the
- * producer-state table.
+ * Opens a partition's segments after a clean stop or a crash.
+ *
+ * <ul>
+ *   <li>The {@code clean-shutdown} marker is consumed (deleted, durably) first: from then on a crash is
+ *       recovered as a crash.</li>
+ *   <li>Closed segments were fsynced at roll: their {@code .index} and {@code .timeindex} are checked
+ *       (cheaply: structure plus one header) and rebuilt from batch headers if missing or inconsistent.</li>
+ *   <li>The last segment: after a clean stop whose checkpoint covers the whole file, nothing is scanned.
+ *       Otherwise every batch after the {@code recovery-checkpoint.json} position (the whole file without
+ *       a usable checkpoint) is validated ({@link RecordBatches#validateOne}: sizes, magic, CRC32C) and
+ *       must continue the offsets; the file is truncated (and fsynced) at the first that does not, before
+ *       any write handle is used.</li>
+ *   <li>Producer state: {@code producer-state.snapshot} is loaded and the batch headers from its offset on
+ *       are replayed.</li>
+ * </ul>
  */
 final class LogRecovery {
     private static final Logger LOG = LoggerFactory.getLogger(LogRecovery.class);
 
-    /** What recovery found: the segments (ascending), the log start and end, and the producer state. */
+    /**
+     * What recovery found and did.
+     *
+     * @param scannedBytes    bytes of the last segment validated batch by batch (0 after a clean stop)
+     * @param scanFrom        position the validation started at (the checkpoint's, or 0)
+     * @param rebuiltIndexes  number of {@code .index}/{@code .timeindex} pairs rebuilt from the log
+     * @param replayedBatches batch headers replayed into the producer state after its snapshot
+     */
     record Result(ConcurrentSkipListMap<Long, Segment> segments, long logStartOffset, long logEndOffset,
-                  ProducerStateTable producers, long truncatedBytes) {
+                  ProducerStateTable producers, long truncatedBytes, boolean cleanShutdown, long scannedBytes,
+                  long scanFrom, int rebuiltIndexes, long replayedBatches) {
+    }
+
+    private static final class Stats {
+        long scanned;
+        long scanFrom;
+        int rebuilt;
+        long replayed;
+        long truncated;
     }
 
     private LogRecovery() {
     }
 
-    static Result recover(PartitionDirectory dir) throws IOException {
+    static Result recover(PartitionDirectory dir, long nowMs) throws IOException {
+        boolean clean = dir.consumeCleanShutdownMarker();
+        Optional<RecoveryCheckpoint> checkpoint = dir.readCheckpoint();
         List<Long> bases = new ArrayList<>(dir.segmentBaseOffsets());
         long manifestStart = dir.readManifest().map(Manifest::logStartOffset).orElse(-1L);
+        dropTrailingEmptySegments(dir, bases, checkpoint);
         if (bases.isEmpty()) {
             bases.add(Math.max(0L, manifestStart));
         }
+        Stats stats = new Stats();
         ConcurrentSkipListMap<Long, Segment> segments = new ConcurrentSkipListMap<>();
         try {
             for (int i = 0; i < bases.size() - 1; i++) {
                 Segment seg = Segment.open(dir, bases.get(i));
                 segments.put(seg.baseOffset(), seg);
-                long size = seg.channel().size();
-                seg.restore(size, bases.get(i + 1));
-                checkIndex(seg, size);
-                seg.index().close();
+                recoverClosed(seg, bases.get(i + 1), stats);
             }
-            ProducerStateTable producers = new ProducerStateTable();
             Segment last = Segment.open(dir, bases.get(bases.size() - 1));
             segments.put(last.baseOffset(), last);
-            long truncated = scanLastSegment(last, producers);
+            recoverLast(last, checkpoint.filter(c -> c.segment() == last.baseOffset()), clean, nowMs, stats);
             long logStart = Math.max(manifestStart, bases.get(0));
             if (logStart > last.nextOffset()) {
                 // The tail below a persisted log start was lost (it was never fsynced): start empty at the log start.
                 Segment fresh = Segment.open(dir, logStart);
                 fresh.restore(0, logStart);
                 segments.put(logStart, fresh);
-                last.seal();
+                last.seal(Segment.Fsync.PLAIN);
             }
-            return new Result(segments, logStart, segments.lastEntry().getValue().nextOffset(), producers, truncated);
+            long logEnd = segments.lastEntry().getValue().nextOffset();
+            ProducerStateTable producers = rebuildProducers(dir, segments, logEnd, stats);
+            return new Result(segments, logStart, logEnd, producers, stats.truncated, clean && stats.scanned == 0,
+                    stats.scanned, stats.scanFrom, stats.rebuilt, stats.replayed);
         } catch (IOException | RuntimeException e) {
             for (Segment s : segments.values()) {
                 try {
@@ -71,12 +101,91 @@ final class LogRecovery {
         }
     }
 
-    /** Validates every batch of the active segment, truncating the file at the first bad one. */
-    private static long scanLastSegment(Segment seg, ProducerStateTable producers) throws IOException {
+    /**
+     * A roll creates the new segment before it seals the old one: a crash in between leaves an empty last
+     * file that the checkpoint does not name. Drop it, so the segment that was active is recovered as such.
+     */
+    private static void dropTrailingEmptySegments(PartitionDirectory dir, List<Long> bases, Optional<RecoveryCheckpoint> cp)
+            throws IOException {
+        boolean dropped = false;
+        while (bases.size() > 1) {
+            long last = bases.get(bases.size() - 1);
+            if (Files.size(dir.logFile(last)) != 0 || (cp.isPresent() && cp.get().segment() >= last)) {
+                break;
+            }
+            dir.deleteSegmentFiles(last);
+            bases.remove(bases.size() - 1);
+            dropped = true;
+        }
+        if (dropped) {
+            PartitionDirectory.fsyncDirectory(dir.path());
+        }
+    }
+
+    private static void recoverClosed(Segment seg, long nextBase, Stats stats) throws IOException {
+        long size = seg.channel().size();
+        seg.restore(size, nextBase);
+        TimeIndex time = seg.timeIndex();
+        boolean ok = offsetIndexIsConsistent(seg, size) && time.isConsistent(nextBase - seg.baseOffset())
+                && (time.count() > 0 || size == 0);
+        if (ok) {
+            int n = time.count();
+            if (n > 0) {
+                seg.restoreTimestamps(time.timestampAt(n - 1), seg.baseOffset() + time.relativeOffsetAt(n - 1));
+            }
+        } else {
+            LOG.atInfo().addKeyValue("file", seg.index().path()).setMessage("rebuilding a missing or inconsistent index").log();
+            stats.rebuilt++;
+            seg.index().reset();
+            time.truncateTo(0);
+            long end = indexHeaders(seg, 0, size);
+            seg.publish(end, nextBase, -1);
+            if (seg.maxTimestamp() >= 0) {
+                time.maybeAppend(seg.maxTimestamp(), Math.toIntExact(seg.offsetOfMaxTimestamp() - seg.baseOffset()), IoHooks.NONE);
+            }
+            seg.flushIndexes();
+            seg.restore(size, nextBase);
+        }
+        seg.index().close();
+        time.close();
+    }
+
+    /** Indexes the batch headers from {@code from} to {@code end} (no CRC check); returns where the walk stopped. */
+    private static long indexHeaders(Segment seg, long from, long end) throws IOException {
+        long pos = from;
+        while (pos < end) {
+            BatchHeader h = seg.readHeader(pos, end);
+            if (h == null || h.sizeInBytes() < RecordBatches.HEADER_SIZE || h.sizeInBytes() > end - pos) {
+                break;
+            }
+            seg.indexBatch(pos, h.baseOffset(), h.sizeInBytes(), h.maxTimestamp(), IoHooks.NONE);
+            pos += h.sizeInBytes();
+        }
+        return pos;
+    }
+
+    private static void recoverLast(Segment seg, Optional<RecoveryCheckpoint> cp, boolean clean, long nowMs, Stats stats)
+            throws IOException {
         long fileSize = seg.channel().size();
-        seg.index().reset();
-        long pos = 0;
+        long from = 0;
         long expected = seg.baseOffset();
+        if (cp.isPresent() && usePrefix(seg, cp.get(), fileSize, stats)) {
+            from = cp.get().position();
+            expected = cp.get().highWatermark();
+            seg.restoreTimestamps(cp.get().maxTimestamp(), cp.get().offsetOfMaxTimestamp());
+        } else {
+            seg.index().reset();
+            seg.timeIndex().truncateTo(0);
+        }
+        long rollBase = rollBase(seg, fileSize, nowMs);
+        if (clean && from == fileSize) {
+            seg.resumeIndexing(from);
+            seg.publish(from, expected, rollBase);
+            return;
+        }
+        seg.resumeIndexing(from);
+        stats.scanFrom = from;
+        long pos = from;
         String reason = null;
         while (pos < fileSize) {
             BatchHeader announced = seg.readHeader(pos, fileSize);
@@ -99,44 +208,102 @@ final class LogRecovery {
                 reason = "batch base offset " + h.baseOffset() + " where " + expected + " was expected";
                 break;
             }
-            producers.replay(h);
-            seg.indexBatch(pos, h.baseOffset(), h.sizeInBytes());
+            seg.indexBatch(pos, h.baseOffset(), h.sizeInBytes(), h.maxTimestamp(), IoHooks.NONE);
             pos += h.sizeInBytes();
             expected = h.nextOffset();
         }
-        long truncated = fileSize - pos;
-        if (truncated > 0) {
+        stats.scanned = pos - from;
+        stats.truncated = fileSize - pos;
+        if (stats.truncated > 0) {
             LOG.atWarn().addKeyValue("file", seg.logPath()).addKeyValue("position", pos)
-                    .addKeyValue("bytesDropped", truncated).addKeyValue("reason", reason)
+                    .addKeyValue("bytesDropped", stats.truncated).addKeyValue("reason", reason)
                     .setMessage("truncating an unreadable log tail left by a crash").log();
             seg.channel().truncate(pos);
-            seg.channel().force(true);
         }
-        seg.index().flush();
-        seg.restore(pos, expected);
-        return truncated;
+        seg.channel().force(true);
+        seg.flushIndexes();
+        seg.publish(pos, expected, rollBase);
     }
 
-    /** Keeps a closed segment's index if it is consistent with the log, else rebuilds it from batch headers. */
-    private static void checkIndex(Segment seg, long size) throws IOException {
-        if (indexIsConsistent(seg, size)) {
-            return;
+    /** {@code segment.ms} counts from the first batch's timestamp, as Kafka does; else from now. */
+    private static long rollBase(Segment seg, long fileSize, long nowMs) throws IOException {
+        BatchHeader first = seg.readHeader(0, fileSize);
+        return first != null && first.maxTimestamp() >= 0 ? Math.min(first.maxTimestamp(), nowMs) : nowMs;
+    }
+
+    /**
+     * Whether the checkpoint can be trusted for the last segment: its position is in the file and on the
+     * batch boundary where offset {@code highWatermark} starts. Index entries at or after the position are
+     * dropped (they may not be durable); the rest is checked and rebuilt from headers if it does not hold.
+     */
+    private static boolean usePrefix(Segment seg, RecoveryCheckpoint cp, long fileSize, Stats stats) throws IOException {
+        if (cp.position() > fileSize || cp.position() < 0 || cp.highWatermark() < seg.baseOffset()) {
+            return false;
         }
-        LOG.atInfo().addKeyValue("file", seg.index().path()).setMessage("rebuilding a missing or inconsistent index").log();
-        seg.index().reset();
-        long pos = 0;
-        while (pos < size) {
-            BatchHeader h = seg.readHeader(pos, size);
+        long relEnd = cp.highWatermark() - seg.baseOffset();
+        SegmentIndex index = seg.index();
+        TimeIndex time = seg.timeIndex();
+        index.truncateTo(index.countBelowPosition(cp.position()));
+        time.truncateTo(time.countBelow(relEnd));
+        boolean indexesHold = offsetIndexIsConsistent(seg, cp.position()) && time.isConsistent(relEnd)
+                && time.lastTimestamp() <= cp.maxTimestamp();
+        if (indexesHold && landsOn(seg, index.floorPosition(relEnd), cp)) {
+            return true;
+        }
+        stats.rebuilt++;
+        index.reset();
+        time.truncateTo(0);
+        long end = indexHeaders(seg, 0, cp.position());
+        return end == cp.position() && landsOn(seg, index.floorPosition(relEnd), cp);
+    }
+
+    /** Walks headers from {@code from}: true if they end exactly at the checkpoint with its next offset. */
+    private static boolean landsOn(Segment seg, long from, RecoveryCheckpoint cp) throws IOException {
+        long pos = from;
+        long next = pos == 0 ? seg.baseOffset() : -1;
+        while (pos < cp.position()) {
+            BatchHeader h = seg.readHeader(pos, cp.position());
             if (h == null || h.sizeInBytes() < RecordBatches.HEADER_SIZE) {
-                break;
+                return false;
             }
-            seg.indexBatch(pos, h.baseOffset(), h.sizeInBytes());
             pos += h.sizeInBytes();
+            next = h.nextOffset();
         }
-        seg.index().flush();
+        return pos == cp.position() && next == cp.highWatermark();
     }
 
-    private static boolean indexIsConsistent(Segment seg, long size) throws IOException {
+    /** Loads the producer snapshot and replays batch headers from its offset (from the first segment without one). */
+    private static ProducerStateTable rebuildProducers(PartitionDirectory dir, ConcurrentSkipListMap<Long, Segment> segments,
+                                                       long logEnd, Stats stats) throws IOException {
+        ProducerStateTable producers = new ProducerStateTable();
+        long from = segments.firstKey();
+        Optional<ProducerSnapshot.Loaded> snapshot = dir.readProducerSnapshot().flatMap(ProducerSnapshot::decode);
+        if (snapshot.isPresent() && snapshot.get().offset() <= logEnd) {
+            snapshot.get().producers().forEach(producers::restore);
+            from = Math.max(from, snapshot.get().offset());
+        }
+        Map.Entry<Long, Segment> entry = segments.floorEntry(from);
+        while (entry != null && from < logEnd) {
+            Segment seg = entry.getValue();
+            long pos = seg.locate(from);
+            long end = seg.size();
+            while (pos >= 0 && pos < end) {
+                BatchHeader h = seg.readHeader(pos, end);
+                if (h == null) {
+                    break;
+                }
+                if (h.baseOffset() >= from) {
+                    producers.replay(h);
+                    stats.replayed++;
+                }
+                pos += h.sizeInBytes();
+            }
+            entry = segments.higherEntry(seg.baseOffset());
+        }
+        return producers;
+    }
+
+    private static boolean offsetIndexIsConsistent(Segment seg, long size) throws IOException {
         SegmentIndex index = seg.index();
         int n = index.count();
         if (n == 0) {

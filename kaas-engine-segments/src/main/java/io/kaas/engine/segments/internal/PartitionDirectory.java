@@ -30,6 +30,10 @@ final class PartitionDirectory {
     static final String MANIFEST_FILE = "manifest.json";
     static final String LOG_SUFFIX = ".log";
     static final String INDEX_SUFFIX = ".index";
+    static final String TIME_INDEX_SUFFIX = ".timeindex";
+    static final String CHECKPOINT_FILE = "recovery-checkpoint.json";
+    static final String PRODUCER_SNAPSHOT_FILE = "producer-state.snapshot";
+    static final String CLEAN_SHUTDOWN_FILE = "clean-shutdown";
     private static final String TMP_SUFFIX = ".tmp";
 
     private final Path dir;
@@ -86,6 +90,57 @@ final class PartitionDirectory {
         return dir.resolve(stem(baseOffset) + INDEX_SUFFIX);
     }
 
+    Path timeIndexFile(long baseOffset) {
+        return dir.resolve(stem(baseOffset) + TIME_INDEX_SUFFIX);
+    }
+
+    /** Deletes a segment's three files (not the directory entry's fsync: the caller batches that). */
+    void deleteSegmentFiles(long baseOffset) throws IOException {
+        Files.deleteIfExists(logFile(baseOffset));
+        Files.deleteIfExists(indexFile(baseOffset));
+        Files.deleteIfExists(timeIndexFile(baseOffset));
+    }
+
+    Optional<RecoveryCheckpoint> readCheckpoint() {
+        try {
+            return Optional.of(RecoveryCheckpoint.fromJson(Files.readString(dir.resolve(CHECKPOINT_FILE), StandardCharsets.UTF_8)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty(); // unreadable: recover as if there were none (a full scan of the last segment)
+        }
+    }
+
+    void writeCheckpoint(RecoveryCheckpoint checkpoint) throws IOException {
+        writeAtomically(CHECKPOINT_FILE, checkpoint.toJson());
+    }
+
+    Optional<byte[]> readProducerSnapshot() throws IOException {
+        try {
+            return Optional.of(Files.readAllBytes(dir.resolve(PRODUCER_SNAPSHOT_FILE)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Reads and removes the clean-shutdown marker, durably, before anything else is done to the partition:
+     * a crash from now on must be recovered as a crash.
+     */
+    boolean consumeCleanShutdownMarker() throws IOException {
+        Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
+        if (!Files.deleteIfExists(marker)) {
+            return false;
+        }
+        fsyncDirectory(dir);
+        return true;
+    }
+
+    /** Written last on a clean close: everything else is durable and consistent. */
+    void writeCleanShutdownMarker() throws IOException {
+        writeAtomically(CLEAN_SHUTDOWN_FILE, "clean\n");
+    }
+
     private String stem(long baseOffset) {
         return String.format("%08x-%020d", epoch, baseOffset);
     }
@@ -124,11 +179,15 @@ final class PartitionDirectory {
     }
 
     void writeAtomically(String name, String content) throws IOException {
+        writeAtomically(name, content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    void writeAtomically(String name, byte[] content) throws IOException {
         Path target = dir.resolve(name);
         Path tmp = dir.resolve(name + TMP_SUFFIX);
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer buf = ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8));
+            ByteBuffer buf = ByteBuffer.wrap(content);
             while (buf.hasRemaining()) {
                 ch.write(buf);
             }

@@ -41,6 +41,29 @@ final class ProducerStateTable {
         return producers.size();
     }
 
+    /** One producer's state, as a snapshot holds it. */
+    record ProducerEntry(long producerId, short epoch, java.util.List<BatchMeta> batches) {
+    }
+
+    /** Every producer's state (for a snapshot); call under the partition lock. */
+    java.util.List<ProducerEntry> entries() {
+        java.util.List<ProducerEntry> out = new java.util.ArrayList<>(producers.size());
+        producers.forEach((id, e) -> out.add(new ProducerEntry(id, e.epoch, java.util.List.copyOf(e.batches))));
+        return out;
+    }
+
+    /** Loads a producer's state from a snapshot (before any replay). */
+    void restore(ProducerEntry entry) {
+        Entry e = new Entry(entry.epoch());
+        for (BatchMeta m : entry.batches()) {
+            if (e.batches.size() == WINDOW) {
+                e.batches.removeFirst();
+            }
+            e.batches.addLast(m);
+        }
+        producers.put(entry.producerId(), e);
+    }
+
     /** Replays a batch found in the log on recovery, without checks. */
     void replay(BatchHeader h) {
         Staged s = stage();

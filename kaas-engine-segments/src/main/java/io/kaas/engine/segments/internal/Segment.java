@@ -11,23 +11,37 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * One {@code .log} file and its {@link SegmentIndex}. Writes come from one thread at a time (the
- * partition lock); {@link #size()} is the published end: readers never look past it.
+ * One {@code .log} file with its {@link SegmentIndex} and {@link TimeIndex}. Writes come from one thread
+ * at a time (the partition lock); {@link #size()}, {@link #nextOffset()} and the largest timestamp are
+ * the published state: readers never look past them. Indexing a batch stages its timestamp;
+ * {@link #publish} makes it visible and {@link #rollback} undoes a failed append.
  */
 final class Segment implements Closeable {
     private final long baseOffset;
     private final Path logPath;
     private final FileChannel channel;
     private final SegmentIndex index;
+    private final TimeIndex timeIndex;
     private volatile long size;
     private volatile long nextOffset;
+    private volatile long maxTimestamp = -1;
+    private volatile long offsetOfMaxTimestamp = -1;
+    /** Time the segment's age counts from for {@code segment.ms}: its first batch's timestamp or creation. */
+    private volatile long rollBaseMs = -1;
+    private long stagedMaxTimestamp = -1;
+    private long stagedOffsetOfMax = -1;
     private long bytesSinceIndexEntry;
 
-    private Segment(long baseOffset, Path logPath, FileChannel channel, SegmentIndex index) {
+    /** Index state before an append, to undo it if the append fails. */
+    record Mark(int indexCount, int timeIndexCount, long bytesSinceIndexEntry) {
+    }
+
+    private Segment(long baseOffset, Path logPath, FileChannel channel, SegmentIndex index, TimeIndex timeIndex) {
         this.baseOffset = baseOffset;
         this.logPath = logPath;
         this.channel = channel;
         this.index = index;
+        this.timeIndex = timeIndex;
         this.nextOffset = baseOffset;
     }
 
@@ -36,12 +50,18 @@ final class Segment implements Closeable {
         Path log = dir.logFile(baseOffset);
         boolean created = !Files.exists(log);
         FileChannel ch = FileChannel.open(log, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        if (created) {
-            PartitionDirectory.fsyncDirectory(dir.path());
-        }
+        SegmentIndex index = null;
         try {
-            return new Segment(baseOffset, log, ch, SegmentIndex.open(dir.indexFile(baseOffset)));
-        } catch (IOException e) {
+            index = SegmentIndex.open(dir.indexFile(baseOffset));
+            TimeIndex timeIndex = TimeIndex.open(dir.timeIndexFile(baseOffset));
+            if (created) {
+                PartitionDirectory.fsyncDirectory(dir.path());
+            }
+            return new Segment(baseOffset, log, ch, index, timeIndex);
+        } catch (IOException | RuntimeException e) {
+            if (index != null) {
+                index.close();
+            }
             ch.close();
             throw e;
         }
@@ -63,6 +83,10 @@ final class Segment implements Closeable {
         return index;
     }
 
+    TimeIndex timeIndex() {
+        return timeIndex;
+    }
+
     long size() {
         return size;
     }
@@ -71,21 +95,75 @@ final class Segment implements Closeable {
         return nextOffset;
     }
 
+    /** Largest batch max-timestamp published in this segment, or -1. */
+    long maxTimestamp() {
+        return maxTimestamp;
+    }
+
+    /** Base offset of the (first) batch carrying {@link #maxTimestamp()}, or -1. */
+    long offsetOfMaxTimestamp() {
+        return offsetOfMaxTimestamp;
+    }
+
+    long rollBaseMs() {
+        return rollBaseMs;
+    }
+
     void restore(long validSize, long next) {
         this.size = validSize;
         this.nextOffset = next;
     }
 
-    /** Records a batch now present at {@code position} in the index (sparse) — writer thread only. */
-    void indexBatch(long position, long batchBaseOffset, int batchSize) throws IOException {
+    /** Sets the largest timestamp found by recovery (and the base for the next staged batch). */
+    void restoreTimestamps(long maxTs, long offsetOfMax) {
+        this.maxTimestamp = maxTs;
+        this.offsetOfMaxTimestamp = offsetOfMax;
+        this.stagedMaxTimestamp = maxTs;
+        this.stagedOffsetOfMax = offsetOfMax;
+    }
+
+    void restoreRollBase(long ms) {
+        this.rollBaseMs = ms;
+    }
+
+    /** Continues sparse indexing after recovery kept the index entries below {@code position}. */
+    void resumeIndexing(long position) {
+        int n = index.count();
+        bytesSinceIndexEntry = n == 0 ? Long.MAX_VALUE / 2 : position - Integer.toUnsignedLong(index.positionAt(n - 1));
+    }
+
+    Mark mark() {
+        return new Mark(index.count(), timeIndex.count(), bytesSinceIndexEntry);
+    }
+
+    /** Undoes the index entries and staged timestamps of a failed append. */
+    void rollback(Mark mark) throws IOException {
+        bytesSinceIndexEntry = mark.bytesSinceIndexEntry();
+        stagedMaxTimestamp = maxTimestamp;
+        stagedOffsetOfMax = offsetOfMaxTimestamp;
+        index.truncateTo(mark.indexCount());
+        timeIndex.truncateTo(mark.timeIndexCount());
+    }
+
+    /**
+     * Records a batch now present at {@code position} in the indexes (sparse) — writer thread only.
+     * Its timestamp is staged; {@link #publish} makes it visible.
+     */
+    void indexBatch(long position, long batchBaseOffset, int batchSize, long batchMaxTimestamp, IoHooks hooks)
+            throws IOException {
+        if (batchMaxTimestamp > stagedMaxTimestamp) {
+            stagedMaxTimestamp = batchMaxTimestamp;
+            stagedOffsetOfMax = batchBaseOffset;
+        }
         if (index.count() == 0 || bytesSinceIndexEntry >= SegmentIndex.INTERVAL_BYTES) {
-            index.add(Math.toIntExact(batchBaseOffset - baseOffset), Math.toIntExact(position));
+            index.add(Math.toIntExact(batchBaseOffset - baseOffset), Math.toIntExact(position), hooks);
+            timeIndex.maybeAppend(stagedMaxTimestamp, Math.toIntExact(stagedOffsetOfMax - baseOffset), hooks);
             bytesSinceIndexEntry = 0;
         }
         bytesSinceIndexEntry += batchSize;
     }
 
-    /** Writes {@code batch} at the current end, looping until fully written; does not publish it. */
+    /** Writes {@code batch} at {@code position}, looping until fully written; does not publish it. */
     void write(ByteBuffer batch, long position, IoHooks hooks) throws IOException {
         hooks.beforeWrite(logPath);
         long at = position;
@@ -94,8 +172,13 @@ final class Segment implements Closeable {
         }
     }
 
-    /** Makes bytes up to {@code newSize} and offsets up to {@code next} visible to readers. */
-    void publish(long newSize, long next) {
+    /** Makes bytes up to {@code newSize}, offsets up to {@code next} and the staged timestamps visible. */
+    void publish(long newSize, long next, long nowMs) {
+        if (rollBaseMs < 0) {
+            rollBaseMs = nowMs;
+        }
+        this.maxTimestamp = stagedMaxTimestamp;
+        this.offsetOfMaxTimestamp = stagedOffsetOfMax;
         this.nextOffset = next;
         this.size = newSize;
     }
@@ -148,17 +231,39 @@ final class Segment implements Closeable {
         return -1;
     }
 
-    /** Forces log data and index at roll or close, then closes the index file. */
-    void seal() throws IOException {
-        channel.force(true);
+    /** Forces both index files (the committer does so before it writes a recovery checkpoint). */
+    void flushIndexes() throws IOException {
         index.flush();
+        timeIndex.flush();
+    }
+
+    /**
+     * At roll or close: forces the log (through {@code fsync}, which the watchdog times), appends the final
+     * time-index entry, forces and closes both indexes.
+     */
+    void seal(Fsync fsync) throws IOException {
+        fsync.force(channel, logPath);
+        if (maxTimestamp >= 0) {
+            timeIndex.maybeAppend(maxTimestamp, Math.toIntExact(offsetOfMaxTimestamp - baseOffset), IoHooks.NONE);
+        }
+        index.flush();
+        timeIndex.flush();
         index.close();
+        timeIndex.close();
+    }
+
+    /** A timed force of a segment file. */
+    interface Fsync {
+        void force(FileChannel channel, Path file) throws IOException;
+
+        Fsync PLAIN = (ch, file) -> ch.force(true);
     }
 
     @Override
     public void close() throws IOException {
         try {
             index.close();
+            timeIndex.close();
         } finally {
             channel.close();
         }

@@ -16,21 +16,34 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The segment storage engine: a set of {@link SegmentPartitionLog}s under the data directory, one
- * small committer pool shared by all partitions for group-commit fsyncs, and a {@link DeferredCloser}
- * for deleted segments. Partition open, delete and close are serialized on the engine.
+ * small committer pool shared by all partitions for group-commit fsyncs, a {@link DeferredCloser}
+ * for deleted segments, one background thread for retention passes ({@code retention.check.interval.ms})
+ * and one watchdog thread that times fsyncs ({@code fsync.timeout.ms}) and flushes non-durable appends
+ * ({@code flush.interval.ms}). The watchdog has its own thread because a retention pass may itself block
+ * in an fsync (a roll). Partition open, delete and close are serialized on the engine.
  */
 public final class SegmentEngine implements StorageEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(SegmentEngine.class);
     private final Path dataDir;
     private final EngineContext context;
     private final IoHooks hooks;
     private final ExecutorService committers;
     private final DeferredCloser closer;
+    private final SegmentEngineConfig config;
+    private final EngineResources resources;
+    private final ScheduledExecutorService cleaner;
+    private final ScheduledExecutorService watchdog;
     private final Map<String, SegmentPartitionLog> partitions = new HashMap<>();
+    private volatile List<SegmentPartitionLog> openLogs = List.of();
+    private long lastFlushNanos = System.nanoTime();
     private boolean closed;
 
     SegmentEngine(EngineContext context, IoHooks hooks) throws IOException {
@@ -46,6 +59,71 @@ public final class SegmentEngine implements StorageEngine {
             return t;
         });
         this.closer = new DeferredCloser(config.deletedSegmentCloseDelayMs());
+        this.config = config;
+        this.resources = new EngineResources(config, committers, closer);
+        this.cleaner = daemonScheduler("kaas-segments-retention");
+        this.watchdog = daemonScheduler("kaas-segments-fsync-watchdog");
+        cleaner.scheduleWithFixedDelay(this::retentionPassQuietly, config.retentionCheckIntervalMs(),
+                config.retentionCheckIntervalMs(), TimeUnit.MILLISECONDS);
+        watchdog.scheduleWithFixedDelay(this::watchdogTick, config.watchdogTickMs(), config.watchdogTickMs(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    private static ScheduledExecutorService daemonScheduler(String name) {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Runs one retention pass over every open partition now, on the calling thread (the background thread
+     * calls it every {@code retention.check.interval.ms}). A partition that fails is logged and skipped.
+     *
+     * @return the number of partitions whose log start moved
+     */
+    public int runRetentionPass() {
+        int advanced = 0;
+        long now = context.clock().millis();
+        for (SegmentPartitionLog log : openLogs) {
+            try {
+                long before = log.offsets().logStartOffset();
+                if (LogRetention.run(log, now) > before) {
+                    advanced++;
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.atWarn().addKeyValue("partition", log.key()).setCause(e).setMessage("retention pass failed").log();
+            }
+        }
+        return advanced;
+    }
+
+    private void retentionPassQuietly() {
+        try {
+            runRetentionPass();
+        } catch (RuntimeException e) {
+            LOG.atWarn().setCause(e).setMessage("retention pass failed").log();
+        }
+    }
+
+    private void watchdogTick() {
+        long now = System.nanoTime();
+        long timeout = TimeUnit.MILLISECONDS.toNanos(config.fsyncTimeoutMs());
+        boolean flush = now - lastFlushNanos >= TimeUnit.MILLISECONDS.toNanos(config.flushIntervalMs());
+        if (flush) {
+            lastFlushNanos = now;
+        }
+        for (SegmentPartitionLog log : openLogs) {
+            try {
+                log.checkFsyncDeadline(now, timeout);
+                if (flush) {
+                    log.flushIfBehind();
+                }
+            } catch (RuntimeException e) {
+                LOG.atWarn().addKeyValue("partition", log.key()).setCause(e).setMessage("fsync watchdog check failed").log();
+            }
+        }
     }
 
     /** Opens the engine over {@code context.dataDir()}; called by the provider. */
@@ -69,10 +147,12 @@ public final class SegmentEngine implements StorageEngine {
             }
             // The topic was re-created under the same name: the old log is stale.
             partitions.remove(name(key));
+            openLogs = List.copyOf(partitions.values());
             open.close();
         }
-        SegmentPartitionLog log = SegmentPartitionLog.open(key, config, dataDir, committers, closer, hooks, context.clock());
+        SegmentPartitionLog log = SegmentPartitionLog.open(key, config, dataDir, resources, hooks, context.clock());
         partitions.put(name(key), log);
+        openLogs = List.copyOf(partitions.values());
         return log;
     }
 
@@ -81,6 +161,7 @@ public final class SegmentEngine implements StorageEngine {
         SegmentPartitionLog open = partitions.get(name(key));
         if (open != null && open.key().topicId().equals(key.topicId())) {
             partitions.remove(name(key));
+            openLogs = List.copyOf(partitions.values());
             open.close();
         }
         Path dir = PartitionDirectory.pathOf(dataDir, key);
@@ -96,6 +177,14 @@ public final class SegmentEngine implements StorageEngine {
             return;
         }
         closed = true;
+        openLogs = List.of();
+        cleaner.shutdown(); // never interrupt a pass: an interrupt closes the FileChannel it is using
+        watchdog.shutdownNow();
+        try {
+            cleaner.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         List<IOException> failures = new ArrayList<>();
         for (SegmentPartitionLog log : partitions.values()) {
             try {

@@ -9,20 +9,44 @@ import io.kaas.api.plugin.PluginConfigException;
  * @param committerThreads           threads shared by all partitions for group-commit fsyncs ({@code committer.threads})
  * @param deletedSegmentCloseDelayMs how long a deleted segment's file stays open for in-flight reads
  *                                   ({@code deleted.segment.close.delay.ms})
+ * @param checkpointIntervalMs       least time between two recovery checkpoints written by the committer
+ *                                   ({@code recovery.checkpoint.interval.ms}); a crash rescans at most what was
+ *                                   written in about that time. Roll and clean close always write one
+ * @param retentionCheckIntervalMs   period of the background retention pass ({@code retention.check.interval.ms},
+ *                                   as Kafka's {@code log.retention.check.interval.ms})
+ * @param fsyncTimeoutMs             an fsync running longer takes its partition offline ({@code fsync.timeout.ms})
+ * @param flushIntervalMs            non-durable appends reach disk within about this time ({@code flush.interval.ms},
+ *                                   as Kafka's {@code log.flush.interval.ms})
  */
-record SegmentEngineConfig(int committerThreads, long deletedSegmentCloseDelayMs) {
+record SegmentEngineConfig(int committerThreads, long deletedSegmentCloseDelayMs, long checkpointIntervalMs,
+                           long retentionCheckIntervalMs, long fsyncTimeoutMs, long flushIntervalMs) {
     static final String COMMITTER_THREADS = "committer.threads";
     static final String CLOSE_DELAY = "deleted.segment.close.delay.ms";
+    static final String CHECKPOINT_INTERVAL = "recovery.checkpoint.interval.ms";
+    static final String RETENTION_CHECK_INTERVAL = "retention.check.interval.ms";
+    static final String FSYNC_TIMEOUT = "fsync.timeout.ms";
+    static final String FLUSH_INTERVAL = "flush.interval.ms";
 
     static SegmentEngineConfig from(PluginConfig config) {
         int threads = config.getInt(COMMITTER_THREADS, 2);
         if (threads < 1) {
             throw new PluginConfigException(COMMITTER_THREADS, "must be at least 1, got " + threads);
         }
-        long delay = config.getLong(CLOSE_DELAY, 60_000L);
-        if (delay < 0) {
-            throw new PluginConfigException(CLOSE_DELAY, "must not be negative, got " + delay);
+        return new SegmentEngineConfig(threads, atLeast(config, CLOSE_DELAY, 60_000L, 0),
+                atLeast(config, CHECKPOINT_INTERVAL, 5_000L, 0), atLeast(config, RETENTION_CHECK_INTERVAL, 300_000L, 1),
+                atLeast(config, FSYNC_TIMEOUT, 30_000L, 1), atLeast(config, FLUSH_INTERVAL, 500L, 1));
+    }
+
+    private static long atLeast(PluginConfig config, String key, long defaultValue, long min) {
+        long v = config.getLong(key, defaultValue);
+        if (v < min) {
+            throw new PluginConfigException(key, "must be at least " + min + ", got " + v);
         }
-        return new SegmentEngineConfig(threads, delay);
+        return v;
+    }
+
+    /** How often the watchdog looks at running fsyncs and at unflushed data. */
+    long watchdogTickMs() {
+        return Math.max(1, Math.min(Math.min(fsyncTimeoutMs / 4, flushIntervalMs), 1_000L));
     }
 }

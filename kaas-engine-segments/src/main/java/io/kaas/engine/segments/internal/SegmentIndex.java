@@ -21,7 +21,7 @@ final class SegmentIndex implements Closeable {
     static final int INTERVAL_BYTES = 4096;
 
     private final Path path;
-    private FileChannel channel;
+    private volatile FileChannel channel;
     private volatile long[] entries = new long[16];
     private volatile int count;
 
@@ -67,7 +67,8 @@ final class SegmentIndex implements Closeable {
     }
 
     /** Adds an entry in memory and appends it to the file (not fsynced). */
-    void add(int relativeOffset, int position) throws IOException {
+    void add(int relativeOffset, int position, IoHooks hooks) throws IOException {
+        hooks.beforeWrite(path);
         ByteBuffer buf = ByteBuffer.allocate(ENTRY_SIZE).putInt(relativeOffset).putInt(position).flip();
         long at = (long) count * ENTRY_SIZE;
         while (buf.hasRemaining()) {
@@ -108,14 +109,34 @@ final class SegmentIndex implements Closeable {
 
     /** Empties the index in memory and on disk (before a rebuild). */
     void reset() throws IOException {
-        channel.truncate(0);
-        entries = new long[16];
-        count = 0;
+        truncateTo(0);
+    }
+
+    /** Keeps the first {@code n} entries, in memory and on disk (rollback of a failed append, recovery). */
+    void truncateTo(int n) throws IOException {
+        if (channel != null && channel.size() != (long) Math.min(n, count) * ENTRY_SIZE) {
+            channel.truncate((long) Math.min(n, count) * ENTRY_SIZE);
+        }
+        if (n == 0) {
+            entries = new long[16];
+        }
+        count = Math.min(n, count);
+    }
+
+    /** Number of leading entries whose position is below {@code position}. */
+    int countBelowPosition(long position) {
+        int n = count;
+        int i = 0;
+        while (i < n && Integer.toUnsignedLong(positionAt(i)) < position) {
+            i++;
+        }
+        return i;
     }
 
     void flush() throws IOException {
-        if (channel != null) {
-            channel.force(true);
+        FileChannel ch = channel;
+        if (ch != null) {
+            ch.force(true);
         }
     }
 

@@ -9,28 +9,29 @@ import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.PartitionOfflineException;
 import io.kaas.api.storage.ReadResult;
-import io.kaas.api.storage.StorageException;
 import io.kaas.api.storage.TimestampOffset;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One partition of the segment engine. Appends, roll, DeleteRecords and close run under one lock
- * (see {@link BatchAppender}); reads, timestamp lookups and {@link #offsets()} work lock-free on the
- * published {@link LogState}, never looking past a segment's published size.
+ * One partition of the segment engine. Appends, roll, log-start advances (DeleteRecords and retention)
+ * and close run under one lock (see {@link BatchAppender}, {@link LogRetention}); reads, timestamp
+ * lookups and {@link #offsets()} work lock-free on the published {@link LogState}, never looking past a
+ * segment's published size.
  *
  * <p>Errors: {@link io.kaas.api.storage.RecordTooLargeException} and {@link PartitionOfflineException}
  * are thrown by {@link #append}; producer-state errors and write/fsync failures complete the future
- * exceptionally. A failed fsync takes the partition offline until restart (reads and appends throw).
+ * exceptionally. A failed or timed-out fsync takes the partition offline until restart (reads and
+ * appends throw); a write refused for lack of space is retriable and leaves nothing behind.
  */
 public final class SegmentPartitionLog implements PartitionLog {
     private static final Logger LOG = LoggerFactory.getLogger(SegmentPartitionLog.class);
@@ -43,43 +44,69 @@ public final class SegmentPartitionLog implements PartitionLog {
     final ConcurrentSkipListMap<Long, Segment> segments;
     final ProducerStateTable producers;
     final GroupCommitter committer;
+    final CheckpointWriter checkpoints;
+    private final LogRecovery.Result recovery;
     private final DeferredCloser closer;
     private final LogReader reader;
     private final TimestampSearch timestamps;
     private final BatchAppender appender;
     private volatile LogConfig config;
     volatile LogState state;
+    private volatile LogState lastForced;
     private volatile Throwable offlineCause;
     private volatile boolean closed;
+    /** System.nanoTime() when the running fsync started, 0 if none: one slot for the committer, one under the lock. */
+    private volatile long committerFsyncStart;
+    private volatile long lockedFsyncStart;
 
     private SegmentPartitionLog(PartitionKey key, LogConfig config, PartitionDirectory dir, LogRecovery.Result recovered,
-                                Executor committerPool, DeferredCloser closer, IoHooks hooks, Clock clock) {
+                                EngineResources resources, IoHooks hooks, Clock clock) {
         this.key = key;
         this.config = config;
         this.dir = dir;
         this.hooks = hooks;
         this.clock = clock;
-        this.closer = closer;
+        this.closer = resources.closer();
+        this.recovery = recovered;
         this.segments = recovered.segments();
         this.producers = recovered.producers();
         Segment active = segments.lastEntry().getValue();
         this.state = LogState.of(recovered.logStartOffset(), recovered.logEndOffset(), active);
-        this.committer = new GroupCommitter(committerPool, this::forceActive, recovered.logEndOffset(), this::goOffline);
+        this.checkpoints = new CheckpointWriter(dir, resources.config().checkpointIntervalMs(),
+                recovered.cleanShutdown() ? state.checkpoint() : null);
+        this.committer = new GroupCommitter(resources.committers(), new GroupCommitter.ForceTarget() {
+            @Override
+            public long force() throws IOException {
+                return forceActive();
+            }
+
+            @Override
+            public void afterDurable() {
+                LogState forced = lastForced;
+                if (forced != null && offlineCause == null) {
+                    checkpoints.afterForce(forced);
+                }
+            }
+        }, recovered.logEndOffset(), this::goOffline);
         this.reader = new LogReader(segments);
         this.timestamps = new TimestampSearch(segments);
         this.appender = new BatchAppender(this);
     }
 
     /** Opens (recovering if needed) the partition's directory under {@code dataDir}. */
-    static SegmentPartitionLog open(PartitionKey key, LogConfig config, Path dataDir, Executor committerPool,
-                                    DeferredCloser closer, IoHooks hooks, Clock clock) throws IOException {
+    static SegmentPartitionLog open(PartitionKey key, LogConfig config, Path dataDir, EngineResources resources,
+                                    IoHooks hooks, Clock clock) throws IOException {
         PartitionDirectory dir = PartitionDirectory.open(dataDir, key);
-        LogRecovery.Result recovered = LogRecovery.recover(dir);
-        SegmentPartitionLog log = new SegmentPartitionLog(key, config, dir, recovered, committerPool, closer, hooks, clock);
+        LogRecovery.Result recovered = LogRecovery.recover(dir, clock.millis());
+        SegmentPartitionLog log = new SegmentPartitionLog(key, config, dir, recovered, resources, hooks, clock);
         log.deleteSegmentsBelowLogStart();
         log.writeManifest();
+        if (!recovered.cleanShutdown()) {
+            log.checkpoints.write(log.state.checkpoint()); // recovery fsynced what it validated
+        }
         LOG.atInfo().addKeyValue("partition", key).addKeyValue("logStartOffset", recovered.logStartOffset())
                 .addKeyValue("logEndOffset", recovered.logEndOffset()).addKeyValue("segments", recovered.segments().size())
+                .addKeyValue("cleanShutdown", recovered.cleanShutdown()).addKeyValue("scannedBytes", recovered.scannedBytes())
                 .addKeyValue("truncatedBytes", recovered.truncatedBytes()).setMessage("partition opened").log();
         return log;
     }
@@ -91,6 +118,11 @@ public final class SegmentPartitionLog implements PartitionLog {
 
     LogConfig config() {
         return config;
+    }
+
+    /** What recovery did when this partition was opened (for tests and metrics). */
+    LogRecovery.Result recovery() {
+        return recovery;
     }
 
     @Override
@@ -141,21 +173,34 @@ public final class SegmentPartitionLog implements PartitionLog {
                 throw new OffsetOutOfRangeException("cannot delete records before " + offset + ": the high watermark is "
                         + s.logEndOffset());
             }
-            if (offset <= s.logStartOffset()) {
-                return CompletableFuture.completedFuture(s.logStartOffset());
-            }
-            try {
-                dir.writeManifest(new Manifest(dir.epoch(), s.logEndOffset(), offset));
-            } catch (IOException e) {
-                return CompletableFuture.failedFuture(new KafkaStorageException(
-                        "could not persist the log start offset of " + key + ": " + e.getMessage(), e));
-            }
-            state = s.withLogStart(offset);
-            deleteSegmentsBelowLogStart();
-            return CompletableFuture.completedFuture(offset);
+            return CompletableFuture.completedFuture(advanceLogStart(offset));
+        } catch (KafkaStorageException e) {
+            return CompletableFuture.failedFuture(e);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * The one path that moves the log start (DeleteRecords, retention): persists it in the manifest, then
+     * publishes it, then deletes the closed segments wholly below it. Never moves it backwards. Under the lock.
+     *
+     * @return the log start afterwards
+     * @throws KafkaStorageException if the new log start could not be persisted (nothing changed)
+     */
+    long advanceLogStart(long offset) {
+        LogState s = state;
+        if (offset <= s.logStartOffset()) {
+            return s.logStartOffset();
+        }
+        try {
+            dir.writeManifest(new Manifest(dir.epoch(), s.logEndOffset(), offset));
+        } catch (IOException e) {
+            throw new KafkaStorageException("could not persist the log start offset of " + key + ": " + e.getMessage(), e);
+        }
+        state = s.withLogStart(offset);
+        deleteSegmentsBelowLogStart();
+        return offset;
     }
 
     @Override
@@ -168,7 +213,12 @@ public final class SegmentPartitionLog implements PartitionLog {
         return committer.forceCount();
     }
 
-    /** Flushes and closes every file. Later calls are no-ops. */
+    /** Rolls the active segment if non-empty (segment.ms of a quiet segment); under the lock. */
+    void rollLocked() {
+        appender.roll();
+    }
+
+    /** Flushes, checkpoints and closes every file; writes the clean-shutdown marker last. Later calls are no-ops. */
     void close() throws IOException {
         lock.lock();
         try {
@@ -180,9 +230,12 @@ public final class SegmentPartitionLog implements PartitionLog {
             if (offlineCause == null) {
                 try {
                     LogState s = state;
-                    s.active().seal();
+                    s.active().seal(this::lockedForce);
                     committer.markDurable(s.logEndOffset());
                     writeManifestOrThrow();
+                    checkpoints.write(s.checkpoint());
+                    writeProducerSnapshot(s.logEndOffset());
+                    dir.writeCleanShutdownMarker();
                 } catch (IOException e) {
                     failure = e;
                     goOffline(e);
@@ -215,6 +268,10 @@ public final class SegmentPartitionLog implements PartitionLog {
         }
     }
 
+    boolean isOffline() {
+        return offlineCause != null;
+    }
+
     private LogState readableState() {
         ensureWritable();
         return state;
@@ -230,12 +287,57 @@ public final class SegmentPartitionLog implements PartitionLog {
         committer.fail(cause);
     }
 
+    /**
+     * The fsync watchdog's check: an fsync running longer than {@code timeoutNanos} takes the partition
+     * offline (its waiters fail now; whatever it covers is never acknowledged, even if it completes later).
+     */
+    void checkFsyncDeadline(long nowNanos, long timeoutNanos) {
+        if (offlineCause == null && (overdue(committerFsyncStart, nowNanos, timeoutNanos)
+                || overdue(lockedFsyncStart, nowNanos, timeoutNanos))) {
+            goOffline(new KafkaStorageException("an fsync of " + key + " has not completed within "
+                    + timeoutNanos / 1_000_000 + " ms"));
+        }
+    }
+
+    private static boolean overdue(long started, long nowNanos, long timeoutNanos) {
+        return started != 0 && nowNanos - started > timeoutNanos;
+    }
+
+    /** Asks for an fsync if data is not yet durable (the periodic flush of non-durable appends). */
+    void flushIfBehind() {
+        if (!closed && offlineCause == null && committer.durableOffset() < state.logEndOffset()) {
+            committer.requestFlush();
+        }
+    }
+
     /** The group-commit fsync: forces the active segment, covering everything published before it. */
     private long forceActive() throws IOException {
         LogState s = state;
-        hooks.beforeForce(s.active().logPath());
-        s.active().channel().force(false);
+        committerFsyncStart = startStamp();
+        try {
+            hooks.beforeForce(s.active().logPath());
+            s.active().channel().force(false);
+        } finally {
+            committerFsyncStart = 0;
+        }
+        lastForced = s;
         return s.logEndOffset();
+    }
+
+    /** A synchronous fsync under the lock (roll, close), timed by the watchdog. */
+    void lockedForce(FileChannel channel, Path file) throws IOException {
+        lockedFsyncStart = startStamp();
+        try {
+            hooks.beforeForce(file);
+            channel.force(true);
+        } finally {
+            lockedFsyncStart = 0;
+        }
+    }
+
+    private static long startStamp() {
+        long now = System.nanoTime();
+        return now == 0 ? 1 : now;
     }
 
     void writeManifest() {
@@ -251,9 +353,15 @@ public final class SegmentPartitionLog implements PartitionLog {
         dir.writeManifest(new Manifest(dir.epoch(), s.logEndOffset(), s.logStartOffset()));
     }
 
+    /** Snapshots the producer state as of {@code offset} (the log end; under the lock). */
+    void writeProducerSnapshot(long offset) throws IOException {
+        dir.writeAtomically(PartitionDirectory.PRODUCER_SNAPSHOT_FILE, ProducerSnapshot.encode(offset, producers.entries()));
+    }
+
     /** Deletes closed segments whose every offset is below the log start; their channels close later. */
     private void deleteSegmentsBelowLogStart() {
         LogState s = state;
+        boolean deleted = false;
         for (Segment seg : segments.values()) {
             Long next = segments.higherKey(seg.baseOffset());
             if (seg == s.active() || next == null || next > s.logStartOffset()) {
@@ -261,12 +369,19 @@ public final class SegmentPartitionLog implements PartitionLog {
             }
             segments.remove(seg.baseOffset());
             try {
-                java.nio.file.Files.deleteIfExists(seg.logPath());
-                java.nio.file.Files.deleteIfExists(seg.index().path());
+                dir.deleteSegmentFiles(seg.baseOffset());
+                deleted = true;
             } catch (IOException e) {
                 LOG.atWarn().addKeyValue("file", seg.logPath()).setCause(e).setMessage("could not delete a segment").log();
             }
             closer.closeLater(seg);
+        }
+        if (deleted) {
+            try {
+                PartitionDirectory.fsyncDirectory(dir.path());
+            } catch (IOException e) {
+                LOG.atWarn().addKeyValue("dir", dir.path()).setCause(e).setMessage("could not fsync after deleting segments").log();
+            }
         }
     }
 }

@@ -10,11 +10,12 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * Timestamp lookups (ListOffsets). First version without a time index: batch headers are scanned from
- * the log start. The answer is exact for uncompressed CreateTime batches (their records are parsed)
- * and for LogAppendTime batches (every record carries the batch time). For a compressed CreateTime
- * batch the engine does not decompress: it answers the batch's first readable offset with the
- * batch's max timestamp.
+ * Timestamp lookups (ListOffsets), as Kafka resolves them. Segments are chosen by their largest timestamp
+ * (held in memory); inside a segment the {@link TimeIndex} gives the batch to start from, the offset index
+ * its position, and batch headers are walked from there, so no lookup scans the log from its start. The
+ * answer is exact for uncompressed CreateTime batches (their records are parsed) and for LogAppendTime
+ * batches (every record carries the batch time). For a compressed CreateTime batch the engine does not
+ * decompress: it answers the batch's first readable offset with the batch's max timestamp.
  */
 final class TimestampSearch {
     private final ConcurrentSkipListMap<Long, Segment> segments;
@@ -23,40 +24,85 @@ final class TimestampSearch {
         this.segments = segments;
     }
 
-    private interface BatchVisitor {
-        /** Returns true to stop. */
-        boolean visit(Segment segment, BatchHeader header) throws IOException;
-    }
-
     Optional<TimestampOffset> offsetForTimestamp(LogState state, long target) throws IOException {
-        TimestampOffset[] found = new TimestampOffset[1];
-        forEachBatch(state, (seg, h) -> {
-            if (h.maxTimestamp() < target) {
-                return false;
+        for (Segment seg : readable(state)) {
+            if (seg.maxTimestamp() < target) {
+                continue;
             }
-            found[0] = locateInBatch(seg, h, state.logStartOffset(), target, false);
-            return found[0] != null;
-        });
-        return Optional.ofNullable(found[0]);
+            int rel = seg.timeIndex().floorRelativeOffset(target);
+            long from = Math.max(seg.baseOffset() + Math.max(rel, 0), state.logStartOffset());
+            long pos = seg.locate(from);
+            long end = seg.size();
+            while (pos >= 0 && pos < end) {
+                BatchHeader h = seg.readHeader(pos, end);
+                if (h == null || h.baseOffset() >= state.logEndOffset()) {
+                    return Optional.empty();
+                }
+                if (h.maxTimestamp() >= target) {
+                    TimestampOffset found = locateInBatch(seg, h, state.logStartOffset(), target, false);
+                    if (found != null) {
+                        return Optional.of(found);
+                    }
+                }
+                pos += h.sizeInBytes();
+            }
+        }
+        return Optional.empty();
     }
 
     Optional<TimestampOffset> maxTimestamp(LogState state) throws IOException {
-        Segment[] bestSeg = new Segment[1];
-        BatchHeader[] best = new BatchHeader[1];
-        forEachBatch(state, (seg, h) -> {
-            if (best[0] == null || h.maxTimestamp() > best[0].maxTimestamp()) {
-                best[0] = h;
-                bestSeg[0] = seg;
+        Segment bestSeg = null;
+        BatchHeader best = null;
+        for (Segment seg : readable(state)) {
+            BatchHeader h = maxBatch(seg, state);
+            if (h != null && (best == null || h.maxTimestamp() > best.maxTimestamp())) {
+                best = h;
+                bestSeg = seg;
             }
-            return false;
-        });
-        if (best[0] == null) {
+        }
+        if (best == null) {
             return Optional.empty();
         }
-        BatchHeader h = best[0];
-        TimestampOffset exact = locateInBatch(bestSeg[0], h, state.logStartOffset(), h.maxTimestamp(), true);
+        BatchHeader h = best;
+        TimestampOffset exact = locateInBatch(bestSeg, h, state.logStartOffset(), h.maxTimestamp(), true);
         return Optional.of(exact != null ? exact
                 : new TimestampOffset(h.maxTimestamp(), Math.max(h.baseOffset(), state.logStartOffset()), h.partitionLeaderEpoch()));
+    }
+
+    /** Segments holding offsets in [log start, log end), ascending. */
+    private Iterable<Segment> readable(LogState state) {
+        if (state.logStartOffset() >= state.logEndOffset()) {
+            return java.util.List.of();
+        }
+        Long first = segments.floorKey(state.logStartOffset());
+        return segments.subMap(first == null ? segments.firstKey() : first, true, state.logEndOffset(), false).values();
+    }
+
+    /**
+     * The first batch with the segment's largest timestamp among the readable ones: from memory, unless the
+     * log start or the state's end cuts through the segment, where its headers are walked.
+     */
+    private static BatchHeader maxBatch(Segment seg, LogState state) throws IOException {
+        long at = seg.offsetOfMaxTimestamp();
+        boolean inside = at >= state.logStartOffset() && at < state.logEndOffset();
+        if (seg.maxTimestamp() >= 0 && inside) {
+            long pos = seg.locate(at);
+            return pos < 0 ? null : seg.readHeader(pos, seg.size());
+        }
+        BatchHeader best = null;
+        long pos = seg.locate(Math.max(seg.baseOffset(), state.logStartOffset()));
+        long end = seg.size();
+        while (pos >= 0 && pos < end) {
+            BatchHeader h = seg.readHeader(pos, end);
+            if (h == null || h.baseOffset() >= state.logEndOffset()) {
+                break;
+            }
+            if (best == null || h.maxTimestamp() > best.maxTimestamp()) {
+                best = h;
+            }
+            pos += h.sizeInBytes();
+        }
+        return best;
     }
 
     /** The first record at or above the log start whose timestamp is {@code >= target} (or {@code == target}). */
@@ -94,36 +140,5 @@ final class TimestampSearch {
             }
         }
         throw new IllegalArgumentException("varint longer than 10 bytes");
-    }
-
-    private void forEachBatch(LogState state, BatchVisitor visitor) throws IOException {
-        if (state.logStartOffset() >= state.logEndOffset()) {
-            return;
-        }
-        Map.Entry<Long, Segment> entry = segments.floorEntry(state.logStartOffset());
-        if (entry == null) {
-            return;
-        }
-        Segment seg = entry.getValue();
-        long pos = seg.locate(state.logStartOffset());
-        if (pos < 0) {
-            pos = seg.size();
-        }
-        while (seg != null) {
-            long end = seg.size();
-            while (pos < end) {
-                BatchHeader h = seg.readHeader(pos, end);
-                if (h == null || h.baseOffset() >= state.logEndOffset()) {
-                    return;
-                }
-                if (visitor.visit(seg, h)) {
-                    return;
-                }
-                pos += h.sizeInBytes();
-            }
-            Map.Entry<Long, Segment> next = segments.higherEntry(seg.baseOffset());
-            seg = next == null ? null : next.getValue();
-            pos = 0;
-        }
     }
 }

@@ -36,9 +36,55 @@ final class LogFixture {
     }
 
     static SegmentEngine engine(Path dataDir, IoHooks hooks) throws IOException {
-        Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
-        return new SegmentEngine(new EngineContext(dataDir, PluginConfig.of(Map.of("deleted.segment.close.delay.ms", "0")),
-                1, clock), hooks);
+        return engine(dataDir, hooks, Map.of(), Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
+    }
+
+    /** An engine with extra engine settings (keys without the {@code storage.segments.} prefix) and a clock. */
+    static SegmentEngine engine(Path dataDir, IoHooks hooks, Map<String, String> settings, Clock clock) throws IOException {
+        Map<String, String> all = new java.util.HashMap<>(settings);
+        all.putIfAbsent("deleted.segment.close.delay.ms", "0");
+        return new SegmentEngine(new EngineContext(dataDir, PluginConfig.of(all), 1, clock), hooks);
+    }
+
+    /** A clock tests move by hand. */
+    static final class MutableClock extends Clock {
+        private volatile long millis;
+
+        MutableClock(long millis) {
+            this.millis = millis;
+        }
+
+        void advance(long ms) {
+            millis += ms;
+        }
+
+        @Override
+        public long millis() {
+            return millis;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis);
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+
+    /** A LogConfig with the given segment and retention settings, Kafka defaults otherwise. */
+    static LogConfig config(long segmentBytes, long segmentMs, long retentionMs, long retentionBytes, long flushMessages,
+                            boolean logAppendTime) {
+        LogConfig d = LogConfig.defaults();
+        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, d.maxMessageBytes(), flushMessages,
+                logAppendTime, false);
     }
 
     static LogConfig config(long segmentBytes) {

@@ -1,0 +1,175 @@
+package io.kaas.engine.segments.internal;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+
+/**
+ * A segment's sparse time index ({@code .timeindex}), as Kafka keeps it: entries of (largest timestamp
+ * seen so far in the segment, int64; offset of the batch that carried it, relative to the segment base,
+ * int32), appended only when the largest timestamp grows, alongside an offset-index entry, plus a final
+ * entry when the segment is sealed. So the last entry of a closed segment is its largest timestamp.
+ *
+ * <p>One writer (under the partition lock), lock-free readers: an entry is stored before the volatile
+ * count that publishes it, a grown array before the count.
+ */
+final class TimeIndex implements Closeable {
+    static final int ENTRY_SIZE = 12;
+
+    private final Path path;
+    private volatile FileChannel channel;
+    /** Two slots per entry: timestamp, relative offset. */
+    private volatile long[] entries = new long[32];
+    private volatile int count;
+
+    private TimeIndex(Path path, FileChannel channel) {
+        this.path = path;
+        this.channel = channel;
+    }
+
+    /** Opens the file and loads its entries as they are; the caller checks them with {@link #isConsistent}. */
+    static TimeIndex open(Path path) throws IOException {
+        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        TimeIndex index = new TimeIndex(path, ch);
+        long size = ch.size();
+        if (size % ENTRY_SIZE != 0 || size > Integer.MAX_VALUE) {
+            index.truncateTo(0);
+            return index;
+        }
+        ByteBuffer buf = ByteBuffer.allocate((int) size);
+        while (buf.hasRemaining() && ch.read(buf, buf.position()) >= 0) {
+            // positional read until full
+        }
+        buf.flip();
+        while (buf.remaining() >= ENTRY_SIZE) {
+            index.addInMemory(buf.getLong(), buf.getInt());
+        }
+        return index;
+    }
+
+    Path path() {
+        return path;
+    }
+
+    int count() {
+        return count;
+    }
+
+    long timestampAt(int i) {
+        return entries[2 * i];
+    }
+
+    int relativeOffsetAt(int i) {
+        return (int) entries[2 * i + 1];
+    }
+
+    /** The largest timestamp recorded, or -1 if none. */
+    long lastTimestamp() {
+        int n = count;
+        return n == 0 ? -1L : entries[2 * (n - 1)];
+    }
+
+    /** Appends (timestamp, relative offset) if the timestamp is larger than the last entry's (not fsynced). */
+    void maybeAppend(long timestamp, int relativeOffset, IoHooks hooks) throws IOException {
+        int n = count;
+        if (timestamp < 0 || (n > 0 && timestamp <= entries[2 * (n - 1)])) {
+            return;
+        }
+        hooks.beforeWrite(path);
+        ByteBuffer buf = ByteBuffer.allocate(ENTRY_SIZE).putLong(timestamp).putInt(relativeOffset).flip();
+        long at = (long) n * ENTRY_SIZE;
+        while (buf.hasRemaining()) {
+            at += channel.write(buf, at);
+        }
+        addInMemory(timestamp, relativeOffset);
+    }
+
+    private void addInMemory(long timestamp, int relativeOffset) {
+        long[] arr = entries;
+        int n = count;
+        if (2 * n + 1 >= arr.length) {
+            arr = Arrays.copyOf(arr, arr.length * 2);
+            entries = arr;
+        }
+        arr[2 * n] = timestamp;
+        arr[2 * n + 1] = relativeOffset;
+        count = n + 1;
+    }
+
+    /**
+     * Relative offset of the last entry whose timestamp is at most {@code timestamp} (Kafka's lookup):
+     * every batch before it has a smaller or equal timestamp. -1 if none (search from the segment start).
+     */
+    int floorRelativeOffset(long timestamp) {
+        int n = count;
+        long[] arr = entries;
+        int lo = 0;
+        int hi = n - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (arr[2 * mid] <= timestamp) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found < 0 ? -1 : (int) arr[2 * found + 1];
+    }
+
+    /** Timestamps strictly increasing, offsets non-decreasing and below {@code relativeEnd}. */
+    boolean isConsistent(long relativeEnd) {
+        int n = count;
+        for (int i = 0; i < n; i++) {
+            if (relativeOffsetAt(i) < 0 || relativeOffsetAt(i) >= relativeEnd) {
+                return false;
+            }
+            if (i > 0 && (timestampAt(i) <= timestampAt(i - 1) || relativeOffsetAt(i) < relativeOffsetAt(i - 1))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Keeps the first {@code n} entries, in memory and on disk. */
+    void truncateTo(int n) throws IOException {
+        if (channel != null && channel.size() != (long) Math.min(n, count) * ENTRY_SIZE) {
+            channel.truncate((long) Math.min(n, count) * ENTRY_SIZE);
+        }
+        if (n == 0) {
+            entries = new long[32];
+        }
+        count = Math.min(n, count);
+    }
+
+    /** Number of leading entries whose relative offset is below {@code relativeOffset}. */
+    int countBelow(long relativeOffset) {
+        int n = count;
+        int i = 0;
+        while (i < n && relativeOffsetAt(i) < relativeOffset) {
+            i++;
+        }
+        return i;
+    }
+
+    void flush() throws IOException {
+        FileChannel ch = channel;
+        if (ch != null) {
+            ch.force(true);
+        }
+    }
+
+    /** Closes the file; the in-memory entries stay usable for reads. */
+    @Override
+    public void close() throws IOException {
+        if (channel != null) {
+            channel.close();
+            channel = null;
+        }
+    }
+}
