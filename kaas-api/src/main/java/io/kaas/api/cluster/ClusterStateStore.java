@@ -11,6 +11,10 @@ import java.util.UUID;
  * temporary file, fsynced, renamed, directory fsynced); a failure to persist throws
  * {@link ClusterStateException} and leaves the previous state in force.
  * Closed once, if and only if it was opened successfully.
+ *
+ * <p>Besides topics, the store keeps the committed offsets of consumer groups: the group coordinator
+ * holds group membership in memory and only offsets are durable, as in Kafka, where a restarted
+ * coordinator reloads offsets and members rejoin.
  */
 public interface ClusterStateStore extends AutoCloseable {
 
@@ -41,6 +45,40 @@ public interface ClusterStateStore extends AutoCloseable {
      * or after a restart, will hand out again. @return the first id of the block
      */
     long allocateProducerIdBlock(int size);
+
+    /**
+     * Stores committed offsets of consumer group {@code groupId}, replacing any earlier commit of the
+     * same partitions and keeping the group's other partitions. All or nothing: durable when it
+     * returns (OffsetCommit is answered only then); on failure throws {@link ClusterStateException}
+     * and no offset of the call is stored. Calls for one group are applied in call order; the caller
+     * (the group coordinator) serializes commits per group. The topics are not checked.
+     *
+     * @param groupId the group id: any characters, possibly empty (Kafka accepts "" in OffsetCommit)
+     * @param offsets the offsets by partition; empty changes nothing
+     */
+    void commitOffsets(String groupId, Map<TopicPartitionRef, CommittedOffset> offsets);
+
+    /**
+     * The offsets committed by {@code groupId}, empty if none. A snapshot; reads from memory where the
+     * store can, so it is cheap enough to call on every OffsetFetch.
+     */
+    Map<TopicPartitionRef, CommittedOffset> committedOffsets(String groupId);
+
+    /** The ids of every group with at least one committed offset, in no particular order. A snapshot. */
+    Collection<String> groupsWithOffsets();
+
+    /**
+     * Removes every committed offset of {@code groupId} (DeleteGroups, offset expiry). Durable on
+     * return; a group without offsets is not an error.
+     */
+    void deleteGroup(String groupId);
+
+    /**
+     * Removes the committed offsets of {@code partitions} from {@code groupId} (OffsetDelete, expiry),
+     * keeping its others; when none remain the group is removed as by {@link #deleteGroup}. Durable on
+     * return; partitions without an offset are ignored.
+     */
+    void deleteOffsets(String groupId, Collection<TopicPartitionRef> partitions);
 
     @Override
     void close();

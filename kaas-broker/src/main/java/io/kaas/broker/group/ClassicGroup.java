@@ -16,7 +16,8 @@ import java.util.Set;
  */
 final class ClassicGroup {
     final String groupId;
-    GroupState state = GroupState.EMPTY;
+    /** Volatile so the registry may see a DEAD group without the lock; changed only under the lock. */
+    volatile GroupState state = GroupState.EMPTY;
     int generationId;
     String protocolType;
     String protocolName;
@@ -33,6 +34,8 @@ final class ClassicGroup {
     /** Set when a member joins a new group during the initial delay, which extends the delay. */
     boolean newMemberAdded;
     GroupTimer.Task joinTimer;
+    /** The join timer is the initial delay, which only its expiry completes. */
+    boolean initialDelayActive;
     GroupTimer.Task syncTimer;
 
     ClassicGroup(String groupId, long nowMs) {
@@ -251,6 +254,7 @@ final class ClassicGroup {
     }
 
     void cancelJoinTimer() {
+        initialDelayActive = false;
         if (joinTimer != null) {
             joinTimer.cancel();
             joinTimer = null;

@@ -29,6 +29,8 @@ final class ClassicMember {
     CompletableFuture<JoinGroupResponseData> awaitingJoin;
     CompletableFuture<SyncGroupResponseData> awaitingSync;
     GroupTimer.Task heartbeatTimer;
+    /** Bumped whenever the heartbeat timer is replaced, so a stale timer that already fired does nothing. */
+    long heartbeatEpoch;
 
     ClassicMember(String memberId, String groupInstanceId, String clientId, String clientHost, int rebalanceTimeoutMs,
                   int sessionTimeoutMs, List<Protocol> protocols) {

@@ -2,6 +2,8 @@ package io.kaas.cluster.files.internal;
 
 import io.kaas.api.cluster.ClusterStateException;
 import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.cluster.CommittedOffset;
+import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.api.cluster.TopicExistsException;
 import io.kaas.api.cluster.TopicRecord;
 import io.kaas.api.cluster.UnknownTopicException;
@@ -9,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,6 +28,7 @@ import org.slf4j.LoggerFactory;
  * cluster.json            {clusterId}
  * producer-ids.json       {nextBlockStart}
  * topics/&lt;name&gt;.json      {name, topicId, partitions, configs}
+ * groups/&lt;encoded id&gt;.json {groupId, offsets: [{topic, partition, offset, leaderEpoch, metadata, …}]}
  * .lock                   serializes writers across brokers
  * </pre>
  * Everything is loaded at open; reads come from memory without locking. Mutations are serialized by
@@ -40,12 +44,18 @@ public final class FileClusterStore implements ClusterStateStore {
     private final String clusterId;
     private final ConcurrentMap<String, TopicRecord> byName;
     private final ConcurrentMap<UUID, TopicRecord> byId;
+    private final Path groupsDir;
+    /** Committed offsets by group id; each value immutable and never empty. Replaced under the lock. */
+    private final ConcurrentMap<String, Map<TopicPartitionRef, CommittedOffset>> groups;
     private long nextBlockStart; // guarded by lock
 
     private FileClusterStore(Path dir, StoreLock lock, String clusterId, Map<String, TopicRecord> topics,
-                             long nextBlockStart) {
+                             long nextBlockStart, Map<String, Map<TopicPartitionRef, CommittedOffset>> groups) {
         this.dir = dir;
         this.topicsDir = dir.resolve("topics");
+        this.groupsDir = dir.resolve("groups");
+        this.groups = new ConcurrentHashMap<>();
+        groups.forEach((id, offsets) -> this.groups.put(id, Map.copyOf(offsets)));
         this.lock = lock;
         this.clusterId = clusterId;
         this.byName = new ConcurrentHashMap<>(topics);
@@ -64,17 +74,19 @@ public final class FileClusterStore implements ClusterStateStore {
         Path topicsDir = dir.resolve("topics");
         AtomicFiles.createDirectories(dir);
         AtomicFiles.createDirectories(topicsDir);
+        AtomicFiles.createDirectories(dir.resolve("groups"));
         StoreLock lock = StoreLock.open(dir);
         try (StoreLock.Held held = lock.acquire()) {
             String clusterId = loadOrCreateClusterId(dir.resolve("cluster.json"));
             long nextBlockStart = readNextBlockStart(dir.resolve("producer-ids.json"));
             warnAboutTempFiles(dir);
             Map<String, TopicRecord> topics = TopicFiles.loadAll(topicsDir);
-            LOG.atInfo().setMessage("Opened file cluster store {}: cluster id {}, {} topics")
-                    .addArgument(dir).addArgument(clusterId).addArgument(topics.size())
+            Map<String, Map<TopicPartitionRef, CommittedOffset>> groups = GroupFiles.loadAll(dir.resolve("groups"));
+            LOG.atInfo().setMessage("Opened file cluster store {}: cluster id {}, {} topics, {} groups with offsets")
+                    .addArgument(dir).addArgument(clusterId).addArgument(topics.size()).addArgument(groups.size())
                     .addKeyValue("dir", dir).addKeyValue("clusterId", clusterId)
-                    .addKeyValue("topics", topics.size()).log();
-            return new FileClusterStore(dir, lock, clusterId, topics, nextBlockStart);
+                    .addKeyValue("topics", topics.size()).addKeyValue("groups", groups.size()).log();
+            return new FileClusterStore(dir, lock, clusterId, topics, nextBlockStart, groups);
         } catch (IOException | RuntimeException e) {
             closeQuietly(lock, e);
             throw e;
@@ -180,6 +192,67 @@ public final class FileClusterStore implements ClusterStateStore {
             nextBlockStart = next;
             return start;
         });
+    }
+
+    /** Rewrites the group's file (all its offsets, old and new) atomically, then updates memory. */
+    @Override
+    public void commitOffsets(String groupId, Map<TopicPartitionRef, CommittedOffset> offsets) {
+        Objects.requireNonNull(groupId, "groupId");
+        Objects.requireNonNull(offsets, "offsets");
+        if (offsets.isEmpty()) {
+            return;
+        }
+        mutate("commit offsets of group '" + groupId + "'", () -> {
+            Map<TopicPartitionRef, CommittedOffset> updated = new HashMap<>(groups.getOrDefault(groupId, Map.of()));
+            updated.putAll(offsets);
+            writeGroup(groupId, updated);
+            return null;
+        });
+    }
+
+    @Override
+    public Map<TopicPartitionRef, CommittedOffset> committedOffsets(String groupId) {
+        return groups.getOrDefault(groupId, Map.of());
+    }
+
+    @Override
+    public Collection<String> groupsWithOffsets() {
+        return List.copyOf(groups.keySet());
+    }
+
+    @Override
+    public void deleteGroup(String groupId) {
+        mutate("delete group '" + groupId + "'", () -> {
+            AtomicFiles.delete(GroupFiles.file(groupsDir, groupId));
+            groups.remove(groupId);
+            return null;
+        });
+    }
+
+    @Override
+    public void deleteOffsets(String groupId, Collection<TopicPartitionRef> partitions) {
+        Map<TopicPartitionRef, CommittedOffset> current = groups.get(groupId);
+        if (current == null || partitions.stream().noneMatch(current::containsKey)) {
+            return;
+        }
+        mutate("delete offsets of group '" + groupId + "'", () -> {
+            Map<TopicPartitionRef, CommittedOffset> updated = new HashMap<>(groups.getOrDefault(groupId, Map.of()));
+            updated.keySet().removeAll(partitions);
+            writeGroup(groupId, updated);
+            return null;
+        });
+    }
+
+    /** Called under the lock: writes (or, when empty, deletes) the group's file, then memory. */
+    private void writeGroup(String groupId, Map<TopicPartitionRef, CommittedOffset> offsets) throws IOException {
+        Path file = GroupFiles.file(groupsDir, groupId);
+        if (offsets.isEmpty()) {
+            AtomicFiles.delete(file);
+            groups.remove(groupId);
+            return;
+        }
+        AtomicFiles.write(file, StateJson.groupOffsets(groupId, offsets));
+        groups.put(groupId, Map.copyOf(offsets));
     }
 
     /** Idempotent. Waits for a mutation in progress to finish. */

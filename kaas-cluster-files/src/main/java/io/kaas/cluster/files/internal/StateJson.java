@@ -5,10 +5,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kaas.api.cluster.CommittedOffset;
+import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.api.cluster.TopicRecord;
+import java.util.Comparator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -80,6 +85,64 @@ final class StateJson {
         JsonNode value = read(bytes).get("nextBlockStart");
         if (value == null || !value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 0) {
             throw new IOException("field 'nextBlockStart' is missing or not a non-negative integer");
+        }
+        return value.asLong();
+    }
+
+    /** A group file's content. */
+    record GroupOffsets(String groupId, Map<TopicPartitionRef, CommittedOffset> offsets) {
+    }
+
+    /**
+     * {@code {"groupId", "offsets": [{"topic", "partition", "offset", "leaderEpoch", "metadata",
+     * "commitTimestamp", "expireTimestamp"}]}}, sorted by topic and partition.
+     */
+    static byte[] groupOffsets(String groupId, Map<TopicPartitionRef, CommittedOffset> offsets) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("groupId", groupId);
+        ArrayNode array = node.putArray("offsets");
+        offsets.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey(Comparator.comparing(TopicPartitionRef::topic)
+                        .thenComparingInt(TopicPartitionRef::partition)))
+                .forEach(e -> array.addObject()
+                        .put("topic", e.getKey().topic())
+                        .put("partition", e.getKey().partition())
+                        .put("offset", e.getValue().offset())
+                        .put("leaderEpoch", e.getValue().leaderEpoch())
+                        .put("metadata", e.getValue().metadata())
+                        .put("commitTimestamp", e.getValue().commitTimestamp())
+                        .put("expireTimestamp", e.getValue().expireTimestamp()));
+        return write(node);
+    }
+
+    /** @throws IOException saying which field is missing or malformed */
+    static GroupOffsets readGroupOffsets(byte[] bytes) throws IOException {
+        JsonNode node = read(bytes);
+        String groupId = text(node, "groupId");
+        JsonNode array = node.get("offsets");
+        if (array == null || !array.isArray()) {
+            throw new IOException("field 'offsets' is missing or not an array");
+        }
+        Map<TopicPartitionRef, CommittedOffset> offsets = new HashMap<>();
+        for (JsonNode o : array) {
+            if (!o.isObject()) {
+                throw new IOException("an entry of 'offsets' is not an object");
+            }
+            try {
+                offsets.put(new TopicPartitionRef(text(o, "topic"), integer(o, "partition")),
+                        new CommittedOffset(longValue(o, "offset"), integer(o, "leaderEpoch"), text(o, "metadata"),
+                                longValue(o, "commitTimestamp"), longValue(o, "expireTimestamp")));
+            } catch (IllegalArgumentException e) {
+                throw new IOException(e.getMessage(), e);
+            }
+        }
+        return new GroupOffsets(groupId, offsets);
+    }
+
+    private static long longValue(JsonNode node, String field) throws IOException {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw new IOException("field '" + field + "' is missing or not an integer");
         }
         return value.asLong();
     }

@@ -1,0 +1,344 @@
+package io.kaas.broker.group;
+
+import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.broker.BrokerContext;
+import io.kaas.wire.message.HeartbeatRequestData;
+import io.kaas.wire.message.JoinGroupRequestData;
+import io.kaas.wire.message.JoinGroupResponseData;
+import io.kaas.wire.message.LeaveGroupRequestData.MemberIdentity;
+import io.kaas.wire.message.LeaveGroupResponseData;
+import io.kaas.wire.message.LeaveGroupResponseData.MemberResponse;
+import io.kaas.wire.message.SyncGroupRequestData;
+import io.kaas.wire.message.SyncGroupResponseData;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The group coordinator of this broker: every group's membership (classic protocol) in memory, and
+ * committed offsets through the {@link ClusterStateStore} ({@link OffsetManager}). Thread-safe: the
+ * registry is concurrent and each group is guarded by its own monitor; nothing blocks on a network
+ * event loop (handlers run on request threads, timers on the broker's scheduler).
+ *
+ * <p>Lifecycle: {@link #start()} loads the groups that have committed offsets and starts the offset
+ * expiry task; {@link #close()} stops the timers and fails pending JoinGroup/SyncGroup calls with
+ * COORDINATOR_NOT_AVAILABLE.
+ */
+public final class GroupCoordinator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
+
+    private final ClusterStateStore store;
+    private final GroupConfig config;
+    private final GroupTimer timer;
+    private final ClassicProtocol protocol;
+    private final OffsetManager offsets;
+    private final GroupAdmin admin;
+    private final ConcurrentMap<String, ClassicGroup> groups = new ConcurrentHashMap<>();
+    private volatile GroupTimer.Task expiryTask;
+    private volatile boolean closed;
+
+    public GroupCoordinator(ClusterStateStore store, GroupConfig config, GroupTimer timer) {
+        this.store = store;
+        this.config = config;
+        this.timer = timer;
+        this.protocol = new ClassicProtocol(config, timer);
+        this.offsets = new OffsetManager(this, store, config, timer);
+        this.admin = new GroupAdmin(this, store);
+    }
+
+    /** On the broker's store, scheduler and clock, with the {@code group.*} / {@code offsets.*} settings. */
+    public static GroupCoordinator create(BrokerContext ctx) {
+        return new GroupCoordinator(ctx.clusterStore(), GroupConfig.from(ctx.config()),
+                GroupTimer.of(ctx.scheduler(), ctx.clock()));
+    }
+
+    /** Loads every group with committed offsets (as Empty groups) and schedules offset expiry. */
+    public void start() {
+        for (String groupId : store.groupsWithOffsets()) {
+            ClassicGroup g = new ClassicGroup(groupId, -1);
+            groups.putIfAbsent(groupId, g);
+        }
+        LOG.atInfo().addKeyValue("groups", groups.size()).log("Group coordinator started with {} groups", groups.size());
+        scheduleExpiry();
+    }
+
+    private void scheduleExpiry() {
+        if (closed) {
+            return;
+        }
+        expiryTask = timer.schedule(config.offsetsRetentionCheckIntervalMs(), () -> {
+            try {
+                offsets.expireOffsets();
+            } catch (RuntimeException e) {
+                LOG.atWarn().setCause(e).log("Offset expiry failed; retrying at the next interval");
+            }
+            scheduleExpiry();
+        });
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        GroupTimer.Task t = expiryTask;
+        if (t != null) {
+            t.cancel();
+        }
+        for (ClassicGroup g : groups.values()) {
+            synchronized (g) {
+                protocol.shutdown(g);
+            }
+        }
+    }
+
+    public GroupConfig config() {
+        return config;
+    }
+
+    public OffsetManager offsets() {
+        return offsets;
+    }
+
+    public GroupAdmin admin() {
+        return admin;
+    }
+
+    // ---- registry ----
+
+    ClassicGroup group(String groupId) {
+        return groups.get(groupId);
+    }
+
+    Collection<ClassicGroup> allGroups() {
+        return List.copyOf(groups.values());
+    }
+
+    ClassicGroup getOrCreate(String groupId) {
+        return groups.compute(groupId, (id, g) -> g == null || g.state == GroupState.DEAD ? new ClassicGroup(id, timer.nowMs()) : g);
+    }
+
+    /** Marks an Empty group Dead and forgets it. Called under the group's monitor. */
+    void remove(ClassicGroup group) {
+        protocol.shutdown(group);
+        group.transitionTo(GroupState.DEAD, timer.nowMs());
+        groups.remove(group.groupId, group);
+    }
+
+    /** Forgets a group created for a request that then failed, if nothing else uses it. Under its monitor. */
+    private void removeIfUnused(ClassicGroup group) {
+        if (group.is(GroupState.EMPTY) && group.members.isEmpty() && group.pendingMembers.isEmpty()
+                && group.generationId == 0 && store.committedOffsets(group.groupId).isEmpty()) {
+            remove(group);
+        }
+    }
+
+    // ---- classic protocol ----
+
+    /** JoinGroup; the future completes when the join phase ends (or at once on an error). */
+    public CompletableFuture<JoinGroupResponseData> joinGroup(JoinGroupRequestData request, short version,
+                                                              String clientId, String clientHost) {
+        ClassicProtocol.Join join = ClassicProtocol.Join.of(request, version, clientId, clientHost);
+        String groupId = request.groupId();
+        if (groupId == null || groupId.isEmpty()) {
+            return done(ClassicProtocol.joinError(GroupErrors.INVALID_GROUP_ID, join.memberId()));
+        }
+        if (join.sessionTimeoutMs() < config.minSessionTimeoutMs() || join.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
+            return done(ClassicProtocol.joinError(GroupErrors.INVALID_SESSION_TIMEOUT, join.memberId()));
+        }
+        if (closed) {
+            return done(ClassicProtocol.joinError(GroupErrors.COORDINATOR_NOT_AVAILABLE, join.memberId()));
+        }
+        boolean newMember = join.memberId().isEmpty();
+        while (true) {
+            ClassicGroup group = newMember ? getOrCreate(groupId) : group(groupId);
+            if (group == null) {
+                return done(ClassicProtocol.joinError(GroupErrors.UNKNOWN_MEMBER_ID, join.memberId()));
+            }
+            synchronized (group) {
+                if (group.is(GroupState.DEAD)) {
+                    if (newMember) {
+                        continue; // removed meanwhile: take the fresh one
+                    }
+                    return done(ClassicProtocol.joinError(GroupErrors.UNKNOWN_MEMBER_ID, join.memberId()));
+                }
+                if (!group.supportsProtocols(join.protocolType(), join.protocols())) {
+                    removeIfUnused(group);
+                    return done(ClassicProtocol.joinError(GroupErrors.INCONSISTENT_GROUP_PROTOCOL, join.memberId()));
+                }
+                if (!protocol.acceptsJoiningMember(group, join.memberId())) {
+                    return done(ClassicProtocol.joinError(GroupErrors.GROUP_MAX_SIZE_REACHED, join.memberId()));
+                }
+                CompletableFuture<JoinGroupResponseData> f = new CompletableFuture<>();
+                protocol.join(group, join, f);
+                return f;
+            }
+        }
+    }
+
+    /** SyncGroup; a follower's future completes when the leader's assignment arrives. */
+    public CompletableFuture<SyncGroupResponseData> syncGroup(SyncGroupRequestData request) {
+        String groupId = request.groupId();
+        if (groupId == null || groupId.isEmpty()) {
+            return done(ClassicProtocol.syncError(GroupErrors.INVALID_GROUP_ID));
+        }
+        ClassicGroup group = group(groupId);
+        if (group == null) {
+            return done(ClassicProtocol.syncError(GroupErrors.UNKNOWN_MEMBER_ID));
+        }
+        synchronized (group) {
+            short error = validateMember(group, request.memberId(), request.groupInstanceId(), request.generationId());
+            if (error == GroupErrors.NONE && request.protocolType() != null && !request.protocolType().equals(group.protocolType)) {
+                error = GroupErrors.INCONSISTENT_GROUP_PROTOCOL;
+            }
+            if (error == GroupErrors.NONE && request.protocolName() != null && !request.protocolName().equals(group.protocolName)) {
+                error = GroupErrors.INCONSISTENT_GROUP_PROTOCOL;
+            }
+            if (error != GroupErrors.NONE) {
+                return done(ClassicProtocol.syncError(error));
+            }
+            ClassicMember member = group.members.get(request.memberId());
+            switch (group.state) {
+                case PREPARING_REBALANCE:
+                    return done(ClassicProtocol.syncError(GroupErrors.REBALANCE_IN_PROGRESS));
+                case COMPLETING_REBALANCE: {
+                    Map<String, byte[]> assignments = new HashMap<>();
+                    for (SyncGroupRequestData.SyncGroupRequestAssignment a : request.assignments()) {
+                        assignments.put(a.memberId(), a.assignment());
+                    }
+                    CompletableFuture<SyncGroupResponseData> f = new CompletableFuture<>();
+                    protocol.syncInCompletingRebalance(group, member, assignments, f);
+                    return f;
+                }
+                case STABLE:
+                    group.pendingSyncMembers.remove(member.memberId);
+                    protocol.scheduleHeartbeat(group, member, member.sessionTimeoutMs);
+                    return done(new SyncGroupResponseData().setErrorCode(GroupErrors.NONE)
+                            .setProtocolType(group.protocolType).setProtocolName(group.protocolName)
+                            .setAssignment(member.assignment));
+                default:
+                    return done(ClassicProtocol.syncError(GroupErrors.UNKNOWN_MEMBER_ID));
+            }
+        }
+    }
+
+    /** Heartbeat: the error code to answer. */
+    public short heartbeat(HeartbeatRequestData request) {
+        String groupId = request.groupId();
+        if (groupId == null || groupId.isEmpty()) {
+            return GroupErrors.INVALID_GROUP_ID;
+        }
+        ClassicGroup group = group(groupId);
+        if (group == null) {
+            return GroupErrors.UNKNOWN_MEMBER_ID;
+        }
+        synchronized (group) {
+            short error = validateMember(group, request.memberId(), request.groupInstanceId(), request.generationId());
+            if (error != GroupErrors.NONE) {
+                return error;
+            }
+            ClassicMember member = group.members.get(request.memberId());
+            switch (group.state) {
+                case COMPLETING_REBALANCE:
+                case STABLE:
+                    protocol.scheduleHeartbeat(group, member, member.sessionTimeoutMs);
+                    return GroupErrors.NONE;
+                case PREPARING_REBALANCE:
+                    protocol.scheduleHeartbeat(group, member, member.sessionTimeoutMs);
+                    return GroupErrors.REBALANCE_IN_PROGRESS;
+                default:
+                    return GroupErrors.UNKNOWN_MEMBER_ID;
+            }
+        }
+    }
+
+    /**
+     * Kafka's checks for a request from a group member, in Kafka's order: Dead → COORDINATOR_NOT_AVAILABLE,
+     * another member holds the instance id → FENCED_INSTANCE_ID, unknown member → UNKNOWN_MEMBER_ID, other
+     * generation → ILLEGAL_GENERATION. Under the group's monitor.
+     */
+    static short validateMember(ClassicGroup group, String memberId, String groupInstanceId, int generationId) {
+        if (group.is(GroupState.DEAD)) {
+            return GroupErrors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (group.isStaticMemberFenced(groupInstanceId, memberId)) {
+            return GroupErrors.FENCED_INSTANCE_ID;
+        }
+        if (!group.has(memberId)) {
+            return GroupErrors.UNKNOWN_MEMBER_ID;
+        }
+        if (generationId != group.generationId) {
+            return GroupErrors.ILLEGAL_GENERATION;
+        }
+        return GroupErrors.NONE;
+    }
+
+    /** LeaveGroup for one or more members (v3+ batch; v0-2 pass one member). */
+    public LeaveGroupResponseData leaveGroup(String groupId, List<MemberIdentity> leaving) {
+        LeaveGroupResponseData response = new LeaveGroupResponseData();
+        if (groupId == null || groupId.isEmpty()) {
+            return response.setErrorCode(GroupErrors.INVALID_GROUP_ID);
+        }
+        ClassicGroup group = group(groupId);
+        List<MemberResponse> results = new ArrayList<>();
+        if (group == null) {
+            leaving.forEach(m -> results.add(memberResponse(m, GroupErrors.UNKNOWN_MEMBER_ID)));
+            return response.setMembers(results);
+        }
+        synchronized (group) {
+            if (group.is(GroupState.DEAD)) {
+                return response.setErrorCode(GroupErrors.COORDINATOR_NOT_AVAILABLE);
+            }
+            for (MemberIdentity m : leaving) {
+                results.add(memberResponse(m, leaveOne(group, m)));
+            }
+        }
+        return response.setMembers(results);
+    }
+
+    private short leaveOne(ClassicGroup group, MemberIdentity m) {
+        String memberId = m.memberId() == null ? "" : m.memberId();
+        String reason = "member left the group" + (m.reason() == null ? "" : " (" + m.reason() + ")");
+        if (memberId.isEmpty()) {
+            // Administrative removal by group.instance.id (kafka-consumer-groups --delete-members / Admin).
+            String current = m.groupInstanceId() == null ? null : group.staticMembers.get(m.groupInstanceId());
+            if (current == null) {
+                return GroupErrors.UNKNOWN_MEMBER_ID;
+            }
+            protocol.removeMember(group, group.members.get(current), reason);
+            return GroupErrors.NONE;
+        }
+        if (group.pendingMembers.containsKey(memberId)) {
+            protocol.removePendingMember(group, memberId);
+            return GroupErrors.NONE;
+        }
+        if (group.isStaticMemberFenced(m.groupInstanceId(), memberId)) {
+            return GroupErrors.FENCED_INSTANCE_ID;
+        }
+        ClassicMember member = group.members.get(memberId);
+        if (member == null) {
+            return GroupErrors.UNKNOWN_MEMBER_ID;
+        }
+        LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("member", memberId)
+                .log("Member {} left group {}", memberId, group.groupId);
+        protocol.removeMember(group, member, reason);
+        return GroupErrors.NONE;
+    }
+
+    private static MemberResponse memberResponse(MemberIdentity m, short error) {
+        return new MemberResponse().setMemberId(m.memberId()).setGroupInstanceId(m.groupInstanceId()).setErrorCode(error);
+    }
+
+    ClassicProtocol protocol() {
+        return protocol;
+    }
+
+    static <T> CompletableFuture<T> done(T value) {
+        return CompletableFuture.completedFuture(value);
+    }
+}

@@ -1,0 +1,266 @@
+package io.kaas.broker.group;
+
+import io.kaas.api.cluster.ClusterStateException;
+import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.cluster.CommittedOffset;
+import io.kaas.api.cluster.TopicPartitionRef;
+import io.kaas.api.cluster.TopicRecord;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Committed offsets: OffsetCommit (answered only once the store has made them durable), OffsetFetch,
+ * OffsetDelete and {@code offsets.retention.minutes} expiry, with Kafka's validation against the
+ * group's membership. Thread-safe; store calls for a group are made under the group's monitor, so
+ * commits, deletions and expiry of one group never interleave.
+ */
+public final class OffsetManager {
+    private static final Logger LOG = LoggerFactory.getLogger(OffsetManager.class);
+
+    private final GroupCoordinator coordinator;
+    private final ClusterStateStore store;
+    private final GroupConfig config;
+    private final GroupTimer timer;
+
+    OffsetManager(GroupCoordinator coordinator, ClusterStateStore store, GroupConfig config, GroupTimer timer) {
+        this.coordinator = coordinator;
+        this.store = store;
+        this.config = config;
+        this.timer = timer;
+    }
+
+    /** One partition of an OffsetCommit request. */
+    public record Commit(TopicPartitionRef partition, long offset, int leaderEpoch, String metadata) {
+    }
+
+    /** One partition of an OffsetFetch answer; {@code offset} is null when nothing is committed. */
+    public record Fetched(TopicPartitionRef partition, CommittedOffset offset) {
+    }
+
+    /** An OffsetFetch answer for one group: a group-level error, or the partitions. */
+    public record FetchResult(short errorCode, List<Fetched> partitions) {
+    }
+
+    /**
+     * OffsetCommit. Blocks until the store has made the accepted offsets durable.
+     *
+     * @param generationId    the generation (or -1 for a group that only stores offsets)
+     * @param retentionTimeMs v2-v4's retention time, or -1
+     * @param version         the request version (v9+ answers GROUP_ID_NOT_FOUND for an unknown group)
+     * @return the error of every partition, in request order
+     */
+    public Map<TopicPartitionRef, Short> commit(String groupId, String memberId, String groupInstanceId,
+                                                int generationId, long retentionTimeMs, List<Commit> commits,
+                                                short version) {
+        Map<TopicPartitionRef, Short> errors = new LinkedHashMap<>();
+        if (groupId == null) {
+            commits.forEach(c -> errors.put(c.partition(), GroupErrors.INVALID_GROUP_ID));
+            return errors;
+        }
+        long now = timer.nowMs();
+        Map<TopicPartitionRef, CommittedOffset> valid = new LinkedHashMap<>();
+        for (Commit c : commits) {
+            short error = validatePartition(c);
+            errors.put(c.partition(), error);
+            if (error == GroupErrors.NONE) {
+                long expire = retentionTimeMs < 0 ? -1 : now + retentionTimeMs;
+                valid.put(c.partition(), new CommittedOffset(c.offset(), c.leaderEpoch(), c.metadata(), now, expire));
+            }
+        }
+        if (valid.isEmpty()) {
+            return errors;
+        }
+        ClassicGroup group = coordinator.group(groupId);
+        if (group == null) {
+            if (generationId >= 0) {
+                short error = version >= 9 ? GroupErrors.GROUP_ID_NOT_FOUND : GroupErrors.ILLEGAL_GENERATION;
+                valid.keySet().forEach(tp -> errors.put(tp, error));
+                return errors;
+            }
+            group = coordinator.getOrCreate(groupId); // a "simple" group that only stores offsets
+        }
+        synchronized (group) {
+            short error = validateCommit(group, memberId == null ? "" : memberId, groupInstanceId, generationId);
+            if (error == GroupErrors.NONE) {
+                error = store(group, valid);
+            }
+            short e = error;
+            valid.keySet().forEach(tp -> errors.put(tp, e));
+        }
+        return errors;
+    }
+
+    private short validatePartition(Commit c) {
+        Optional<TopicRecord> topic = store.topic(c.partition().topic());
+        if (topic.isEmpty() || c.partition().partition() >= topic.get().partitions()) {
+            return GroupErrors.UNKNOWN_TOPIC_OR_PARTITION;
+        }
+        if (c.metadata() != null && c.metadata().getBytes(StandardCharsets.UTF_8).length > config.offsetMetadataMaxBytes()) {
+            return GroupErrors.OFFSET_METADATA_TOO_LARGE;
+        }
+        return GroupErrors.NONE;
+    }
+
+    /** Kafka's ClassicGroup.validateOffsetCommit. Under the group's monitor. */
+    private static short validateCommit(ClassicGroup group, String memberId, String groupInstanceId, int generationId) {
+        if (group.is(GroupState.DEAD)) {
+            return GroupErrors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (generationId < 0 && group.is(GroupState.EMPTY)) {
+            return GroupErrors.NONE; // admin client or a consumer that assigns partitions itself
+        }
+        if (generationId >= 0 || !memberId.isEmpty() || groupInstanceId != null) {
+            short error = GroupCoordinator.validateMember(group, memberId, groupInstanceId, generationId);
+            if (error != GroupErrors.NONE) {
+                return error;
+            }
+        } else if (!group.is(GroupState.EMPTY)) {
+            return GroupErrors.UNKNOWN_MEMBER_ID; // only members may commit to a group with members
+        }
+        if (group.is(GroupState.COMPLETING_REBALANCE)) {
+            return GroupErrors.REBALANCE_IN_PROGRESS;
+        }
+        return GroupErrors.NONE;
+    }
+
+    private short store(ClassicGroup group, Map<TopicPartitionRef, CommittedOffset> offsets) {
+        try {
+            store.commitOffsets(group.groupId, offsets);
+            return GroupErrors.NONE;
+        } catch (ClusterStateException e) {
+            LOG.atError().setCause(e).addKeyValue("group", group.groupId)
+                    .log("Could not store committed offsets of group {}", group.groupId);
+            return GroupErrors.COORDINATOR_NOT_AVAILABLE;
+        }
+    }
+
+    /**
+     * OffsetFetch for one group.
+     *
+     * @param topics the partitions asked for by topic, or null for every committed offset
+     */
+    public FetchResult fetch(String groupId, Map<String, List<Integer>> topics) {
+        if (groupId == null) {
+            return new FetchResult(GroupErrors.INVALID_GROUP_ID, List.of());
+        }
+        Map<TopicPartitionRef, CommittedOffset> committed = store.committedOffsets(groupId);
+        List<Fetched> out = new ArrayList<>();
+        if (topics == null) {
+            committed.entrySet().stream()
+                    .filter(e -> store.topic(e.getKey().topic()).isPresent())
+                    .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparing(TopicPartitionRef::topic)
+                            .thenComparingInt(TopicPartitionRef::partition)))
+                    .forEach(e -> out.add(new Fetched(e.getKey(), e.getValue())));
+        } else {
+            topics.forEach((topic, partitions) -> {
+                for (int p : partitions) {
+                    TopicPartitionRef tp = new TopicPartitionRef(topic, p);
+                    out.add(new Fetched(tp, committed.get(tp)));
+                }
+            });
+        }
+        return new FetchResult(GroupErrors.NONE, out);
+    }
+
+    /** OffsetDelete: the group-level error, and per partition errors in {@code errors}. */
+    public short delete(String groupId, List<TopicPartitionRef> partitions, Map<TopicPartitionRef, Short> errors) {
+        if (groupId == null || groupId.isEmpty()) {
+            return GroupErrors.INVALID_GROUP_ID;
+        }
+        ClassicGroup group = coordinator.group(groupId);
+        if (group == null) {
+            return GroupErrors.GROUP_ID_NOT_FOUND;
+        }
+        synchronized (group) {
+            if (group.is(GroupState.DEAD)) {
+                return GroupErrors.GROUP_ID_NOT_FOUND;
+            }
+            Set<String> subscribed;
+            if (group.is(GroupState.EMPTY)) {
+                subscribed = Set.of();
+            } else {
+                Optional<Set<String>> topics = ConsumerSubscriptions.subscribedTopics(group);
+                if (topics.isEmpty()) {
+                    return GroupErrors.NON_EMPTY_GROUP;
+                }
+                subscribed = topics.get();
+            }
+            List<TopicPartitionRef> deletable = new ArrayList<>();
+            for (TopicPartitionRef tp : partitions) {
+                Optional<TopicRecord> topic = store.topic(tp.topic());
+                if (topic.isEmpty() || tp.partition() >= topic.get().partitions()) {
+                    errors.put(tp, GroupErrors.UNKNOWN_TOPIC_OR_PARTITION);
+                } else if (subscribed.contains(tp.topic())) {
+                    errors.put(tp, GroupErrors.GROUP_SUBSCRIBED_TO_TOPIC);
+                } else {
+                    errors.put(tp, GroupErrors.NONE);
+                    deletable.add(tp);
+                }
+            }
+            try {
+                store.deleteOffsets(groupId, deletable);
+            } catch (ClusterStateException e) {
+                LOG.atError().setCause(e).addKeyValue("group", groupId).log("Could not delete offsets of group {}", groupId);
+                return GroupErrors.COORDINATOR_NOT_AVAILABLE;
+            }
+            return GroupErrors.NONE;
+        }
+    }
+
+    /**
+     * Removes expired offsets, as Kafka's offset cleanup: an offset with an explicit expiry once it passes;
+     * in an Empty group every offset {@code offsets.retention.minutes} after the group became empty (after
+     * its commit for a group that only stores offsets, or was loaded at start); in a Stable consumer group
+     * the offsets of topics no member subscribes to, by commit time; and offsets of deleted topics. An
+     * Empty group left without offsets is removed.
+     */
+    void expireOffsets() {
+        long now = timer.nowMs();
+        for (ClassicGroup group : coordinator.allGroups()) {
+            synchronized (group) {
+                if (group.is(GroupState.DEAD)) {
+                    continue;
+                }
+                Map<TopicPartitionRef, CommittedOffset> committed = store.committedOffsets(group.groupId);
+                List<TopicPartitionRef> expired = new ArrayList<>();
+                Optional<Set<String>> subscribed = group.is(GroupState.STABLE)
+                        ? ConsumerSubscriptions.subscribedTopics(group) : Optional.empty();
+                committed.forEach((tp, o) -> {
+                    if (isExpired(group, subscribed, tp, o, now) || store.topic(tp.topic()).isEmpty()) {
+                        expired.add(tp);
+                    }
+                });
+                if (!expired.isEmpty()) {
+                    store.deleteOffsets(group.groupId, expired);
+                    LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("offsets", expired.size())
+                            .log("Removed {} expired offsets of group {}", expired.size(), group.groupId);
+                }
+                if (group.is(GroupState.EMPTY) && group.members.isEmpty() && group.pendingMembers.isEmpty()
+                        && store.committedOffsets(group.groupId).isEmpty()) {
+                    coordinator.remove(group);
+                }
+            }
+        }
+    }
+
+    private boolean isExpired(ClassicGroup group, Optional<Set<String>> subscribed, TopicPartitionRef tp,
+                              CommittedOffset o, long now) {
+        if (o.expireTimestamp() >= 0) {
+            return now >= o.expireTimestamp();
+        }
+        long retention = config.offsetsRetentionMs();
+        if (group.is(GroupState.EMPTY)) {
+            boolean simple = group.protocolType == null || group.protocolType.isEmpty();
+            long base = simple || group.stateTimestampMs < 0 ? o.commitTimestamp() : group.stateTimestampMs;
+            return now - base >= retention;
+        }
+        return subscribed.isPresent() && !subscribed.get().contains(tp.topic()) && now - o.commitTimestamp() >= retention;
+    }
+}

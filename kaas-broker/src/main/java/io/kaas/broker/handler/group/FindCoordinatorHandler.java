@@ -1,0 +1,77 @@
+package io.kaas.broker.handler.group;
+
+import io.kaas.broker.BrokerContext;
+import io.kaas.broker.BrokerEndpoint;
+import io.kaas.broker.group.GroupErrors;
+import io.kaas.broker.handler.ApiHandler;
+import io.kaas.broker.handler.RequestContext;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.FindCoordinatorRequestData;
+import io.kaas.wire.message.FindCoordinatorResponseData;
+import io.kaas.wire.message.FindCoordinatorResponseData.Coordinator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * FindCoordinator v0-6, single key (v0-3) and batched (v4+). Group keys: this broker. Transaction keys:
+ * COORDINATOR_NOT_AVAILABLE, what Kafka answers while its transaction coordinator is not available
+ * (transactions are not implemented yet). Share keys (v6) and unknown key types: INVALID_REQUEST.
+ */
+public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorRequestData, FindCoordinatorResponseData> {
+    static final byte GROUP = 0;
+    static final byte TRANSACTION = 1;
+
+    private final BrokerContext ctx;
+
+    public FindCoordinatorHandler(BrokerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.FIND_COORDINATOR;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 6;
+    }
+
+    @Override
+    public CompletableFuture<FindCoordinatorResponseData> handle(RequestContext context, FindCoordinatorRequestData request) {
+        FindCoordinatorResponseData response = new FindCoordinatorResponseData();
+        if (context.apiVersion() >= 4) {
+            List<Coordinator> coordinators = new ArrayList<>();
+            for (String key : request.coordinatorKeys()) {
+                coordinators.add(lookup(key, request.keyType()));
+            }
+            return CompletableFuture.completedFuture(response.setCoordinators(coordinators));
+        }
+        Coordinator c = lookup(request.key(), request.keyType());
+        response.setErrorCode(c.errorCode()).setNodeId(c.nodeId()).setHost(c.host()).setPort(c.port());
+        if (context.apiVersion() >= 1) {
+            response.setErrorMessage(c.errorMessage());
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private Coordinator lookup(String key, byte keyType) {
+        Coordinator c = new Coordinator().setKey(key).setNodeId(-1).setHost("").setPort(-1);
+        if (keyType == GROUP) {
+            BrokerEndpoint endpoint = ctx.advertisedEndpoint();
+            return c.setErrorCode(GroupErrors.NONE).setErrorMessage(null).setNodeId(ctx.nodeId())
+                    .setHost(endpoint.host()).setPort(endpoint.port());
+        }
+        if (keyType == TRANSACTION) {
+            return c.setErrorCode(GroupErrors.COORDINATOR_NOT_AVAILABLE)
+                    .setErrorMessage("The coordinator is not available.");
+        }
+        return c.setErrorCode(GroupErrors.INVALID_REQUEST).setErrorMessage("Unsupported key type " + keyType);
+    }
+}

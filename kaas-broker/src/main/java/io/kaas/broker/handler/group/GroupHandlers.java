@@ -1,0 +1,43 @@
+package io.kaas.broker.handler.group;
+
+import io.kaas.broker.BrokerContext;
+import io.kaas.broker.group.GroupCoordinator;
+import io.kaas.broker.handler.ApiHandler;
+import io.kaas.broker.handler.RequestContext;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/** Creates the handlers of the group APIs over one coordinator. */
+public final class GroupHandlers {
+    private GroupHandlers() {
+    }
+
+    /**
+     * The classic-protocol group APIs and the offset APIs. The KIP-848 APIs (ConsumerGroupHeartbeat,
+     * ConsumerGroupDescribe) are deliberately absent: clients switch to them as soon as they are
+     * advertised.
+     */
+    public static List<ApiHandler<?, ?>> create(BrokerContext ctx, GroupCoordinator coordinator) {
+        return List.of(
+                new FindCoordinatorHandler(ctx),
+                new JoinGroupHandler(coordinator),
+                new SyncGroupHandler(coordinator),
+                new HeartbeatHandler(coordinator),
+                new LeaveGroupHandler(coordinator),
+                new OffsetCommitHandler(coordinator),
+                new OffsetFetchHandler(coordinator),
+                new ListGroupsHandler(coordinator),
+                new DescribeGroupsHandler(coordinator),
+                new DeleteGroupsHandler(coordinator),
+                new OffsetDeleteHandler(coordinator));
+    }
+
+    /** The client's host as Kafka shows it in DescribeGroups ({@code /127.0.0.1}). */
+    static String clientHost(RequestContext context) {
+        InetSocketAddress address = context.clientAddress();
+        if (address == null) {
+            return "";
+        }
+        return address.getAddress() != null ? address.getAddress().toString() : "/" + address.getHostString();
+    }
+}

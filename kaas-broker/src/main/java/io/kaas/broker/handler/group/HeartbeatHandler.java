@@ -1,0 +1,38 @@
+package io.kaas.broker.handler.group;
+
+import io.kaas.broker.group.GroupCoordinator;
+import io.kaas.broker.handler.ApiHandler;
+import io.kaas.broker.handler.RequestContext;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.HeartbeatRequestData;
+import io.kaas.wire.message.HeartbeatResponseData;
+import java.util.concurrent.CompletableFuture;
+
+/** Heartbeat v0-4: keeps a member's session alive; REBALANCE_IN_PROGRESS tells it to rejoin. */
+public final class HeartbeatHandler implements ApiHandler<HeartbeatRequestData, HeartbeatResponseData> {
+    private final GroupCoordinator coordinator;
+
+    public HeartbeatHandler(GroupCoordinator coordinator) {
+        this.coordinator = coordinator;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.HEARTBEAT;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 4;
+    }
+
+    @Override
+    public CompletableFuture<HeartbeatResponseData> handle(RequestContext context, HeartbeatRequestData request) {
+        return CompletableFuture.completedFuture(new HeartbeatResponseData().setErrorCode(coordinator.heartbeat(request)));
+    }
+}

@@ -1,0 +1,75 @@
+package io.kaas.broker.handler.group;
+
+import io.kaas.api.cluster.TopicPartitionRef;
+import io.kaas.broker.group.GroupCoordinator;
+import io.kaas.broker.group.GroupErrors;
+import io.kaas.broker.handler.ApiHandler;
+import io.kaas.broker.handler.RequestContext;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.OffsetDeleteRequestData;
+import io.kaas.wire.message.OffsetDeleteRequestData.OffsetDeleteRequestPartition;
+import io.kaas.wire.message.OffsetDeleteRequestData.OffsetDeleteRequestTopic;
+import io.kaas.wire.message.OffsetDeleteResponseData;
+import io.kaas.wire.message.OffsetDeleteResponseData.OffsetDeleteResponsePartition;
+import io.kaas.wire.message.OffsetDeleteResponseData.OffsetDeleteResponseTopic;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * OffsetDelete v0: removes committed offsets of an Empty group, or of topics a consumer group does not
+ * subscribe to (GROUP_SUBSCRIBED_TO_TOPIC otherwise; NON_EMPTY_GROUP for other non-empty groups).
+ */
+public final class OffsetDeleteHandler implements ApiHandler<OffsetDeleteRequestData, OffsetDeleteResponseData> {
+    private final GroupCoordinator coordinator;
+
+    public OffsetDeleteHandler(GroupCoordinator coordinator) {
+        this.coordinator = coordinator;
+    }
+
+    @Override
+    public ApiMessageType api() {
+        return ApiMessageType.OFFSET_DELETE;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 0;
+    }
+
+    @Override
+    public CompletableFuture<OffsetDeleteResponseData> handle(RequestContext context, OffsetDeleteRequestData request) {
+        List<TopicPartitionRef> partitions = new ArrayList<>();
+        for (OffsetDeleteRequestTopic t : request.topics()) {
+            for (OffsetDeleteRequestPartition p : t.partitions()) {
+                if (p.partitionIndex() >= 0) {
+                    partitions.add(new TopicPartitionRef(t.name(), p.partitionIndex()));
+                }
+            }
+        }
+        Map<TopicPartitionRef, Short> errors = new HashMap<>();
+        short error = coordinator.offsets().delete(request.groupId(), partitions, errors);
+        OffsetDeleteResponseData response = new OffsetDeleteResponseData().setErrorCode(error);
+        if (error != GroupErrors.NONE) {
+            return CompletableFuture.completedFuture(response);
+        }
+        List<OffsetDeleteResponseTopic> topics = new ArrayList<>();
+        for (OffsetDeleteRequestTopic t : request.topics()) {
+            List<OffsetDeleteResponsePartition> ps = new ArrayList<>();
+            for (OffsetDeleteRequestPartition p : t.partitions()) {
+                Short e = p.partitionIndex() < 0 ? null : errors.get(new TopicPartitionRef(t.name(), p.partitionIndex()));
+                ps.add(new OffsetDeleteResponsePartition().setPartitionIndex(p.partitionIndex())
+                        .setErrorCode(e == null ? GroupErrors.UNKNOWN_TOPIC_OR_PARTITION : e));
+            }
+            topics.add(new OffsetDeleteResponseTopic().setName(t.name()).setPartitions(ps));
+        }
+        return CompletableFuture.completedFuture(response.setTopics(topics));
+    }
+}
