@@ -7,6 +7,11 @@
 module io.kaas.engine.segments {
     requires io.kaas.api;
     requires org.slf4j;
+    // Compression codecs, for compaction and the keyless-record check of compacted topics. snappy-java and
+    // lz4-java are automatic modules (names derived from the jar name / Automatic-Module-Name).
+    requires snappy.java;
+    requires org.lz4.java;
+    requires com.github.luben.zstd_jni;
 
     provides io.kaas.api.storage.StorageEngineProvider with io.kaas.engine.segments.SegmentEngineProvider;
 }

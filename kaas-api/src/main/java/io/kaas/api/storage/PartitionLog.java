@@ -26,6 +26,9 @@ public interface PartitionLog {
      *         ({@link KafkaStorageException} if the data could not be made durable: nothing is
      *         acknowledged that may be lost)
      * @throws RecordTooLargeException if a batch exceeds {@link LogConfig#maxMessageBytes()}; nothing is stored
+     * @throws InvalidRecordException if {@link LogConfig#compact()} is set and a record has no key (Kafka's
+     *         "Compacted topic cannot accept message without key"); nothing is stored. Engines that compact
+     *         decompress batches of compacted topics only, to check this
      */
     CompletableFuture<AppendResult> append(ByteBuffer batches, boolean durable);
 

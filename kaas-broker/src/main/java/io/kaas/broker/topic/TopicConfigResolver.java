@@ -99,6 +99,7 @@ public final class TopicConfigResolver {
     /** The engine settings for a topic with {@code overrides}. */
     public LogConfig logConfig(Map<String, String> overrides) {
         LogConfig d = LogConfig.defaults();
+        String policy = String.valueOf(value(TopicConfigs.CLEANUP_POLICY, overrides));
         return new LogConfig(
                 parseLong(value(TopicConfigs.SEGMENT_BYTES, overrides), d.segmentBytes()),
                 parseLong(value(TopicConfigs.SEGMENT_MS, overrides), d.segmentMs()),
@@ -107,7 +108,20 @@ public final class TopicConfigResolver {
                 (int) parseLong(value(TopicConfigs.MAX_MESSAGE_BYTES, overrides), d.maxMessageBytes()),
                 parseLong(value(TopicConfigs.FLUSH_MESSAGES, overrides), d.flushMessages()),
                 "LogAppendTime".equals(value(TopicConfigs.MESSAGE_TIMESTAMP_TYPE, overrides)),
-                String.valueOf(value(TopicConfigs.CLEANUP_POLICY, overrides)).contains("compact"));
+                policy.contains("compact"),
+                policy.contains("delete"),
+                parseLong(value(TopicConfigs.DELETE_RETENTION_MS, overrides), d.deleteRetentionMs()),
+                parseLong(value(TopicConfigs.MIN_COMPACTION_LAG_MS, overrides), d.minCompactionLagMs()),
+                parseLong(value(TopicConfigs.MAX_COMPACTION_LAG_MS, overrides), d.maxCompactionLagMs()),
+                parseDouble(value(TopicConfigs.MIN_CLEANABLE_DIRTY_RATIO, overrides), d.minCleanableDirtyRatio()));
+    }
+
+    private static double parseDouble(String value, double fallback) {
+        try {
+            return value == null ? fallback : Double.parseDouble(value.trim());
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
     }
 
     private static long parseLong(String value, long fallback) {

@@ -20,6 +20,10 @@ public final class TopicConfigs {
     public static final String SEGMENT_BYTES = "segment.bytes";
     public static final String SEGMENT_MS = "segment.ms";
     public static final String FLUSH_MESSAGES = "flush.messages";
+    public static final String DELETE_RETENTION_MS = "delete.retention.ms";
+    public static final String MIN_COMPACTION_LAG_MS = "min.compaction.lag.ms";
+    public static final String MAX_COMPACTION_LAG_MS = "max.compaction.lag.ms";
+    public static final String MIN_CLEANABLE_DIRTY_RATIO = "min.cleanable.dirty.ratio";
 
     private static final String LONG_MAX = String.valueOf(Long.MAX_VALUE);
     private static final Map<String, TopicConfigDef> DEFS = build();
@@ -49,7 +53,7 @@ public final class TopicConfigs {
                 "Specify the final compression type for a given topic.");
         def(m, "compression.zstd.level", ConfigType.INT, "3", "compression.zstd.level", between(-131072, 22),
                 "The compression level to use if compression.type is set to zstd.");
-        def(m, "delete.retention.ms", ConfigType.LONG, "86400000", "log.cleaner.delete.retention.ms", atLeast(0),
+        def(m, DELETE_RETENTION_MS, ConfigType.LONG, "86400000", "log.cleaner.delete.retention.ms", atLeast(0),
                 "The amount of time to retain delete tombstone markers for log compacted topics.");
         def(m, "file.delete.delay.ms", ConfigType.LONG, "60000", "log.segment.delete.delay.ms", atLeast(0),
                 "The time to wait before deleting a file from the filesystem.");
@@ -67,7 +71,7 @@ public final class TopicConfigs {
                 "The maximum size of local log segments that can grow for a partition before it deletes the old segments.");
         def(m, "local.retention.ms", ConfigType.LONG, "-2", "log.local.retention.ms", atLeast(-2),
                 "The number of milliseconds to keep the local log segment before it gets deleted.");
-        def(m, "max.compaction.lag.ms", ConfigType.LONG, LONG_MAX, "log.cleaner.max.compaction.lag.ms", atLeast(1),
+        def(m, MAX_COMPACTION_LAG_MS, ConfigType.LONG, LONG_MAX, "log.cleaner.max.compaction.lag.ms", atLeast(1),
                 "The maximum time a message will remain ineligible for compaction in the log.");
         def(m, MAX_MESSAGE_BYTES, ConfigType.INT, "1048588", "message.max.bytes", atLeast(0),
                 "The largest record batch size allowed by Kafka (after compression if compression is enabled).");
@@ -78,9 +82,9 @@ public final class TopicConfigs {
         def(m, MESSAGE_TIMESTAMP_TYPE, ConfigType.STRING, "CreateTime", "log.message.timestamp.type",
                 oneOf("CreateTime", "LogAppendTime"),
                 "Define whether the timestamp in the message is message create time or log append time.");
-        def(m, "min.cleanable.dirty.ratio", ConfigType.DOUBLE, "0.5", "log.cleaner.min.cleanable.ratio", between(0, 1),
+        def(m, MIN_CLEANABLE_DIRTY_RATIO, ConfigType.DOUBLE, "0.5", "log.cleaner.min.cleanable.ratio", between(0, 1),
                 "The minimum ratio of dirty log to total log for a log to be eligible for cleaning.");
-        def(m, "min.compaction.lag.ms", ConfigType.LONG, "0", "log.cleaner.min.compaction.lag.ms", atLeast(0),
+        def(m, MIN_COMPACTION_LAG_MS, ConfigType.LONG, "0", "log.cleaner.min.compaction.lag.ms", atLeast(0),
                 "The minimum time a message will remain uncompacted in the log.");
         def(m, "min.insync.replicas", ConfigType.INT, "1", "min.insync.replicas", atLeast(1),
                 "The minimum number of replicas that must acknowledge a write for it to be considered successful with acks=all.");

@@ -42,6 +42,9 @@ final class BatchAppender {
                         + config.maxMessageBytes() + " of " + log.key());
             }
         }
+        if (config.compact()) {
+            requireKeys(batches, headers);
+        }
         log.lock.lock();
         try {
             log.ensureWritable();
@@ -215,6 +218,28 @@ final class BatchAppender {
                     .setMessage("could not write the recovery checkpoint or producer snapshot at roll").log();
         }
         return fresh;
+    }
+
+    /** Compacted topics only (records are decompressed): every record needs a key, as Kafka requires. */
+    private void requireKeys(ByteBuffer batches, List<BatchHeader> headers) {
+        for (BatchHeader h : headers) {
+            if (h.isControl() || h.recordCount() == 0) {
+                continue;
+            }
+            int pos = (int) h.position();
+            BatchRecords records;
+            try {
+                records = BatchRecords.parse(batches.duplicate().limit(pos + h.sizeInBytes()).position(pos));
+            } catch (java.io.IOException | RuntimeException e) {
+                throw new InvalidRecordException("cannot read the records of a batch for " + log.key() + ": " + e.getMessage(), e);
+            }
+            for (BatchRecords.Rec r : records.records()) {
+                if (!r.hasKey()) {
+                    throw new InvalidRecordException("Compacted topic cannot accept message without key in topic partition "
+                            + log.key() + ".");
+                }
+            }
+        }
     }
 
     private List<BatchHeader> parse(ByteBuffer batches) {

@@ -122,6 +122,11 @@ final class LogRecovery {
         }
     }
 
+    /** Opens the indexes of a closed segment just rewritten by compaction (rebuilt from its batches). */
+    static void reopenClosed(Segment seg, long nextBase) throws IOException {
+        recoverClosed(seg, nextBase, new Stats());
+    }
+
     private static void recoverClosed(Segment seg, long nextBase, Stats stats) throws IOException {
         long size = seg.channel().size();
         seg.restore(size, nextBase);
@@ -309,7 +314,8 @@ final class LogRecovery {
         if (n == 0) {
             return size == 0;
         }
-        if (index.relativeOffsetAt(0) != 0 || index.positionAt(0) != 0) {
+        // Compaction may have dropped a segment's first batches: the first entry is at position 0, not offset 0.
+        if (index.relativeOffsetAt(0) < 0 || index.positionAt(0) != 0) {
             return false;
         }
         for (int i = 1; i < n; i++) {

@@ -12,7 +12,7 @@ import java.util.Map;
  * rolls the active segment when {@code segment.ms} has passed (so a quiet segment becomes deletable), then
  * deletes closed segments, oldest first, while their largest timestamp is older than {@code retention.ms},
  * then while the log would still exceed {@code retention.bytes} without them. The active segment is never
- * deleted. Deleting means moving the log start to the next segment's base through
+ * deleted, and a topic whose {@code cleanup.policy} lacks delete only rolls. Deleting means moving the log start to the next segment's base through
  * {@link SegmentPartitionLog#advanceLogStart}, the path DeleteRecords uses.
  */
 final class LogRetention {
@@ -27,6 +27,9 @@ final class LogRetention {
             LogConfig config = log.config();
             if (BatchAppender.isAged(log.state.active(), config, nowMs)) {
                 log.rollLocked();
+            }
+            if (!config.delete()) {
+                return log.state.logStartOffset(); // cleanup.policy=compact: segments are compacted, never deleted
             }
             return log.advanceLogStart(deletableUpTo(log, config, nowMs));
         } finally {

@@ -34,6 +34,11 @@ final class PartitionDirectory {
     static final String CHECKPOINT_FILE = "recovery-checkpoint.json";
     static final String PRODUCER_SNAPSHOT_FILE = "producer-state.snapshot";
     static final String CLEAN_SHUTDOWN_FILE = "clean-shutdown";
+    static final String CLEANER_CHECKPOINT_FILE = "cleaner-checkpoint.json";
+    /** A compacted segment being written; deleted by recovery (the pass rolls back). */
+    static final String CLEANED_SUFFIX = ".cleaned";
+    /** A compacted segment fsynced and committed; recovery completes the swap. */
+    static final String SWAP_SUFFIX = ".swap";
     private static final String TMP_SUFFIX = ".tmp";
 
     private final Path dir;
@@ -66,6 +71,7 @@ final class PartitionDirectory {
             pd.writeAtomically(PARTITION_FILE, FlatJson.write(Map.of("topicId", key.topicId().toString())));
         }
         pd.deleteTempFiles();
+        pd.finishSwaps();
         return pd;
     }
 
@@ -92,6 +98,68 @@ final class PartitionDirectory {
 
     Path timeIndexFile(long baseOffset) {
         return dir.resolve(stem(baseOffset) + TIME_INDEX_SUFFIX);
+    }
+
+    /** Where the cleaner writes the compacted copy of a segment's log. */
+    Path cleanedFile(long baseOffset) {
+        return dir.resolve(stem(baseOffset) + LOG_SUFFIX + CLEANED_SUFFIX);
+    }
+
+    /** The compacted copy once fsynced: its existence commits the swap. */
+    Path swapFile(long baseOffset) {
+        return dir.resolve(stem(baseOffset) + LOG_SUFFIX + SWAP_SUFFIX);
+    }
+
+    /**
+     * Replaces a segment's log by its committed compacted copy: deletes the old indexes (rebuilt from the new
+     * log), renames {@code .swap} over the {@code .log} (rename(2) replaces atomically, so the old log is deleted
+     * in the same step; readers holding its channel keep reading it) and fsyncs the directory. Idempotent: recovery
+     * calls it for a {@code .swap} left by a crash.
+     */
+    void completeSwap(long baseOffset) throws IOException {
+        Files.deleteIfExists(indexFile(baseOffset));
+        Files.deleteIfExists(timeIndexFile(baseOffset));
+        Files.move(swapFile(baseOffset), logFile(baseOffset), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+        fsyncDirectory(dir);
+    }
+
+    /** Recovery of an interrupted compaction: rolls back every {@code .cleaned}, completes every {@code .swap}. */
+    private void finishSwaps() throws IOException {
+        List<Long> swaps = new ArrayList<>();
+        boolean changed = false;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                String name = p.getFileName().toString();
+                if (name.endsWith(LOG_SUFFIX + CLEANED_SUFFIX)) {
+                    Files.deleteIfExists(p);
+                    changed = true;
+                } else if (name.endsWith(LOG_SUFFIX + SWAP_SUFFIX)) {
+                    swaps.add(Long.parseLong(name.substring(9, 29)));
+                }
+            }
+        }
+        for (long base : swaps) {
+            completeSwap(base);
+        }
+        if (changed) {
+            fsyncDirectory(dir);
+        }
+    }
+
+    /** The first offset the cleaner has not compacted yet (0 if it never ran). */
+    long readCleanerCheckpoint() {
+        try {
+            String v = FlatJson.read(Files.readString(dir.resolve(CLEANER_CHECKPOINT_FILE), StandardCharsets.UTF_8))
+                    .get("firstDirtyOffset");
+            return v == null ? 0L : Long.parseLong(v);
+        } catch (IOException | RuntimeException e) {
+            return 0L; // missing or unreadable: the next pass compacts the whole log again (idempotent)
+        }
+    }
+
+    void writeCleanerCheckpoint(long firstDirtyOffset) throws IOException {
+        writeAtomically(CLEANER_CHECKPOINT_FILE, FlatJson.write(Map.of("firstDirtyOffset", Long.toString(firstDirtyOffset))));
     }
 
     /** Deletes a segment's three files (not the directory entry's fsync: the caller batches that). */

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The segment storage engine: a set of {@link SegmentPartitionLog}s under the data directory, one
  * small committer pool shared by all partitions for group-commit fsyncs, a {@link DeferredCloser}
- * for deleted segments, one background thread for retention passes ({@code retention.check.interval.ms})
+ * for deleted segments, one background thread for retention and compaction passes ({@code retention.check.interval.ms})
  * and one watchdog thread that times fsyncs ({@code fsync.timeout.ms}) and flushes non-durable appends
  * ({@code flush.interval.ms}). The watchdog has its own thread because a retention pass may itself block
  * in an fsync (a roll). Partition open, delete and close are serialized on the engine.
@@ -99,11 +99,31 @@ public final class SegmentEngine implements StorageEngine {
         return advanced;
     }
 
+    /**
+     * Runs one compaction pass over every open partition whose {@code cleanup.policy} includes compact, on the
+     * calling thread (the background thread runs it after each retention pass). See {@link LogCleaner}.
+     *
+     * @return the number of segments rewritten
+     */
+    public int runCleanerPass() {
+        int rewritten = 0;
+        long now = context.clock().millis();
+        for (SegmentPartitionLog log : openLogs) {
+            try {
+                rewritten += LogCleaner.run(log, now, config.cleanerMaxKeysPerPass());
+            } catch (IOException | RuntimeException e) {
+                LOG.atWarn().addKeyValue("partition", log.key()).setCause(e).setMessage("compaction pass failed").log();
+            }
+        }
+        return rewritten;
+    }
+
     private void retentionPassQuietly() {
         try {
             runRetentionPass();
+            runCleanerPass();
         } catch (RuntimeException e) {
-            LOG.atWarn().setCause(e).setMessage("retention pass failed").log();
+            LOG.atWarn().setCause(e).setMessage("retention or compaction pass failed").log();
         }
     }
 

@@ -17,15 +17,19 @@ import io.kaas.api.plugin.PluginConfigException;
  * @param fsyncTimeoutMs             an fsync running longer takes its partition offline ({@code fsync.timeout.ms})
  * @param flushIntervalMs            non-durable appends reach disk within about this time ({@code flush.interval.ms},
  *                                   as Kafka's {@code log.flush.interval.ms})
+ * @param cleanerMaxKeysPerPass      most keys one compaction pass maps ({@code cleaner.max.keys.per.pass}); the map
+ *                                   takes about 48 bytes per key, and a log with more keys is cleaned over several passes
  */
 record SegmentEngineConfig(int committerThreads, long deletedSegmentCloseDelayMs, long checkpointIntervalMs,
-                           long retentionCheckIntervalMs, long fsyncTimeoutMs, long flushIntervalMs) {
+                           long retentionCheckIntervalMs, long fsyncTimeoutMs, long flushIntervalMs,
+                           int cleanerMaxKeysPerPass) {
     static final String COMMITTER_THREADS = "committer.threads";
     static final String CLOSE_DELAY = "deleted.segment.close.delay.ms";
     static final String CHECKPOINT_INTERVAL = "recovery.checkpoint.interval.ms";
     static final String RETENTION_CHECK_INTERVAL = "retention.check.interval.ms";
     static final String FSYNC_TIMEOUT = "fsync.timeout.ms";
     static final String FLUSH_INTERVAL = "flush.interval.ms";
+    static final String CLEANER_MAX_KEYS = "cleaner.max.keys.per.pass";
 
     static SegmentEngineConfig from(PluginConfig config) {
         int threads = config.getInt(COMMITTER_THREADS, 2);
@@ -34,7 +38,8 @@ record SegmentEngineConfig(int committerThreads, long deletedSegmentCloseDelayMs
         }
         return new SegmentEngineConfig(threads, atLeast(config, CLOSE_DELAY, 60_000L, 0),
                 atLeast(config, CHECKPOINT_INTERVAL, 5_000L, 0), atLeast(config, RETENTION_CHECK_INTERVAL, 300_000L, 1),
-                atLeast(config, FSYNC_TIMEOUT, 30_000L, 1), atLeast(config, FLUSH_INTERVAL, 500L, 1));
+                atLeast(config, FSYNC_TIMEOUT, 30_000L, 1), atLeast(config, FLUSH_INTERVAL, 500L, 1),
+                Math.toIntExact(Math.min(atLeast(config, CLEANER_MAX_KEYS, 500_000L, 1), 1L << 28)));
     }
 
     private static long atLeast(PluginConfig config, String key, long defaultValue, long min) {

@@ -55,6 +55,10 @@ public final class SegmentPartitionLog implements PartitionLog {
     private volatile LogState lastForced;
     private volatile Throwable offlineCause;
     private volatile boolean closed;
+    /** The first offset compaction has not cleaned; only the engine's background thread touches it. */
+    private long cleanerCheckpoint;
+    /** When a tombstone kept by compaction may go (0 = unknown after open: look once); cleaner thread only. */
+    long nextTombstoneExpiryMs;
     /** System.nanoTime() when the running fsync started, 0 if none: one slot for the committer, one under the lock. */
     private volatile long committerFsyncStart;
     private volatile long lockedFsyncStart;
@@ -91,6 +95,7 @@ public final class SegmentPartitionLog implements PartitionLog {
         this.reader = new LogReader(segments);
         this.timestamps = new TimestampSearch(segments);
         this.appender = new BatchAppender(this);
+        this.cleanerCheckpoint = dir.readCleanerCheckpoint();
     }
 
     /** Opens (recovering if needed) the partition's directory under {@code dataDir}. */
@@ -208,6 +213,34 @@ public final class SegmentPartitionLog implements PartitionLog {
         this.config = newConfig;
     }
 
+    /** The first offset the cleaner has not compacted yet. */
+    long cleanerCheckpoint() {
+        return cleanerCheckpoint;
+    }
+
+    /** After a compaction pass: persists (best effort: losing it only means cleaning again) the new checkpoint. */
+    void advanceCleanerCheckpoint(long firstDirtyOffset) {
+        if (firstDirtyOffset <= cleanerCheckpoint) {
+            return;
+        }
+        cleanerCheckpoint = firstDirtyOffset;
+        try {
+            dir.writeCleanerCheckpoint(firstDirtyOffset);
+        } catch (IOException e) {
+            LOG.atWarn().addKeyValue("partition", key).setCause(e).setMessage("could not write the cleaner checkpoint").log();
+        }
+    }
+
+    /** Swaps a compacted copy in for a closed segment (under the lock); the old file closes after in-flight reads. */
+    void replaceClosedSegment(Segment old, Segment fresh) {
+        segments.put(fresh.baseOffset(), fresh);
+        closer.closeLater(old);
+    }
+
+    boolean isClosedOrOffline() {
+        return closed || offlineCause != null;
+    }
+
     /** Number of group-commit fsyncs performed so far (for tests and metrics). */
     public long fsyncCount() {
         return committer.forceCount();
@@ -317,6 +350,7 @@ public final class SegmentPartitionLog implements PartitionLog {
         try {
             hooks.beforeForce(s.active().logPath());
             s.active().channel().force(false);
+            hooks.afterForce(s.active().logPath());
         } finally {
             committerFsyncStart = 0;
         }
@@ -330,6 +364,7 @@ public final class SegmentPartitionLog implements PartitionLog {
         try {
             hooks.beforeForce(file);
             channel.force(true);
+            hooks.afterForce(file);
         } finally {
             lockedFsyncStart = 0;
         }

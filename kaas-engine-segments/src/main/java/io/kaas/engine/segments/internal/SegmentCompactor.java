@@ -1,0 +1,203 @@
+package io.kaas.engine.segments.internal;
+
+import io.kaas.api.record.BatchHeader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Rewrites one closed segment for {@link LogCleaner} and swaps the copy in crash-safely:
+ *
+ * <ol>
+ *   <li>Batches are copied to {@code <segment>.log.cleaned}: unchanged batches verbatim; a batch that lost
+ *       records is rebuilt from the survivors' bytes (same base offset, last offset delta, timestamps and
+ *       producer fields; recompressed with its codec; new CRC). A batch left empty is dropped, except the
+ *       segment's last batch (so the segment keeps its end offset) and a batch still in its producer's
+ *       idempotence window (as Kafka keeps it for the producer's sequence state): those stay as empty
+ *       batches. Control batches and batches at or past {@code mapEnd} are copied as they are.</li>
+ *   <li>If nothing changed the copy is deleted. Else it is fsynced, then, under the partition lock and only if
+ *       the segment is still in the log: renamed to {@code .swap} and the directory fsynced (the commit
+ *       point), the old indexes deleted, {@code .swap} renamed over {@code .log}, the directory fsynced, and
+ *       the segment reopened with indexes rebuilt from its batches. The old file stays open for in-flight
+ *       reads until the deferred closer closes it.</li>
+ *   <li>{@link PartitionDirectory#open} rolls a crash back (a {@code .cleaned} is deleted) or forward (a
+ *       {@code .swap} is completed): either way the log opens and reads.</li>
+ * </ol>
+ */
+final class SegmentCompactor {
+    private SegmentCompactor() {
+    }
+
+    /** Compacts {@code seg}; returns whether it was rewritten and swapped in. */
+    static boolean compact(SegmentPartitionLog log, Segment seg, KeyMap map, long mapEnd, boolean dropTombstones,
+                           Set<Long> producerBatches, LogCleaner.Pass pass) throws IOException {
+        Path cleaned = log.dir.cleanedFile(seg.baseOffset());
+        Copy copy = new Copy(log, seg, cleaned);
+        try {
+            long pos = 0;
+            long size = seg.size();
+            while (pos < size) {
+                BatchHeader h = seg.readHeader(pos, size);
+                if (h == null) {
+                    break;
+                }
+                long start = pos;
+                pos += h.sizeInBytes();
+                if (h.isControl() || h.baseOffset() >= mapEnd || h.recordCount() == 0) {
+                    copy.keep(start, h.sizeInBytes());
+                    continue;
+                }
+                ByteBuffer batch = seg.read(start, h.sizeInBytes());
+                BatchRecords records = BatchRecords.parse(batch);
+                List<BatchRecords.Rec> kept = retained(records, map, mapEnd, dropTombstones, pass, seg);
+                if (kept.size() == records.records().size()) {
+                    copy.keep(start, h.sizeInBytes());
+                } else if (!kept.isEmpty() || pos >= size || producerBatches.contains(h.baseOffset())) {
+                    copy.replace(start, records.rewrite(batch, kept));
+                } else {
+                    copy.replace(start, null);
+                }
+            }
+            if (!copy.finish()) {
+                return false;
+            }
+        } catch (IOException | RuntimeException e) {
+            copy.abort();
+            throw e;
+        }
+        return swap(log, seg, cleaned);
+    }
+
+    /**
+     * The {@code .cleaned} copy, opened only at the first change: an unchanged segment costs reads only. The
+     * unchanged batches before it are copied in one transfer.
+     */
+    private static final class Copy {
+        private final SegmentPartitionLog log;
+        private final Segment seg;
+        private final Path path;
+        private FileChannel out;
+        private long verbatimFrom;
+        private long verbatimTo;
+        private long written;
+
+        Copy(SegmentPartitionLog log, Segment seg, Path path) {
+            this.log = log;
+            this.seg = seg;
+            this.path = path;
+        }
+
+        void keep(long start, int size) throws IOException {
+            if (verbatimTo != start) {
+                flushVerbatim();
+                verbatimFrom = start;
+            }
+            verbatimTo = start + size;
+        }
+
+        void replace(long start, ByteBuffer batch) throws IOException {
+            if (out == null) {
+                out = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING);
+            }
+            flushVerbatim();
+            verbatimFrom = start;
+            verbatimTo = start;
+            if (batch != null) {
+                log.hooks.beforeWrite(path);
+                while (batch.hasRemaining()) {
+                    written += out.write(batch, written);
+                }
+            }
+        }
+
+        private void flushVerbatim() throws IOException {
+            if (out == null || verbatimTo <= verbatimFrom) {
+                return;
+            }
+            log.hooks.beforeWrite(path);
+            long at = verbatimFrom;
+            while (at < verbatimTo) {
+                long n = seg.channel().transferTo(at, verbatimTo - at, out.position(written));
+                at += n;
+                written += n;
+            }
+            verbatimFrom = verbatimTo;
+        }
+
+        /** Fsyncs and closes the copy; false if nothing changed (no copy). */
+        boolean finish() throws IOException {
+            if (out == null) {
+                return false;
+            }
+            flushVerbatim();
+            log.hooks.beforeForce(path);
+            out.force(true);
+            log.hooks.afterForce(path);
+            out.close();
+            return true;
+        }
+
+        void abort() throws IOException {
+            if (out != null) {
+                out.close();
+            }
+            Files.deleteIfExists(path);
+        }
+    }
+
+    private static List<BatchRecords.Rec> retained(BatchRecords batch, KeyMap map, long mapEnd, boolean dropTombstones,
+                                                   LogCleaner.Pass pass, Segment seg) {
+        List<BatchRecords.Rec> kept = new ArrayList<>(batch.records().size());
+        long base = batch.header().baseOffset();
+        for (BatchRecords.Rec r : batch.records()) {
+            long offset = base + r.offsetDelta();
+            if (offset >= mapEnd) {
+                kept.add(r);
+                continue;
+            }
+            if (!r.hasKey()) {
+                continue; // as Kafka: a keyless record (written before the topic was compacted) is discarded
+            }
+            if (map.get(batch.payload(), r.keyStart(), r.keyLength()) > offset) {
+                continue; // a later record has this key
+            }
+            if (r.tombstone()) {
+                if (dropTombstones) {
+                    continue;
+                }
+                pass.tombstoneKept(seg);
+            }
+            kept.add(r);
+        }
+        return kept;
+    }
+
+    /** Commits the fsynced copy and swaps it in, under the lock; false (copy deleted) if the segment is gone. */
+    private static boolean swap(SegmentPartitionLog log, Segment seg, Path cleaned) throws IOException {
+        PartitionDirectory dir = log.dir;
+        log.lock.lock();
+        try {
+            if (log.isClosedOrOffline() || log.segments.get(seg.baseOffset()) != seg) {
+                Files.deleteIfExists(cleaned);
+                return false;
+            }
+            Files.move(cleaned, dir.swapFile(seg.baseOffset()), StandardCopyOption.ATOMIC_MOVE);
+            PartitionDirectory.fsyncDirectory(dir.path());
+            dir.completeSwap(seg.baseOffset());
+            Segment fresh = Segment.open(dir, seg.baseOffset());
+            LogRecovery.reopenClosed(fresh, seg.nextOffset());
+            log.replaceClosedSegment(seg, fresh);
+            return true;
+        } finally {
+            log.lock.unlock();
+        }
+    }
+}
