@@ -3,32 +3,38 @@ package io.kaas.broker.handler;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.topic.PartitionWatchers;
-import io.kaas.wire.message.FetchResponseData;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A fetch parked until {@code min_bytes} are available or {@code max_wait_ms} expires. It holds no
- * thread: a one-shot watcher on each partition schedules a re-read on the broker scheduler when data
- * is appended, and a timer answers with whatever is there at the deadline.
+ * thread and polls nothing: a one-shot watcher on each partition hands a re-read to the fetch
+ * executor when data is appended, and a timer on the broker scheduler hands the final read to the same
+ * executor at the deadline. The scheduler thread itself never reads; an idle long-poll costs one timer.
  */
 final class DelayedFetch {
     private final BrokerContext ctx;
+    private final Executor executor;
     private final PartitionWatchers watchers;
     private final FetchReader reader;
     private final int minBytes;
-    private final CompletableFuture<FetchResponseData> future = new CompletableFuture<>();
+    private final CompletableFuture<FetchReader.Result> future = new CompletableFuture<>();
     private final Runnable wake = this::scheduleRecheck;
     private final List<PartitionLog> logs = new ArrayList<>();
+    private final AtomicBoolean recheckPending = new AtomicBoolean();
     private ScheduledFuture<?> timeout;
 
-    private DelayedFetch(BrokerContext ctx, PartitionWatchers watchers, FetchReader reader, int minBytes) {
+    private DelayedFetch(BrokerContext ctx, Executor executor, PartitionWatchers watchers, FetchReader reader,
+                         int minBytes) {
         this.ctx = ctx;
+        this.executor = executor;
         this.watchers = watchers;
         this.reader = reader;
         this.minBytes = minBytes;
@@ -40,11 +46,12 @@ final class DelayedFetch {
     }
 
     /** Parks a fetch whose first read ({@code first}) did not satisfy {@code minBytes}. */
-    static CompletableFuture<FetchResponseData> park(BrokerContext ctx, PartitionWatchers watchers, FetchReader reader,
-                                                     int minBytes, int maxWaitMs, FetchReader.Result first) {
-        DelayedFetch d = new DelayedFetch(ctx, watchers, reader, minBytes);
+    static CompletableFuture<FetchReader.Result> park(BrokerContext ctx, Executor executor, PartitionWatchers watchers,
+                                                      FetchReader reader, int minBytes, int maxWaitMs,
+                                                      FetchReader.Result first) {
+        DelayedFetch d = new DelayedFetch(ctx, executor, watchers, reader, minBytes);
         synchronized (d) {
-            d.timeout = ctx.scheduler().schedule(d::expire, maxWaitMs, TimeUnit.MILLISECONDS);
+            d.timeout = ctx.scheduler().schedule(d::scheduleExpiry, maxWaitMs, TimeUnit.MILLISECONDS);
             d.watch(first.before());
         }
         return d.future;
@@ -60,18 +67,28 @@ final class DelayedFetch {
         }
     }
 
+    /** Appends to several watched partitions before the re-read runs cost one re-read. */
     private void scheduleRecheck() {
-        if (future.isDone()) {
+        if (future.isDone() || !recheckPending.compareAndSet(false, true)) {
             return;
         }
         try {
-            ctx.scheduler().execute(this::recheck);
+            executor.execute(this::recheck);
+        } catch (RejectedExecutionException e) {
+            fail(e);
+        }
+    }
+
+    private void scheduleExpiry() {
+        try {
+            executor.execute(this::expire);
         } catch (RejectedExecutionException e) {
             fail(e);
         }
     }
 
     private synchronized void recheck() {
+        recheckPending.set(false);
         if (future.isDone()) {
             return;
         }
@@ -80,7 +97,7 @@ final class DelayedFetch {
             FetchReader.Result r = reader.read();
             if (r.bytes() >= minBytes || r.hasError()) {
                 timeout.cancel(false);
-                future.complete(r.response());
+                future.complete(r);
                 return;
             }
             watch(r.before());
@@ -95,7 +112,7 @@ final class DelayedFetch {
         }
         unwatch();
         try {
-            future.complete(reader.read().response());
+            future.complete(reader.read());
         } catch (RuntimeException e) {
             fail(e);
         }

@@ -12,22 +12,38 @@ import io.kaas.wire.message.FetchResponseData;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Fetch v4-18 without incremental sessions (as Kafka with the session cache disabled: every fetch is
- * full and answered with session id 0). Long-polls through {@link DelayedFetch}: no thread is parked.
+ * Fetch v4-18 with incremental fetch sessions (KIP-227, {@link FetchSessions}). Records leave
+ * zero-copy ({@link FetchResponse}); long-polls park in {@link DelayedFetch} without a thread, their
+ * re-reads run on a small fetch pool (never on the scheduler or an event loop) whose threads exit
+ * when idle.
  */
 public final class FetchHandler implements ApiHandler<FetchRequestData, FetchResponseData> {
-    /** Kafka's FETCH_SESSION_ID_NOT_FOUND. */
-    private static final short FETCH_SESSION_ID_NOT_FOUND = 70;
+    /** {@code max.incremental.fetch.session.cache.slots}, as in Kafka. */
+    static final String SESSION_SLOTS = "max.incremental.fetch.session.cache.slots";
+    static final int DEFAULT_SESSION_SLOTS = 1000;
+    /** {@code min.incremental.fetch.session.eviction.ms}, as in Kafka. */
+    static final long SESSION_EVICTION_MS = 120_000;
 
     private final BrokerContext ctx;
     private final TopicManager topics;
+    private final FetchSessions sessions;
+    private final ExecutorService rereads;
 
     public FetchHandler(BrokerContext ctx, TopicManager topics) {
         this.ctx = ctx;
         this.topics = topics;
+        this.sessions = new FetchSessions(new FetchSessionCache(sessionSlots(ctx), SESSION_EVICTION_MS),
+                ctx.clock());
+        this.rereads = newRereadPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
     }
 
     @Override
@@ -48,27 +64,61 @@ public final class FetchHandler implements ApiHandler<FetchRequestData, FetchRes
     @Override
     public CompletableFuture<FetchResponseData> handle(RequestContext context, FetchRequestData request) {
         short version = context.apiVersion();
-        if (version >= 7 && request.sessionEpoch() > 0) {
+        FetchSessions.Context session = sessions.open(request, version);
+        if (session.error() != ErrorCodes.NONE) {
             return CompletableFuture.completedFuture(new FetchResponseData().setThrottleTimeMs(0)
-                    .setErrorCode(FETCH_SESSION_ID_NOT_FOUND).setSessionId(0).setResponses(new ArrayList<>()));
+                    .setErrorCode(session.error()).setSessionId(0).setResponses(new ArrayList<>()));
         }
-        List<FetchReader.Target> targets = new ArrayList<>();
-        for (FetchTopic ft : request.topics()) {
-            Optional<Topic> topic = version >= 13 ? topics.topic(ft.topicId()) : topics.topic(ft.topic());
-            short missing = version >= 13 ? ErrorCodes.UNKNOWN_TOPIC_ID : ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION;
-            for (FetchPartition fp : ft.partitions()) {
-                var log = topic.map(t -> t.log(fp.partition())).orElse(null);
-                short error = topic.isEmpty() ? missing : log == null ? ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION : ErrorCodes.NONE;
-                String name = topic.map(Topic::name).orElse(ft.topic());
-                targets.add(new FetchReader.Target(name, ft.topicId(), fp.partition(), fp.fetchOffset(),
-                        fp.partitionMaxBytes(), log, error));
-            }
-        }
+        List<FetchReader.Target> targets = session.isIncremental()
+                ? session.targets(this::target) : requestTargets(request, version);
         FetchReader reader = new FetchReader(targets, request.maxBytes(), request.isolationLevel() == 1);
         FetchReader.Result first = reader.read();
         if (request.maxWaitMs() <= 0 || targets.isEmpty() || first.bytes() >= request.minBytes() || first.hasError()) {
-            return CompletableFuture.completedFuture(first.response());
+            return CompletableFuture.completedFuture(session.respond(first.response()));
         }
-        return DelayedFetch.park(ctx, topics.watchers(), reader, request.minBytes(), request.maxWaitMs(), first);
+        return DelayedFetch.park(ctx, rereads, topics.watchers(), reader, request.minBytes(), request.maxWaitMs(), first)
+                .thenApply(r -> session.respond(r.response()));
+    }
+
+    private List<FetchReader.Target> requestTargets(FetchRequestData request, short version) {
+        List<FetchReader.Target> targets = new ArrayList<>();
+        for (FetchTopic ft : request.topics()) {
+            for (FetchPartition fp : ft.partitions()) {
+                targets.add(target(ft.topic(), ft.topicId(), version >= 13, fp.partition(), fp.fetchOffset(),
+                        fp.partitionMaxBytes()));
+            }
+        }
+        return targets;
+    }
+
+    /** Resolves one partition to fetch, or the error to answer for it. */
+    FetchReader.Target target(String name, UUID topicId, boolean byId, int partition, long fetchOffset, int maxBytes) {
+        Optional<Topic> topic = byId ? topics.topic(topicId) : topics.topic(name);
+        short missing = byId ? ErrorCodes.UNKNOWN_TOPIC_ID : ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION;
+        var log = topic.map(t -> t.log(partition)).orElse(null);
+        short error = topic.isEmpty() ? missing : log == null ? ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION : ErrorCodes.NONE;
+        String resolved = topic.map(Topic::name).orElse(name);
+        return new FetchReader.Target(resolved, topicId, partition, fetchOffset, maxBytes, log, error);
+    }
+
+    private static int sessionSlots(BrokerContext ctx) {
+        String v = ctx.config().originalValue(SESSION_SLOTS);
+        try {
+            return v == null ? DEFAULT_SESSION_SLOTS : Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(SESSION_SLOTS + " must be an integer, got '" + v + "'", e);
+        }
+    }
+
+    private static ExecutorService newRereadPool(int threads) {
+        AtomicInteger n = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "kaas-fetch-reread-" + n.getAndIncrement());
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 }

@@ -1,21 +1,13 @@
 package io.kaas.broker.handler;
 
-import io.kaas.api.storage.BufferSlice;
-import io.kaas.api.storage.FileSlice;
 import io.kaas.api.storage.LogOffsets;
-import io.kaas.api.storage.LogSlice;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.broker.topic.ErrorCodes;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.kaas.wire.message.FetchResponseData;
 import io.kaas.wire.message.FetchResponseData.AbortedTransaction;
 import io.kaas.wire.message.FetchResponseData.FetchableTopicResponse;
 import io.kaas.wire.message.FetchResponseData.PartitionData;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -24,7 +16,8 @@ import java.util.UUID;
 /**
  * Reads the partitions of one fetch request, honouring {@code fetch.max.bytes} across partitions and
  * {@code max.partition.fetch.bytes} per partition, with at least one whole batch from the first partition
- * that has data (KIP-74). Can be run again for a long-poll re-check.
+ * that has data (KIP-74). Can be run again for a long-poll re-check. Reads do no I/O beyond the engine's
+ * index look-ups: records stay the engine's slices until the response is encoded ({@link FetchResponse}).
  */
 final class FetchReader {
 
@@ -34,7 +27,7 @@ final class FetchReader {
     }
 
     /** The outcome of one read pass. */
-    record Result(FetchResponseData response, int bytes, boolean hasError, long[] before) {
+    record Result(FetchResponse response, int bytes, boolean hasError, long[] before) {
     }
 
     private final List<Target> targets;
@@ -94,7 +87,7 @@ final class FetchReader {
             } else {
                 int limit = Math.min(t.partitionMaxBytes(), remaining);
                 pd = readOne(t, Math.max(limit, 0), minOneBatch);
-                int size = pd.records().readableBytes();
+                int size = pd instanceof SlicedPartition sp ? sp.recordsSize() : 0;
                 if (size > 0) {
                     minOneBatch = false;
                     remaining = Math.max(0, remaining - size);
@@ -104,7 +97,7 @@ final class FetchReader {
             hasError |= pd.errorCode() != ErrorCodes.NONE;
             current.partitions().add(pd);
         }
-        FetchResponseData response = new FetchResponseData().setThrottleTimeMs(0).setErrorCode(ErrorCodes.NONE)
+        FetchResponse response = (FetchResponse) new FetchResponse().setThrottleTimeMs(0).setErrorCode(ErrorCodes.NONE)
                 .setSessionId(0).setResponses(topics);
         return new Result(response, total, hasError, before);
     }
@@ -120,11 +113,11 @@ final class FetchReader {
                 rr = t.log().read(t.fetchOffset(), limit, readLimit(offsets), minOneBatch);
             }
             LogOffsets o = rr.offsets();
-            return new PartitionData().setPartitionIndex(t.partition()).setErrorCode(ErrorCodes.NONE)
+            return new SlicedPartition(rr.slices()).setPartitionIndex(t.partition()).setErrorCode(ErrorCodes.NONE)
                     .setHighWatermark(o.highWatermark()).setLastStableOffset(o.lastStableOffset())
                     .setLogStartOffset(o.logStartOffset()).setPreferredReadReplica(-1)
                     .setAbortedTransactions(readCommitted ? new ArrayList<AbortedTransaction>() : null)
-                    .setRecords(toByteBuf(rr.slices()));
+                    .setRecords(Unpooled.EMPTY_BUFFER);
         } catch (RuntimeException e) {
             PartitionData pd = error(t.partition(), StorageErrors.code(e), offsets);
             return pd;
@@ -146,39 +139,5 @@ final class FetchReader {
                 .setPreferredReadReplica(-1)
                 .setAbortedTransactions(null)
                 .setRecords(Unpooled.EMPTY_BUFFER);
-    }
-
-    /** Copies the slices into one buffer (zero-copy sends come later). */
-    static ByteBuf toByteBuf(List<LogSlice> slices) {
-        if (slices.isEmpty()) {
-            return Unpooled.EMPTY_BUFFER;
-        }
-        ByteBuffer[] parts = new ByteBuffer[slices.size()];
-        for (int i = 0; i < parts.length; i++) {
-            LogSlice s = slices.get(i);
-            if (s instanceof BufferSlice b) {
-                parts[i] = b.buffer().duplicate();
-            } else if (s instanceof FileSlice f) {
-                parts[i] = readFile(f);
-            }
-        }
-        return Unpooled.wrappedBuffer(parts);
-    }
-
-    private static ByteBuffer readFile(FileSlice f) {
-        ByteBuffer dst = ByteBuffer.allocate(f.sizeInBytes());
-        long position = f.position();
-        try {
-            while (dst.hasRemaining()) {
-                int n = f.channel().read(dst, position);
-                if (n < 0) {
-                    throw new IOException("end of file at " + position + " while reading " + f.sizeInBytes() + " bytes");
-                }
-                position += n;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return dst.flip();
     }
 }

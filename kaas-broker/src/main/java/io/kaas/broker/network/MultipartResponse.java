@@ -21,4 +21,14 @@ public interface MultipartResponse {
      * on an event loop unless the handler completed it there.
      */
     List<Object> encodeParts(ByteBufAllocator alloc, int correlationId, short headerVersion, short version);
+
+    /**
+     * As {@link #encodeParts(ByteBufAllocator, int, short, short)}, told whether the connection can
+     * send {@link io.netty.channel.FileRegion}s: false on a transport that must see the bytes (TLS), in
+     * which case every part must be a {@code ByteBuf}. The network layer calls this one.
+     */
+    default List<Object> encodeParts(ByteBufAllocator alloc, int correlationId, short headerVersion, short version,
+                                     boolean fileRegions) {
+        return encodeParts(alloc, correlationId, headerVersion, version);
+    }
 }

@@ -36,6 +36,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
 
+    /** The pipeline name a TLS handler must be added under, so zero-copy sends are turned off for it. */
+    static final String TLS_HANDLER = "tls";
+
     private final HandlerRegistry registry;
     private final Executor requestExecutor;
     private final ServerState state;
@@ -196,7 +199,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         }
         if (error == null) {
             try {
-                return new ResponseQueue.Send(encode(ctx.alloc(), api, context, response));
+                return new ResponseQueue.Send(encode(ctx.alloc(), api, context, response, sendsFileRegions(ctx)));
             } catch (RuntimeException e) {
                 error = e;
             }
@@ -208,7 +211,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         return ErrorResponses.topLevel(api, context.apiVersion(), ErrorResponses.UNKNOWN_SERVER_ERROR)
             .<ResponseQueue.Outcome>map(r -> {
                 try {
-                    return new ResponseQueue.Send(encode(ctx.alloc(), api, context, r));
+                    return new ResponseQueue.Send(encode(ctx.alloc(), api, context, r, sendsFileRegions(ctx)));
                 } catch (RuntimeException e) {
                     return new ResponseQueue.Close();
                 }
@@ -217,13 +220,21 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private static List<Object> encode(ByteBufAllocator alloc, ApiMessageType api, RequestContext context,
-                                       ApiMessage response) {
+                                       ApiMessage response, boolean fileRegions) {
         short version = context.apiVersion();
         short headerVersion = api.responseHeaderVersion(version);
         if (response instanceof MultipartResponse multipart) {
-            return multipart.encodeParts(alloc, context.correlationId(), headerVersion, version);
+            return multipart.encodeParts(alloc, context.correlationId(), headerVersion, version, fileRegions);
         }
         return List.of(ResponseWriter.write(alloc, context.correlationId(), headerVersion, response, version));
+    }
+
+    /**
+     * Whether this connection can write {@code FileRegion}s (sendfile): a plaintext epoll or NIO channel
+     * can; one with a TLS handler (named {@value #TLS_HANDLER}, none today) must be given buffers.
+     */
+    private static boolean sendsFileRegions(ChannelHandlerContext ctx) {
+        return ctx.pipeline().get(TLS_HANDLER) == null;
     }
 
     /** KIP-511: a v0 response with UNSUPPORTED_VERSION and our table, header v0, body otherwise unread. */

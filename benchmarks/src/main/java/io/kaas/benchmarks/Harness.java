@@ -1,0 +1,211 @@
+package io.kaas.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+
+/**
+ * Runs the same workloads against kaas and Apache Kafka, several rounds, and writes the medians and
+ * kaas/Kafka ratios to {@code <out>/<date>.md} and {@code .json}.
+ *
+ * <pre>
+ * java -cp &lt;benchmarks runtime classpath&gt; io.kaas.benchmarks.Harness
+ *     --kaas-home distribution/target/kaas-0.1.0-SNAPSHOT [--out benchmarks/results] [--mode full|smoke]
+ *     [--rounds N] [--systems kaas,kafka,kafka-flush1] [--work DIR]
+ * </pre>
+ */
+public final class Harness {
+    static final String KIB_TOPIC = "bench-1k";
+    static final String E2E_TOPIC = "bench-e2e";
+    static final String WIDE_TOPIC = "bench-wide";
+    static final String LARGE_TOPIC = "bench-16k";
+
+    private final Sizes sizes;
+    private final List<BrokerUnderTest> systems;
+    private final Path work;
+    private final String classpath;
+    private final Results results = new Results();
+
+    Harness(Sizes sizes, List<BrokerUnderTest> systems, Path work, String classpath) {
+        this.sizes = sizes;
+        this.systems = systems;
+        this.work = work;
+        this.classpath = classpath;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = options(args);
+        Sizes base = "smoke".equals(opts.get("mode")) ? Sizes.smoke() : Sizes.full();
+        Sizes sizes = opts.containsKey("rounds") ? new Sizes(base.name(), Integer.parseInt(opts.get("rounds")),
+                base.recordsSmall(), base.wideRecords(), base.widePartitions(), base.largeRecords(), base.e2eMessages(),
+                base.idleSeconds(), base.e2eRecordSize()) : base;
+        Path kaasHome = Path.of(opts.getOrDefault("kaas-home", "distribution/target/kaas-0.1.0-SNAPSHOT"));
+        Path out = Path.of(opts.getOrDefault("out", "benchmarks/results"));
+        Path work = Path.of(opts.getOrDefault("work", Files.createTempDirectory("kaas-bench").toString()));
+        String classpath = classpath();
+        List<BrokerUnderTest> systems = new ArrayList<>();
+        for (String s : opts.getOrDefault("systems", "kaas,kafka,kafka-flush1").split(",")) {
+            systems.add(switch (s.trim()) {
+                case "kaas" -> new KaasUnderTest(kaasHome.toAbsolutePath());
+                case "kafka" -> new KafkaUnderTest(false, classpath);
+                case "kafka-flush1" -> new KafkaUnderTest(true, classpath);
+                default -> throw new IllegalArgumentException("unknown system '" + s + "'; known: kaas, kafka, kafka-flush1");
+            });
+        }
+        Harness h = new Harness(sizes, systems, work, classpath);
+        Results r = h.run();
+        String name = sizes.name().equals("full") ? LocalDate.now().toString() : LocalDate.now() + "-" + sizes.name();
+        r.write(out, name, "kaas vs Apache Kafka " + kafkaVersion() + " — " + LocalDate.now(), machine(), sizes);
+        System.out.println(r.markdown("kaas vs Apache Kafka", machine(), sizes));
+        System.out.println("Results written to " + out.resolve(name + ".md") + " and .json");
+    }
+
+    /** Every round runs every system once, in turn. */
+    Results run() throws IOException, InterruptedException {
+        for (BrokerUnderTest s : systems) {
+            results.system(s.label(), s.describe());
+        }
+        for (int round = 1; round <= sizes.rounds(); round++) {
+            for (BrokerUnderTest s : systems) {
+                Path dir = Files.createDirectories(work.resolve("round-" + round).resolve(s.label()));
+                System.out.printf("== round %d/%d: %s%n", round, sizes.rounds(), s.label());
+                try {
+                    runOne(s, round, dir);
+                } catch (IOException e) {
+                    results.error(s.label(), round, "start", e);
+                    System.out.println("   failed: " + e.getMessage());
+                }
+                deleteData(dir.resolve("data"));
+            }
+        }
+        return results;
+    }
+
+    private void runOne(BrokerUnderTest system, int round, Path dir) throws IOException, InterruptedException {
+        BrokerUnderTest.Running b = system.start(dir);
+        String label = system.label();
+        long pid = b.process().pid();
+        try {
+            results.add("start-up to first Metadata ms", label, b.startupMillis());
+            double cpuAtReady = ProcStats.cpuSeconds(pid);
+            long idleUntil = b.firstMetadataNanos() + TimeUnit.SECONDS.toNanos(sizes.idleSeconds());
+            TimeUnit.NANOSECONDS.sleep(Math.max(0, idleUntil - System.nanoTime()));
+            // Named for the full run's 10 s (Results.TARGETS refers to it); the smoke idles 1 s.
+            results.add("RSS after 10 s idle MiB", label, ProcStats.rssMiB(pid));
+            results.add("CPU s while idle after start-up", label, ProcStats.cpuSeconds(pid) - cpuAtReady);
+            createTopics(b.bootstrap());
+            LoadTools tools = new LoadTools(classpath, dir);
+            int n = sizes.recordsSmall();
+            double cpu0 = ProcStats.cpuSeconds(pid);
+            step(label, round, "produce 1 KiB x3p acks=all", () -> tools.produce(b.bootstrap(), KIB_TOPIC, n, 1024, "all"));
+            step(label, round, "produce 1 KiB x3p acks=1", () -> tools.produce(b.bootstrap(), KIB_TOPIC, n, 1024, "1"));
+            double cpu1 = ProcStats.cpuSeconds(pid);
+            results.add("CPU s per GB produced", label, (cpu1 - cpu0) / (2.0 * n * 1024 / 1e9));
+            int consumedPasses = 1 + (step(label, round, "consume 1 KiB x3p", () -> tools.consume(b.bootstrap(), KIB_TOPIC, 2 * n)) ? 1 : 0);
+            step(label, round, "consume 1 KiB x3p, assigned (no group)", () -> tools.consumeAssigned(b.bootstrap(), KIB_TOPIC, 2 * n));
+            double cpu2 = ProcStats.cpuSeconds(pid);
+            // Both consume workloads read the topic once each; a failed one (no group support) reads nothing.
+            results.add("CPU s per GB consumed", label, (cpu2 - cpu1) / (consumedPasses * 2.0 * n * 1024 / 1e9));
+            step(label, round, "end-to-end 1 KiB one at a time", () -> tools.endToEnd(b.bootstrap(), E2E_TOPIC,
+                    sizes.e2eMessages(), sizes.e2eRecordSize()));
+            step(label, round, "produce 1 KiB x" + sizes.widePartitions() + "p acks=all", () -> tools.produce(b.bootstrap(),
+                    WIDE_TOPIC, sizes.wideRecords(), 1024, "all"));
+            results.add("RSS after " + sizes.widePartitions() + " partitions written MiB", label, ProcStats.rssMiB(pid));
+            results.add("live heap after " + sizes.widePartitions() + " partitions written MiB", label,
+                    ProcStats.liveHeapMiB(pid));
+            step(label, round, "produce 16 KiB x3p acks=all", () -> tools.produce(b.bootstrap(), LARGE_TOPIC,
+                    sizes.largeRecords(), 16 * 1024, "all"));
+        } finally {
+            b.stop();
+        }
+    }
+
+    private interface Step {
+        Map<String, Double> run() throws IOException, InterruptedException;
+    }
+
+    /** Runs one workload and records its figures; a failure is recorded and the run goes on. */
+    private boolean step(String label, int round, String workload, Step step) throws InterruptedException {
+        System.out.printf("   %s … ", workload);
+        try {
+            Map<String, Double> figures = step.run();
+            results.addAll(workload, label, figures);
+            System.out.println(figures);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            results.error(label, round, workload, e instanceof IOException ? e : new IOException(e.toString(), e));
+            System.out.println("failed: " + e.getMessage());
+            return false;
+        }
+    }
+
+    private void createTopics(String bootstrap) throws IOException {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "120000");
+        try (Admin admin = Admin.create(p)) {
+            admin.createTopics(List.of(new NewTopic(KIB_TOPIC, 3, (short) 1), new NewTopic(E2E_TOPIC, 1, (short) 1),
+                    new NewTopic(WIDE_TOPIC, sizes.widePartitions(), (short) 1), new NewTopic(LARGE_TOPIC, 3, (short) 1)))
+                    .all().get(120, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IOException("cannot create the benchmark topics: " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteData(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** The class path every child JVM gets: this module's runtime class path. */
+    static String classpath() {
+        String surefire = System.getProperty("surefire.test.class.path");
+        return surefire != null && !surefire.isBlank() ? surefire : System.getProperty("java.class.path");
+    }
+
+    static String kafkaVersion() {
+        return org.apache.kafka.common.utils.AppInfoParser.getVersion();
+    }
+
+    static String machine() {
+        String cpu = "unknown CPU";
+        try {
+            cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse(cpu);
+        } catch (IOException e) {
+            // not Linux
+        }
+        return Runtime.getRuntime().availableProcessors() + " cores (" + cpu + "), "
+                + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB max heap for the harness, Java "
+                + System.getProperty("java.version") + ", Kafka " + kafkaVersion();
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> m = new java.util.HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                throw new IllegalArgumentException("arguments are --name value pairs: " + Arrays.toString(args));
+            }
+            m.put(args[i].substring(2), args[++i]);
+        }
+        return m;
+    }
+}

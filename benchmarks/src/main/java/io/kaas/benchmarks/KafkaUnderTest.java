@@ -1,0 +1,93 @@
+package io.kaas.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * Apache Kafka ({@code org.apache.kafka:kafka_2.13}) in KRaft single-node combined mode on loopback:
+ * storage formatted with {@code kafka.tools.StorageTool}, then {@code kafka.Kafka}, with the JVM flags
+ * of Kafka's own {@code kafka-server-start.sh}. {@code flushEveryMessage} sets
+ * {@code log.flush.interval.messages=1} (fsync on every append, like kaas's default).
+ */
+final class KafkaUnderTest extends BrokerUnderTest {
+    /** kafka-server-start.sh / kafka-run-class.sh defaults. */
+    static final List<String> KAFKA_JVM_FLAGS = List.of("-Xmx1G", "-Xms1G", "-server", "-XX:+UseG1GC",
+            "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent",
+            "-XX:MaxInlineLevel=15", "-Djava.awt.headless=true");
+
+    private final boolean flushEveryMessage;
+    private final String classpath;
+
+    KafkaUnderTest(boolean flushEveryMessage, String classpath) {
+        this.flushEveryMessage = flushEveryMessage;
+        this.classpath = classpath;
+    }
+
+    @Override
+    String label() {
+        return flushEveryMessage ? "kafka-flush1" : "kafka";
+    }
+
+    @Override
+    String describe() {
+        return (flushEveryMessage ? "Kafka with log.flush.interval.messages=1 (fsync every append)"
+                : "Kafka default: no fsync on ack (page cache only)")
+                + "; kafka-server-start.sh JVM flags (-Xms1G -Xmx1G, G1), KRaft combined mode";
+    }
+
+    @Override
+    List<String> command(Path workDir, Path dataDir, int port) throws IOException {
+        int controllerPort = freePort();
+        Path config = workDir.resolve("server.properties");
+        List<String> lines = new ArrayList<>(List.of(
+                "process.roles=broker,controller",
+                "node.id=1",
+                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                "controller.listener.names=CONTROLLER",
+                "inter.broker.listener.name=PLAINTEXT",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "log.dirs=" + dataDir,
+                "num.partitions=1",
+                "auto.create.topics.enable=false",
+                "offsets.topic.replication.factor=1",
+                "offsets.topic.num.partitions=1",
+                "transaction.state.log.replication.factor=1",
+                "transaction.state.log.min.isr=1",
+                "share.coordinator.state.topic.replication.factor=1",
+                "share.coordinator.state.topic.min.isr=1",
+                "group.initial.rebalance.delay.ms=0"));
+        if (flushEveryMessage) {
+            lines.add("log.flush.interval.messages=1");
+        }
+        Files.write(config, lines);
+        format(workDir, config);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(javaBin());
+        cmd.addAll(KAFKA_JVM_FLAGS);
+        cmd.addAll(List.of("-cp", classpath, "kafka.Kafka", config.toString()));
+        return cmd;
+    }
+
+    /** {@code kafka-storage.sh format -t <uuid> -c server.properties}, as a separate JVM. */
+    private void format(Path workDir, Path config) throws IOException {
+        List<String> cmd = List.of(javaBin(), "-Xmx256m", "-cp", classpath, "kafka.tools.StorageTool", "format",
+                "-t", Uuid.randomUuid().toString(), "-c", config.toString());
+        Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(workDir.resolve("format.log").toFile()).start();
+        try {
+            if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IOException("kafka storage format failed, see " + workDir.resolve("format.log"));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+}

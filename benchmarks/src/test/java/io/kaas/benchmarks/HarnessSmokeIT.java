@@ -1,0 +1,48 @@
+package io.kaas.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The harness end to end in its smoke size (one tiny round against kaas and Kafka, seconds each), so
+ * it cannot rot. It asserts only that figures came out, never how fast anything was.
+ */
+class HarnessSmokeIT {
+
+    @TempDir
+    Path work;
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void oneTinyRoundAgainstBothBrokersProducesEveryReport() throws Exception {
+        Path home = Path.of(System.getProperty("kaas.home", "../distribution/target/kaas-0.1.0-SNAPSHOT"));
+        assumeTrue(Files.isRegularFile(home.resolve("bin/kaas-server-start.sh")),
+                "no built distribution at " + home + "; build the distribution module first");
+        String classpath = Harness.classpath();
+        Harness harness = new Harness(Sizes.smoke(), List.of(new KaasUnderTest(home.toAbsolutePath()),
+                new KafkaUnderTest(false, classpath)), work, classpath);
+
+        Results results = harness.run();
+
+        Path out = Path.of("target", "smoke-results");
+        results.write(out, "smoke", "kaas vs Apache Kafka (smoke)", Harness.machine(), Sizes.smoke());
+        for (String system : List.of("kaas", "kafka")) {
+            assertThat(results.median("start-up to first Metadata ms", system)).as(system).isPositive();
+            assertThat(results.median("RSS after 10 s idle MiB", system)).as(system).isPositive();
+            assertThat(results.median("produce 1 KiB x3p acks=all: records/s", system)).as(system).isPositive();
+            assertThat(results.median("produce 1 KiB x3p acks=1: records/s", system)).as(system).isPositive();
+            assertThat(results.median("consume 1 KiB x3p, assigned (no group): MB/s", system)).as(system).isPositive();
+            assertThat(results.median("produce 16 KiB x3p acks=all: records/s", system)).as(system).isPositive();
+        }
+        assertThat(Files.readString(out.resolve("smoke.md"))).contains("| figure |", "kaas/kafka");
+        assertThat(Files.readString(out.resolve("smoke.json"))).contains("\"figures\"", "\"targets\"");
+    }
+}
