@@ -1,11 +1,12 @@
 /**
  * The kaas plugin host: finds storage engines and cluster-state stores and selects them by name.
- * This version finds built-in backends with {@link java.util.ServiceLoader}; plugins from
- * {@code plugins/} are a second {@link io.kaas.plugins.BackendSource} to come.
+ * Built-in backends come from {@link java.util.ServiceLoader} over the boot layer; drop-in plugins
+ * come from a {@code plugins/} directory through PF4J, each in its own class loader.
  */
 module io.kaas.plugins {
     requires transitive io.kaas.api;
     requires org.slf4j;
+    requires org.pf4j;
 
     exports io.kaas.plugins;
 

@@ -4,6 +4,8 @@ import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.plugin.BackendProvider;
 import io.kaas.api.plugin.SpiVersion;
 import io.kaas.api.storage.StorageEngineProvider;
+import io.kaas.plugins.internal.PluginProvider;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -21,10 +23,12 @@ import org.slf4j.event.Level;
  * Every backend found at start-up, and the choice of one per kind by the name given in config. Built
  * once from a list of {@link BackendSource}s; immutable and thread-safe afterwards.
  *
- * <p>A provider class offered by several sources (or found twice by one) counts once. Conflicts are
- * reported when the name is selected, so a broken or clashing backend nobody selects does not stop
- * the broker: two backends with the selected name, or the selected backend built for another SPI
- * version, fail with a {@link BackendSelectionException}.
+ * <p>A provider class offered by several sources (or found twice by one) counts once. Name conflicts
+ * are reported when the name is selected, so a clashing backend nobody selects does not stop the
+ * broker: two backends with the selected name, or the selected backend built for another SPI version,
+ * fail with a {@link BackendSelectionException}. A plugin that cannot be loaded or started fails
+ * {@link #discover(List) discovery} itself, whether or not it is selected: a plugin was put in
+ * {@code plugins/} to be used, and silently running without it would hide the mistake.
  */
 public final class BackendCatalog {
     private static final Logger LOG = LoggerFactory.getLogger(BackendCatalog.class);
@@ -51,20 +55,37 @@ public final class BackendCatalog {
         return discover(List.of(BackendSource.builtIn()));
     }
 
-    /** Asks every source for every kind of backend, in order, and logs one line per backend found. */
+    /** The built-in backends and the plugins in {@code pluginsDir} (which need not exist). */
+    public static BackendCatalog discover(Path pluginsDir) {
+        return discover(List.of(BackendSource.builtIn(), BackendSource.plugins(pluginsDir)));
+    }
+
+    /**
+     * Asks every source for every kind of backend, in order, and logs one line per backend found.
+     *
+     * @throws BackendSelectionException (one line: the first problem, and the backends available) if a
+     *                                   source reports a problem, such as a plugin that cannot be loaded
+     */
     public static BackendCatalog discover(List<BackendSource> sources) {
         List<Entry> entries = new ArrayList<>();
         for (Class<? extends BackendProvider> kind : KINDS.keySet()) {
             Set<Class<?>> seen = new HashSet<>();
             for (BackendSource source : sources) {
                 for (BackendSource.Offer<? extends BackendProvider> offer : source.find(kind)) {
-                    if (seen.add(offer.provider().getClass())) {
+                    if (seen.add(PluginProvider.implementation(offer.provider()))) {
                         describe(kind, offer).ifPresent(entries::add);
                     }
                 }
             }
         }
-        return new BackendCatalog(entries);
+        BackendCatalog catalog = new BackendCatalog(entries);
+        List<String> problems = sources.stream().flatMap(s -> s.problems().stream()).collect(Collectors.toList());
+        if (!problems.isEmpty()) {
+            throw new BackendSelectionException(problems.get(0)
+                    + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more problem(s), see the log)" : "")
+                    + "; available: " + catalog.availableOfEveryKind());
+        }
+        return catalog;
     }
 
     /**
@@ -110,6 +131,13 @@ public final class BackendCatalog {
         return entries.stream().map(Entry::found).collect(Collectors.toList());
     }
 
+    /** E.g. {@code storage engines: rocksdb, segments; cluster-state stores: files}. */
+    private String availableOfEveryKind() {
+        return KINDS.entrySet().stream()
+                .map(k -> k.getValue() + "s: " + available(k.getKey()))
+                .collect(Collectors.joining("; "));
+    }
+
     private String available(Class<?> kind) {
         String names = entries.stream()
                 .filter(e -> e.kind() == kind)
@@ -149,7 +177,7 @@ public final class BackendCatalog {
     }
 
     private static String describe(Entry entry) {
-        return entry.provider().getClass().getName() + " from " + entry.found().origin();
+        return PluginProvider.implementation(entry.provider()).getName() + " from " + entry.found().origin();
     }
 
     private static String kindName(Class<?> kind) {

@@ -1,13 +1,15 @@
 package io.kaas.plugins;
 
 import io.kaas.api.plugin.BackendProvider;
+import io.kaas.plugins.internal.PluginDirectorySource;
 import io.kaas.plugins.internal.ServiceLoaderSource;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A place backends come from: the built-in ones on the module or class path today, plugins from
- * {@code plugins/} later. A source instantiates providers (cheap, no I/O by the SPI contract) and
- * says where each came from; the {@link BackendCatalog} decides which one is used.
+ * A place backends come from: the built-in ones on the module or class path, and drop-in plugins
+ * from a {@code plugins/} directory. A source instantiates providers (cheap, no I/O by the SPI
+ * contract) and says where each came from; the {@link BackendCatalog} decides which one is used.
  */
 public interface BackendSource {
 
@@ -18,12 +20,32 @@ public interface BackendSource {
     <P extends BackendProvider> List<Offer<P>> find(Class<P> kind);
 
     /**
+     * What went wrong while this source loaded its backends, one line each (e.g. a plugin that cannot
+     * be read). The catalog fails start-up on the first. Built-in sources have none: a built-in
+     * provider that cannot be loaded is logged and skipped.
+     */
+    default List<String> problems() {
+        return List.of();
+    }
+
+    /**
      * Built-in backends, found with {@link java.util.ServiceLoader} in the boot module layer (module
      * path, {@code provides}) and through the plugin host's class loader (class path,
      * {@code META-INF/services}).
      */
     static BackendSource builtIn() {
         return new ServiceLoaderSource(ModuleLayer.boot(), BackendSource.class.getClassLoader());
+    }
+
+    /**
+     * Drop-in plugins in {@code directory}, loaded (and started) now with PF4J, each in its own class
+     * loader that always takes {@code io.kaas.api.} from the host, every call into a plugin made with
+     * the plugin's class loader as the thread context class loader. A plugin is a jar, a zip or a
+     * folder (see {@code docs/writing-a-plugin.md}). A missing directory holds no plugins. Plugins that
+     * cannot be used are reported by {@link #problems()}.
+     */
+    static BackendSource plugins(Path directory) {
+        return PluginDirectorySource.load(directory);
     }
 
     /**

@@ -1,0 +1,84 @@
+package io.kaas.engine.rocksdb.internal;
+
+import io.kaas.api.storage.PartitionKey;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * The key layout, big-endian so that RocksDB's bytewise order is offset order within a partition.
+ * <pre>
+ * batches: topicId (16) | partition (4) | baseOffset (8)
+ * meta:    topicId (16) | partition (4) | 0x00                  -> log start, next offset
+ *          topicId (16) | partition (4) | 0x01 | producerId (8) -> producer state
+ * </pre>
+ * Keys carry the topic id, not the name: a topic re-created under the same name never sees old data.
+ */
+final class Keys {
+    static final int PREFIX_SIZE = 20;
+    private static final byte OFFSETS = 0x00;
+    private static final byte PRODUCER = 0x01;
+    private static final byte META_END = 0x02;
+
+    private Keys() {
+    }
+
+    static byte[] prefix(PartitionKey key) {
+        return ByteBuffer.allocate(PREFIX_SIZE).putLong(key.topicId().getMostSignificantBits())
+                .putLong(key.topicId().getLeastSignificantBits()).putInt(key.partition()).array();
+    }
+
+    static byte[] batch(byte[] prefix, long baseOffset) {
+        return ByteBuffer.allocate(PREFIX_SIZE + 8).put(prefix).putLong(baseOffset).array();
+    }
+
+    /** The exclusive end of the partition's batch keys (no batch ever starts at Long.MAX_VALUE). */
+    static byte[] batchesEnd(byte[] prefix) {
+        return batch(prefix, Long.MAX_VALUE);
+    }
+
+    static long baseOffset(byte[] batchKey) {
+        return ByteBuffer.wrap(batchKey).getLong(PREFIX_SIZE);
+    }
+
+    static boolean hasPrefix(byte[] key, byte[] prefix) {
+        return key.length >= PREFIX_SIZE && Arrays.equals(key, 0, PREFIX_SIZE, prefix, 0, PREFIX_SIZE);
+    }
+
+    static byte[] offsets(byte[] prefix) {
+        return meta(prefix, OFFSETS);
+    }
+
+    static byte[] producersStart(byte[] prefix) {
+        return meta(prefix, PRODUCER);
+    }
+
+    static byte[] metaEnd(byte[] prefix) {
+        return meta(prefix, META_END);
+    }
+
+    static byte[] producer(byte[] prefix, long producerId) {
+        return ByteBuffer.allocate(PREFIX_SIZE + 9).put(prefix).put(PRODUCER).putLong(producerId).array();
+    }
+
+    static long producerId(byte[] producerKey) {
+        return ByteBuffer.wrap(producerKey).getLong(PREFIX_SIZE + 1);
+    }
+
+    private static byte[] meta(byte[] prefix, byte kind) {
+        return ByteBuffer.allocate(PREFIX_SIZE + 1).put(prefix).put(kind).array();
+    }
+
+    static byte[] encodeOffsets(long logStart, long nextOffset) {
+        return ByteBuffer.allocate(17).put((byte) 1).putLong(logStart).putLong(nextOffset).array();
+    }
+
+    /** {logStart, nextOffset}. */
+    static long[] decodeOffsets(byte[] value) {
+        ByteBuffer b = ByteBuffer.wrap(value);
+        byte version = b.get();
+        if (version != 1) {
+            throw new IllegalStateException("unknown partition metadata version " + version);
+        }
+        return new long[] {b.getLong(), b.getLong()};
+    }
+}

@@ -1,0 +1,392 @@
+package io.kaas.engine.rocksdb.internal;
+
+import io.kaas.api.record.BatchHeader;
+import io.kaas.api.record.CorruptBatchException;
+import io.kaas.api.record.RecordBatches;
+import io.kaas.api.storage.AppendResult;
+import io.kaas.api.storage.BufferSlice;
+import io.kaas.api.storage.InvalidRecordException;
+import io.kaas.api.storage.KafkaStorageException;
+import io.kaas.api.storage.LogConfig;
+import io.kaas.api.storage.LogOffsets;
+import io.kaas.api.storage.LogSlice;
+import io.kaas.api.storage.OffsetOutOfRangeException;
+import io.kaas.api.storage.PartitionKey;
+import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.ReadResult;
+import io.kaas.api.storage.RecordTooLargeException;
+import io.kaas.api.storage.StorageException;
+import io.kaas.api.storage.TimestampOffset;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+
+/**
+ * One partition in the shared database. Appends and DeleteRecords run under the partition's lock
+ * and write batches and metadata in one atomic {@link WriteBatch}; the offsets are then published
+ * through a volatile snapshot that reads and {@link #offsets()} use without locking.
+ */
+final class RocksPartitionLog implements PartitionLog {
+    /** Byte position of the v2 header field lastOffsetDelta. */
+    private static final int LAST_OFFSET_DELTA = 23;
+    /** Byte position of the v2 header field maxTimestamp. */
+    private static final int MAX_TIMESTAMP = 35;
+
+    private final Store store;
+    private final PartitionKey key;
+    private final byte[] prefix;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ProducerStates producers;
+    private volatile LogOffsets offsets;
+    private volatile LogConfig config;
+    private volatile boolean deleted;
+    /** Records appended without a sync since the last requested one; guarded by {@link #lock}. */
+    private long unflushedRecords;
+
+    RocksPartitionLog(Store store, PartitionKey key, LogConfig config, LogOffsets offsets, ProducerStates producers) {
+        this.store = store;
+        this.key = key;
+        this.prefix = Keys.prefix(key);
+        this.config = config;
+        this.offsets = offsets;
+        this.producers = producers;
+    }
+
+    @Override
+    public PartitionKey key() {
+        return key;
+    }
+
+    @Override
+    public LogOffsets offsets() {
+        return offsets;
+    }
+
+    @Override
+    public void updateConfig(LogConfig config) {
+        this.config = config;
+    }
+
+    /** Called by the engine under its lock when the partition is deleted: later calls fail. */
+    void markDeleted() {
+        lock.lock();
+        try {
+            deleted = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void ensureOpen() {
+        if (deleted) {
+            throw new StorageException("partition " + key + " was deleted or its engine closed");
+        }
+    }
+
+    @Override
+    public CompletableFuture<AppendResult> append(ByteBuffer batches, boolean durable) {
+        List<BatchHeader> headers = parse(batches);
+        LogConfig cfg = config;
+        for (BatchHeader h : headers) {
+            if (h.sizeInBytes() > cfg.maxMessageBytes()) {
+                throw new RecordTooLargeException("batch of " + h.sizeInBytes() + " bytes exceeds max.message.bytes "
+                        + cfg.maxMessageBytes() + " of " + key);
+            }
+        }
+        AppendResult result;
+        boolean flushDue = false;
+        lock.lock();
+        try {
+            ensureOpen();
+            store.syncer().checkHealthy();
+            result = write(batches, headers, cfg);
+            if (!durable && cfg.flushMessages() > 0) {
+                unflushedRecords += result.lastOffset() - result.baseOffset() + 1;
+                flushDue = unflushedRecords >= cfg.flushMessages();
+            }
+            if (flushDue || durable) {
+                unflushedRecords = 0;
+            }
+        } catch (StorageException e) {
+            return CompletableFuture.failedFuture(e);
+        } catch (RocksDBException e) {
+            return CompletableFuture.failedFuture(new KafkaStorageException("append to " + key + " failed: " + e.getMessage(), e));
+        } finally {
+            lock.unlock();
+        }
+        if (durable) {
+            return store.syncer().afterSync(result);
+        }
+        if (flushDue) {
+            store.syncer().requestSync(); // flush.messages: sync soon, but acks=1 does not wait for it
+        }
+        return CompletableFuture.completedFuture(result);
+    }
+
+    private AppendResult write(ByteBuffer batches, List<BatchHeader> headers, LogConfig cfg) throws RocksDBException {
+        ProducerStates.Staged staged = producers.stage();
+        for (BatchHeader h : headers) {
+            if (!h.hasProducerId()) {
+                continue;
+            }
+            Optional<ProducerStates.Entry> duplicate = staged.check(h);
+            if (duplicate.isPresent()) {
+                if (headers.size() > 1) {
+                    throw new InvalidRecordException("a duplicate idempotent batch must come alone, not with "
+                            + (headers.size() - 1) + " other batches");
+                }
+                ProducerStates.Entry e = duplicate.get();
+                return new AppendResult(e.firstOffset(), e.lastOffset(), -1, offsets.logStartOffset());
+            }
+        }
+        LogOffsets before = offsets;
+        long next = before.highWatermark();
+        long appendTime = cfg.logAppendTime() ? store.clock().millis() : -1;
+        try (WriteBatch wb = new WriteBatch()) {
+            for (BatchHeader h : headers) {
+                int pos = batches.position() + (int) h.position();
+                RecordBatches.setBaseOffset(batches, pos, next);
+                if (appendTime >= 0) {
+                    RecordBatches.setLogAppendTime(batches, pos, appendTime);
+                }
+                byte[] value = new byte[h.sizeInBytes()];
+                batches.get(pos, value);
+                wb.put(store.batches(), Keys.batch(prefix, next), value);
+                if (h.hasProducerId()) {
+                    staged.record(h, next);
+                }
+                next += h.lastOffsetDelta() + 1L;
+            }
+            wb.put(store.meta(), Keys.offsets(prefix), Keys.encodeOffsets(before.logStartOffset(), next));
+            for (Map.Entry<Long, ProducerStates.Producer> p : staged.changed.entrySet()) {
+                wb.put(store.meta(), Keys.producer(prefix, p.getKey()), p.getValue().encode());
+            }
+            store.db().write(store.unsynced(), wb);
+        }
+        staged.commit();
+        offsets = new LogOffsets(before.logStartOffset(), next, next);
+        return new AppendResult(before.highWatermark(), next - 1, appendTime, before.logStartOffset());
+    }
+
+    private static List<BatchHeader> parse(ByteBuffer batches) {
+        List<BatchHeader> headers = new ArrayList<>();
+        int pos = batches.position();
+        while (pos < batches.limit()) {
+            int size = RecordBatches.announcedSize(batches, pos);
+            if (size < RecordBatches.HEADER_SIZE || size > batches.limit() - pos) {
+                throw new CorruptBatchException("record batch at byte " + (pos - batches.position()) + " is truncated");
+            }
+            headers.add(RecordBatches.header(batches, pos, pos - batches.position()));
+            pos += size;
+        }
+        if (headers.isEmpty()) {
+            throw new InvalidRecordException("no record batch to append");
+        }
+        return headers;
+    }
+
+    @Override
+    public ReadResult read(long offset, int maxBytes, long maxOffset, boolean minOneBatch) {
+        LogOffsets snapshot = offsets;
+        ensureOpen();
+        if (offset < snapshot.logStartOffset() || offset > snapshot.highWatermark()) {
+            throw new OffsetOutOfRangeException("offset " + offset + " is outside " + key + " [" + snapshot.logStartOffset()
+                    + ", " + snapshot.highWatermark() + "]");
+        }
+        long limit = Math.min(maxOffset, snapshot.highWatermark());
+        List<LogSlice> slices = new ArrayList<>();
+        int[] total = {0};
+        scan(offset, limit, (base, value) -> {
+            if (total[0] + value.length > maxBytes && !(minOneBatch && slices.isEmpty())) {
+                return false;
+            }
+            slices.add(new BufferSlice(ByteBuffer.wrap(value)));
+            total[0] += value.length;
+            return true;
+        });
+        return new ReadResult(List.copyOf(slices), snapshot);
+    }
+
+    @Override
+    public Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
+        LogOffsets snapshot = offsets;
+        List<TimestampOffset> found = new ArrayList<>(1);
+        scan(snapshot.logStartOffset(), snapshot.highWatermark(), (base, value) -> {
+            BatchRecords.firstAtOrAfter(value, timestamp, snapshot.logStartOffset()).ifPresent(found::add);
+            return found.isEmpty();
+        });
+        return found.stream().findFirst();
+    }
+
+    @Override
+    public Optional<TimestampOffset> maxTimestamp() {
+        LogOffsets snapshot = offsets;
+        TimestampOffset[] best = {null};
+        scan(snapshot.logStartOffset(), snapshot.highWatermark(), (base, value) -> {
+            BatchRecords.max(value, snapshot.logStartOffset()).ifPresent(t -> {
+                if (best[0] == null || t.timestamp() > best[0].timestamp()) {
+                    best[0] = t;
+                }
+            });
+            return true;
+        });
+        return Optional.ofNullable(best[0]);
+    }
+
+    private interface BatchVisitor {
+        /** @return false to stop */
+        boolean visit(long baseOffset, byte[] batch);
+    }
+
+    /**
+     * Visits, in offset order, the batch containing {@code from} and every later batch starting below
+     * {@code limit}. Uses SeekForPrev to land on the greatest key at or below {@code from}.
+     */
+    private void scan(long from, long limit, BatchVisitor visitor) {
+        if (from >= limit) {
+            return;
+        }
+        try (RocksIterator it = store.db().newIterator(store.batches())) {
+            it.seekForPrev(Keys.batch(prefix, from));
+            if (!it.isValid() || !Keys.hasPrefix(it.key(), prefix)) {
+                it.seek(Keys.batch(prefix, from));
+            }
+            for (; it.isValid(); it.next()) {
+                byte[] k = it.key();
+                if (!Keys.hasPrefix(k, prefix)) {
+                    break;
+                }
+                long base = Keys.baseOffset(k);
+                if (base >= limit) {
+                    break;
+                }
+                byte[] value = it.value();
+                long last = base + ByteBuffer.wrap(value).getInt(LAST_OFFSET_DELTA);
+                if (last < from) {
+                    continue;
+                }
+                if (!visitor.visit(base, value)) {
+                    break;
+                }
+            }
+            it.status();
+        } catch (RocksDBException e) {
+            throw new KafkaStorageException("read of " + key + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Long> deleteRecordsBefore(long offset) {
+        lock.lock();
+        try {
+            ensureOpen();
+            LogOffsets o = offsets;
+            if (offset > o.highWatermark()) {
+                throw new OffsetOutOfRangeException("cannot delete records before " + offset + ": above the high watermark "
+                        + o.highWatermark() + " of " + key);
+            }
+            if (offset <= o.logStartOffset()) {
+                return CompletableFuture.completedFuture(o.logStartOffset());
+            }
+            long deleteBelow = firstKeptBatch(offset, o.highWatermark());
+            try (WriteBatch wb = new WriteBatch()) {
+                if (deleteBelow > 0) {
+                    wb.deleteRange(store.batches(), Keys.batch(prefix, 0), Keys.batch(prefix, deleteBelow));
+                }
+                wb.put(store.meta(), Keys.offsets(prefix), Keys.encodeOffsets(offset, o.highWatermark()));
+                store.db().write(store.synced(), wb);
+            }
+            offsets = new LogOffsets(offset, o.highWatermark(), o.lastStableOffset());
+            return CompletableFuture.completedFuture(offset);
+        } catch (StorageException e) {
+            return CompletableFuture.failedFuture(e);
+        } catch (RocksDBException e) {
+            return CompletableFuture.failedFuture(new KafkaStorageException("DeleteRecords on " + key + " failed: "
+                    + e.getMessage(), e));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * One retention pass ({@code retention.ms}): advances the log start past the leading batches whose
+     * largest timestamp is older than {@code now - retention.ms}, through the DeleteRecords path.
+     * Stops at the first batch that is not expired, as Kafka stops at the first such segment.
+     *
+     * @return the log start after the pass
+     */
+    long applyRetention(long now) {
+        LogConfig cfg = config;
+        LogOffsets o = offsets;
+        if (deleted || cfg.retentionMs() < 0 || o.logStartOffset() >= o.highWatermark()) {
+            return o.logStartOffset();
+        }
+        long cutoff = now - cfg.retentionMs();
+        long[] target = {o.highWatermark()};
+        scan(o.logStartOffset(), o.highWatermark(), (base, value) -> {
+            if (ByteBuffer.wrap(value).getLong(MAX_TIMESTAMP) >= cutoff) {
+                target[0] = base;
+                return false;
+            }
+            return true;
+        });
+        if (target[0] <= o.logStartOffset()) {
+            return o.logStartOffset();
+        }
+        return deleteRecordsBefore(target[0]).join();
+    }
+
+    /** Base offset of the batch that contains {@code offset}, or {@code offset} itself at the high watermark. */
+    private long firstKeptBatch(long offset, long highWatermark) {
+        long[] base = {offset};
+        if (offset < highWatermark) {
+            scan(offset, highWatermark, (b, value) -> {
+                base[0] = b;
+                return false;
+            });
+        }
+        return base[0];
+    }
+
+    /** Loads a partition's offsets and producer state; a partition never written is empty. */
+    static RocksPartitionLog load(Store store, PartitionKey key, LogConfig config) throws RocksDBException {
+        byte[] prefix = Keys.prefix(key);
+        byte[] meta = store.db().get(store.meta(), Keys.offsets(prefix));
+        LogOffsets offsets = new LogOffsets(0, 0, 0);
+        if (meta != null) {
+            long[] o = Keys.decodeOffsets(meta);
+            offsets = new LogOffsets(o[0], o[1], o[1]);
+        }
+        ProducerStates producers = new ProducerStates();
+        byte[] end = Keys.metaEnd(prefix);
+        try (RocksIterator it = store.db().newIterator(store.meta())) {
+            for (it.seek(Keys.producersStart(prefix)); it.isValid(); it.next()) {
+                byte[] k = it.key();
+                if (java.util.Arrays.compareUnsigned(k, end) >= 0) {
+                    break;
+                }
+                producers.load(Keys.producerId(k), ProducerStates.Producer.decode(it.value()));
+            }
+            it.status();
+        }
+        return new RocksPartitionLog(store, key, config, offsets, producers);
+    }
+
+    /** Removes every batch and all metadata of {@code key}, durably. */
+    static void deleteAll(Store store, PartitionKey key) throws RocksDBException {
+        byte[] prefix = Keys.prefix(key);
+        try (WriteBatch wb = new WriteBatch()) {
+            wb.deleteRange(store.batches(), Keys.batch(prefix, 0), Keys.batchesEnd(prefix));
+            wb.deleteRange(store.meta(), Keys.offsets(prefix), Keys.metaEnd(prefix));
+            store.db().write(store.synced(), wb);
+        }
+    }
+
+}

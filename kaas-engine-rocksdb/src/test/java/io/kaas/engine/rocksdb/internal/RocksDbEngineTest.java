@@ -1,0 +1,129 @@
+package io.kaas.engine.rocksdb.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.storage.AppendResult;
+import io.kaas.api.storage.LogConfig;
+import io.kaas.api.storage.PartitionKey;
+import io.kaas.api.storage.PartitionLog;
+import io.kaas.plugin.tck.TestBatches;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the TCK cannot see: group commit, flush.messages and native resources. */
+class RocksDbEngineTest {
+    @TempDir
+    Path dir;
+
+    private RocksDbEngine open() throws Exception {
+        return RocksDbEngine.open(dir, RocksDbConfig.from(PluginConfig.empty()), Clock.systemUTC());
+    }
+
+    private static PartitionKey key(int partition) {
+        return new PartitionKey("t", new UUID(1, 2), partition);
+    }
+
+    private static LogConfig flushMessages(long n) {
+        LogConfig d = LogConfig.defaults();
+        return new LogConfig(d.segmentBytes(), d.segmentMs(), d.retentionMs(), d.retentionBytes(), d.maxMessageBytes(),
+                n, d.logAppendTime(), d.compact());
+    }
+
+    @Test
+    void concurrentDurableAppendersShareWalSyncs() throws Exception {
+        int threads = 8;
+        int perThread = 50;
+        try (RocksDbEngine engine = open()) {
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    PartitionLog log = engine.openPartition(key(t % 2), LogConfig.defaults());
+                    done.add(pool.submit(() -> {
+                        for (int i = 0; i < perThread; i++) {
+                            log.append(TestBatches.batch().build(), true).get(30, TimeUnit.SECONDS);
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(engine.walSyncs()).isPositive().isLessThan(threads * perThread);
+        }
+    }
+
+    @Test
+    void nonDurableAppendsSyncOnlyEveryFlushMessagesRecords() throws Exception {
+        try (RocksDbEngine engine = open()) {
+            PartitionLog never = engine.openPartition(key(0), flushMessages(Long.MAX_VALUE));
+            for (int i = 0; i < 20; i++) {
+                never.append(TestBatches.batch().build(), false).get();
+            }
+            assertThat(engine.walSyncs()).isZero();
+
+            PartitionLog every = engine.openPartition(key(1), flushMessages(1));
+            every.append(TestBatches.batch().build(), false).get();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (engine.walSyncs() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(engine.walSyncs()).isPositive();
+        }
+    }
+
+    @Test
+    void retentionPassDropsLeadingBatchesOlderThanRetentionMs() throws Exception {
+        LogConfig d = LogConfig.defaults();
+        LogConfig oneMinute = new LogConfig(d.segmentBytes(), d.segmentMs(), 60_000, -1, d.maxMessageBytes(),
+                d.flushMessages(), false, false);
+        long now = 10_000_000L;
+        try (RocksDbEngine engine = RocksDbEngine.open(dir, RocksDbConfig.from(PluginConfig.empty()),
+                Clock.fixed(java.time.Instant.ofEpochMilli(now), java.time.ZoneOffset.UTC))) {
+            PartitionLog log = engine.openPartition(key(0), oneMinute);
+            log.append(TestBatches.batch().records(2).timestamps(now - 120_000, 0, 1).build(), false).get();
+            log.append(TestBatches.batch().records(2).timestamps(now - 90_000, 0, 1).build(), false).get();
+            log.append(TestBatches.batch().records(2).timestamps(now - 30_000, 0, 1).build(), false).get();
+            log.append(TestBatches.batch().records(2).timestamps(now - 200_000, 0, 1).build(), false).get();
+
+            engine.retentionPass();
+
+            assertThat(log.offsets().logStartOffset()).as("stops at the first batch not expired").isEqualTo(4);
+            assertThat(log.offsets().highWatermark()).isEqualTo(8);
+        }
+    }
+
+    @Test
+    void closeCompletesPendingDurableAppendsAndFreesNativeObjects() throws Exception {
+        RocksDbEngine engine = open();
+        PartitionLog log = engine.openPartition(key(0), LogConfig.defaults());
+        List<CompletableFuture<AppendResult>> pending = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            pending.add(log.append(TestBatches.batch().build(), true));
+        }
+        engine.close();
+
+        for (CompletableFuture<AppendResult> f : pending) {
+            assertThat(f).isCompleted();
+            assertThat(f.get().baseOffset()).isBetween(0L, 99L);
+        }
+        assertThat(engine.nativesReleased()).isTrue();
+        try (RocksDbEngine again = open()) {
+            assertThat(again.openPartition(key(0), LogConfig.defaults()).offsets().highWatermark()).isEqualTo(100);
+        }
+    }
+}

@@ -1,0 +1,10 @@
+/**
+ * The example storage engine plugin ({@code storage.engine=memory}): a small, complete in-memory
+ * engine that shows a plugin author the whole SPI. Registered both ways: {@code provides} here and
+ * {@code META-INF/services} for the plugin host, which loads plugins on the class path.
+ */
+module io.kaas.example.engine {
+    requires io.kaas.api;
+
+    provides io.kaas.api.storage.StorageEngineProvider with io.kaas.example.engine.MemoryEngineProvider;
+}

@@ -1,0 +1,323 @@
+package io.kaas.plugins.internal;
+
+import io.kaas.api.cluster.ClusterStateStoreProvider;
+import io.kaas.api.plugin.BackendProvider;
+import io.kaas.api.plugin.SpiVersion;
+import io.kaas.api.storage.StorageEngineProvider;
+import io.kaas.plugins.BackendSource;
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.pf4j.PluginDescriptor;
+import org.pf4j.PluginState;
+import org.pf4j.PluginWrapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Backends from drop-in plugins in one directory, loaded with PF4J ({@link KaasPluginManager}).
+ * Each entry of the directory is a plugin: a jar (PF4J descriptor in its manifest), a zip (expanded
+ * afresh into {@code .work/} at every start: {@code plugin.properties} and {@code lib/*.jar}) or a
+ * folder laid out like an expanded zip. Hidden entries are skipped.
+ *
+ * <p>Everything is loaded when the source is built. Whatever goes wrong with a plugin (it cannot be
+ * read, declares an incompatible SPI, registers its providers inconsistently, a provider cannot be
+ * loaded or constructed) is logged in full and kept as one line in {@link #problems()}; the catalog
+ * fails start-up with it. Plugins stay loaded for the life of the process.
+ */
+public final class PluginDirectorySource implements BackendSource {
+    private static final Logger LOG = LoggerFactory.getLogger(PluginDirectorySource.class);
+    /** The host's SPI version as PF4J compares it with a plugin's {@code Plugin-Requires}. */
+    static final String HOST_SPI_VERSION = SpiVersion.MAJOR + ".0.0";
+    private static final String WORK_DIR = ".work";
+
+    private final Path directory;
+    private final KaasPluginManager manager;
+    private final List<Plugin> plugins;
+    private final List<String> problems = Collections.synchronizedList(new ArrayList<>());
+
+    /** A plugin that loaded and started, with where it came from (the jar, zip or folder in the directory). */
+    private record Plugin(PluginWrapper wrapper, Path source) {
+        String origin() {
+            PluginDescriptor d = wrapper.getDescriptor();
+            return "plugin " + d.getPluginId() + " " + d.getVersion() + " (" + source + ")";
+        }
+    }
+
+    private PluginDirectorySource(Path directory, KaasPluginManager manager) {
+        this.directory = directory;
+        this.manager = manager;
+        this.plugins = new ArrayList<>();
+    }
+
+    /** Loads and starts every plugin in {@code directory}; a missing directory holds no plugins. */
+    public static PluginDirectorySource load(Path directory) {
+        Path dir = directory.toAbsolutePath().normalize();
+        PluginDirectorySource source = new PluginDirectorySource(dir, new KaasPluginManager(dir));
+        if (!Files.isDirectory(dir)) {
+            LOG.atInfo().addKeyValue("pluginsDir", dir).log("No plugins directory at {}: only built-in backends", dir);
+            return source;
+        }
+        source.loadAll();
+        return source;
+    }
+
+    @Override
+    public List<String> problems() {
+        return List.copyOf(problems);
+    }
+
+    /** The directory plugins were loaded from. */
+    public Path directory() {
+        return directory;
+    }
+
+    private void loadAll() {
+        List<Path> entries;
+        try (Stream<Path> list = Files.list(directory)) {
+            entries = list.filter(p -> !p.getFileName().toString().startsWith(".")).sorted().toList();
+        } catch (IOException e) {
+            problem(directory, "the plugins directory cannot be listed: " + e, e);
+            return;
+        }
+        List<Plugin> loaded = new ArrayList<>();
+        for (Path entry : entries) {
+            loadEntry(entry).ifPresent(loaded::add);
+        }
+        manager.startPlugins();
+        for (Plugin plugin : loaded) {
+            PluginWrapper w = plugin.wrapper();
+            if (w.getPluginState() != PluginState.STARTED) {
+                Throwable cause = w.getFailedException();
+                problem(plugin.source(), "plugin " + w.getPluginId() + " failed to start: "
+                        + (cause == null ? "state " + w.getPluginState() : oneLine(cause)), cause);
+                continue;
+            }
+            plugins.add(plugin);
+            LOG.atInfo().addKeyValue("plugin", w.getPluginId()).addKeyValue("version", w.getDescriptor().getVersion())
+                    .addKeyValue("source", plugin.source())
+                    .log("Loaded plugin {} {} from {}", w.getPluginId(), w.getDescriptor().getVersion(), plugin.source());
+        }
+    }
+
+    /** Loads one entry of the directory as a plugin, or records why it cannot be. */
+    private Optional<Plugin> loadEntry(Path entry) {
+        String fileName = entry.getFileName().toString();
+        Path pluginPath;
+        try {
+            if (Files.isDirectory(entry) || fileName.endsWith(".jar")) {
+                pluginPath = entry;
+            } else if (fileName.endsWith(".zip")) {
+                pluginPath = PluginZip.expand(entry, directory.resolve(WORK_DIR));
+            } else {
+                LOG.atWarn().addKeyValue("file", entry)
+                        .log("Ignoring {} in the plugins directory: a plugin is a .jar, a .zip or a folder", entry);
+                return Optional.empty();
+            }
+        } catch (IOException | RuntimeException e) {
+            problem(entry, "cannot be expanded: " + oneLine(e), e);
+            return Optional.empty();
+        }
+        String id;
+        try {
+            id = manager.loadPlugin(pluginPath);
+        } catch (RuntimeException e) {
+            problem(entry, "cannot be loaded: " + oneLine(e), e);
+            return Optional.empty();
+        }
+        PluginWrapper wrapper = manager.getPlugin(id);
+        Optional<String> refusal = refusal(wrapper);
+        if (refusal.isPresent()) {
+            manager.unloadPlugin(id);
+            problem(entry, "plugin " + id + " " + refusal.get(), null);
+            return Optional.empty();
+        }
+        return Optional.of(new Plugin(wrapper, entry));
+    }
+
+    /** Why a loaded plugin may not run here: its SPI range, or inconsistent registrations. */
+    private Optional<String> refusal(PluginWrapper wrapper) {
+        String requires = wrapper.getDescriptor().getRequires();
+        if (requires != null && !requires.isBlank() && !requires.strip().equals("*")) {
+            boolean ok;
+            try {
+                ok = manager.getVersionManager().checkVersionConstraint(HOST_SPI_VERSION, requires);
+            } catch (RuntimeException e) {
+                return Optional.of("has an unreadable Plugin-Requires '" + requires + "' (" + oneLine(e)
+                        + "); use a range of kaas SPI versions such as '^" + HOST_SPI_VERSION + "'");
+            }
+            if (!ok) {
+                return Optional.of("was built for kaas SPI '" + requires + "', but this broker has SPI version "
+                        + HOST_SPI_VERSION + "; use a build of the plugin for SPI " + SpiVersion.MAJOR);
+            }
+        }
+        try {
+            for (Path jar : jarsOf(wrapper.getPluginPath())) {
+                Optional<String> mismatch = Registrations.mismatch(jar);
+                if (mismatch.isPresent()) {
+                    return Optional.of("is packaged inconsistently: " + mismatch.get());
+                }
+            }
+        } catch (IOException e) {
+            return Optional.of("cannot be read: " + oneLine(e));
+        }
+        return Optional.empty();
+    }
+
+    /** The jar of a jar plugin; the classes folder and the lib/ jars of a folder plugin. */
+    private static List<Path> jarsOf(Path pluginPath) throws IOException {
+        if (!Files.isDirectory(pluginPath)) {
+            return List.of(pluginPath);
+        }
+        List<Path> out = new ArrayList<>();
+        Path classes = pluginPath.resolve("classes");
+        if (Files.isDirectory(classes)) {
+            out.add(classes);
+        }
+        Path lib = pluginPath.resolve("lib");
+        if (Files.isDirectory(lib)) {
+            try (Stream<Path> jars = Files.list(lib)) {
+                jars.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public <P extends BackendProvider> List<Offer<P>> find(Class<P> kind) {
+        List<Offer<P>> offers = new ArrayList<>();
+        for (Plugin plugin : plugins) {
+            offers.addAll(find(kind, plugin));
+        }
+        return offers;
+    }
+
+    /**
+     * The providers of {@code kind} a plugin lists in its own {@code META-INF/services}, as PF4J's
+     * {@link org.pf4j.ServiceProviderExtensionFinder} finds them, each constructed with the plugin's
+     * context class loader and wrapped so that every later call runs under it too.
+     */
+    private <P extends BackendProvider> List<Offer<P>> find(Class<P> kind, Plugin plugin) {
+        String id = plugin.wrapper().getPluginId();
+        ClassLoader loader = plugin.wrapper().getPluginClassLoader();
+        List<Class<? extends P>> found = manager.getExtensionClasses(kind, id);
+        Set<String> foundNames = found.stream().map(Class::getName).collect(Collectors.toSet());
+        for (String listed : listedProviders(loader, kind)) {
+            if (!foundNames.contains(listed)) {
+                problem(plugin.source(), "plugin " + id + " lists " + listed + " in META-INF/services/" + kind.getName()
+                        + " but " + whyNotAProvider(listed, kind, loader), null);
+            }
+        }
+        List<Offer<P>> offers = new ArrayList<>();
+        for (Class<? extends P> type : found) {
+            P provider;
+            try (LoaderSwap ignored = LoaderSwap.to(loader)) {
+                provider = type.getConstructor().newInstance();
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ite ? ite.getCause() : e;
+                problem(plugin.source(), "plugin " + id + " failed to start: " + kind.getSimpleName() + " " + type.getName()
+                        + " cannot be constructed: " + oneLine(cause), cause);
+                continue;
+            }
+            P wrapped = wrap(kind, provider, loader, plugin.wrapper().getDescriptor().getVersion());
+            int spi = wrapped.spiVersion();
+            if (!SpiVersion.isCompatible(spi)) {
+                problem(plugin.source(), "plugin " + id + " was built for kaas SPI version " + spi
+                        + ", but this broker has SPI version " + SpiVersion.MAJOR + " (" + type.getName()
+                        + "); use a build of the plugin for SPI " + SpiVersion.MAJOR, null);
+                continue;
+            }
+            offers.add(new Offer<>(wrapped, plugin.origin()));
+        }
+        return offers;
+    }
+
+    private static <P extends BackendProvider> P wrap(Class<P> kind, P provider, ClassLoader loader, String version) {
+        if (kind == StorageEngineProvider.class) {
+            return kind.cast(new PluginStorageEngineProvider((StorageEngineProvider) provider, loader, version));
+        }
+        if (kind == ClusterStateStoreProvider.class) {
+            return kind.cast(new PluginClusterStateStoreProvider((ClusterStateStoreProvider) provider, loader, version));
+        }
+        throw new IllegalArgumentException("No plugin wrapper for " + kind.getName());
+    }
+
+    /** The class names in the plugin's own (not the host's) {@code META-INF/services/<kind>} files. */
+    private static Set<String> listedProviders(ClassLoader loader, Class<?> kind) {
+        Set<String> names = new LinkedHashSet<>();
+        if (!(loader instanceof URLClassLoader own)) {
+            return names;
+        }
+        try {
+            for (URL url : Collections.list(own.findResources("META-INF/services/" + kind.getName()))) {
+                try (var in = url.openStream()) {
+                    for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\\R")) {
+                        int hash = line.indexOf('#');
+                        String name = (hash >= 0 ? line.substring(0, hash) : line).strip();
+                        if (!name.isEmpty()) {
+                            names.add(name);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            LOG.atWarn().setCause(e).log("Cannot read the services files of a plugin: {}", e.toString());
+        }
+        return names;
+    }
+
+    /** Why a listed class is not a usable provider: it cannot be loaded, or is not the host's type. */
+    private static String whyNotAProvider(String className, Class<?> kind, ClassLoader loader) {
+        Class<?> type;
+        try {
+            type = Class.forName(className, false, loader);
+        } catch (ClassNotFoundException e) {
+            return "the class is not in the plugin";
+        } catch (LinkageError e) {
+            return "the class cannot be loaded: " + oneLine(e);
+        }
+        if (!kind.isAssignableFrom(type)) {
+            return "it does not implement the host's " + kind.getName() + " (is it built against kaas-api?)";
+        }
+        if (loader instanceof URLClassLoader own && own.findResource("META-INF/services") == null) {
+            return "PF4J cannot see it: the jar has no META-INF/services/ folder entry (pack the jar with folder entries,"
+                    + " as Maven's jar plugin does)";
+        }
+        return "PF4J did not offer it (see the log)";
+    }
+
+    private void problem(Path where, String what, Throwable cause) {
+        String line = "Plugin " + directory.relativize(where.toAbsolutePath().normalize()) + " in " + directory + ": " + what;
+        problems.add(line);
+        LOG.atError().setMessage(line).setCause(cause).addKeyValue("plugin", where).log();
+    }
+
+    /** A throwable's message (and its root cause's) on one line. */
+    static String oneLine(Throwable e) {
+        StringBuilder sb = new StringBuilder(message(e));
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root != e && !sb.toString().contains(message(root))) {
+            sb.append(" (").append(message(root)).append(')');
+        }
+        return sb.toString().replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    private static String message(Throwable e) {
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
+    }
+}

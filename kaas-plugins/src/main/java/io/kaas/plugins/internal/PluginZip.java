@@ -1,0 +1,68 @@
+package io.kaas.plugins.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Enumeration;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+/**
+ * Expands a plugin zip into {@code <workDir>/<zip name without .zip>/}, replacing whatever an earlier
+ * start left there, so the folder always matches the zip (dropping a new zip in and restarting is
+ * enough; removing the zip removes the plugin). Entries that would land outside the folder are refused.
+ */
+final class PluginZip {
+    private PluginZip() {
+    }
+
+    static Path expand(Path zip, Path workDir) throws IOException {
+        String name = zip.getFileName().toString();
+        Path target = workDir.resolve(name.substring(0, name.length() - ".zip".length())).toAbsolutePath().normalize();
+        deleteRecursively(target);
+        Files.createDirectories(target);
+        try (ZipFile file = new ZipFile(zip.toFile())) {
+            Enumeration<? extends ZipEntry> entries = file.entries();
+            while (entries.hasMoreElements()) {
+                ZipEntry entry = entries.nextElement();
+                Path out = target.resolve(entry.getName()).normalize();
+                if (!out.startsWith(target)) {
+                    throw new IOException("zip entry '" + entry.getName() + "' points outside the plugin folder");
+                }
+                if (entry.isDirectory()) {
+                    Files.createDirectories(out);
+                    continue;
+                }
+                Files.createDirectories(out.getParent());
+                try (InputStream in = file.getInputStream(entry)) {
+                    Files.copy(in, out, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        return target;
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.delete(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                Files.delete(d);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+}

@@ -1,0 +1,328 @@
+package io.kaas.plugin.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.cluster.ClusterStateStoreProvider;
+import io.kaas.api.cluster.ClusterStoreContext;
+import io.kaas.api.cluster.CommittedOffset;
+import io.kaas.api.cluster.TopicExistsException;
+import io.kaas.api.cluster.TopicPartitionRef;
+import io.kaas.api.cluster.TopicRecord;
+import io.kaas.api.cluster.UnknownTopicException;
+import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.plugin.SpiVersion;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The contract every {@link ClusterStateStore} passes: topics by name and by id, the errors for
+ * existing and unknown topics, snapshots, persistence across a reopen, a stable cluster id,
+ * producer-id blocks that never overlap, and consumer groups' committed offsets. Extend it and implement {@link #provider()}.
+ */
+@Timeout(60)
+public abstract class ClusterStateStoreTck {
+    @TempDir
+    protected Path dataDir;
+
+    /** The store under test; opened before each test, closed after it. */
+    protected ClusterStateStore store;
+
+    /** The provider of the store under test: a new instance, as ServiceLoader would create it. */
+    protected abstract ClusterStateStoreProvider provider();
+
+    /** The store's settings (keys under {@code cluster.<name>.}, prefix removed). Default: none. */
+    protected PluginConfig config() {
+        return PluginConfig.empty();
+    }
+
+    /** Opens a store over {@link #dataDir}. */
+    protected ClusterStateStore openNewStore() throws IOException {
+        return provider().open(new ClusterStoreContext(dataDir, config(), 1));
+    }
+
+    @BeforeEach
+    final void openStore() throws IOException {
+        store = openNewStore();
+    }
+
+    @AfterEach
+    final void closeStore() {
+        if (store != null) {
+            ClusterStateStore s = store;
+            store = null;
+            s.close();
+        }
+    }
+
+    /** Closes the store and opens a new one over the same data directory. */
+    protected void reopen() throws IOException {
+        closeStore();
+        store = openNewStore();
+    }
+
+    private static TopicRecord topic(String name, int partitions, Map<String, String> configs) {
+        return new TopicRecord(name, UUID.randomUUID(), partitions, configs);
+    }
+
+    @Test
+    public void providerHasANameAndTheCurrentSpiVersion() {
+        assertThat(provider().name()).isNotBlank();
+        assertThat(SpiVersion.isCompatible(provider().spiVersion())).isTrue();
+    }
+
+    @Test
+    public void aNewStoreHasNoTopics() {
+        assertThat(store.topics()).isEmpty();
+        assertThat(store.topic("anything")).isEmpty();
+        assertThat(store.topic(UUID.randomUUID())).isEmpty();
+    }
+
+    @Test
+    public void createdTopicsAreFoundByNameAndById() {
+        TopicRecord orders = topic("orders", 3, Map.of("cleanup.policy", "compact", "retention.ms", "1000"));
+        TopicRecord odd = topic("payments.v2_eu-west", 1, Map.of());
+        store.createTopic(orders);
+        store.createTopic(odd);
+
+        assertThat(store.topics()).containsExactlyInAnyOrder(orders, odd);
+        assertThat(store.topic("orders")).contains(orders);
+        assertThat(store.topic(orders.topicId())).contains(orders);
+        assertThat(store.topic("payments.v2_eu-west")).contains(odd);
+        assertThat(store.topic(odd.topicId())).contains(odd);
+    }
+
+    @Test
+    public void creatingATakenNameIsTopicExists() {
+        TopicRecord first = topic("orders", 1, Map.of());
+        store.createTopic(first);
+        assertThatThrownBy(() -> store.createTopic(topic("orders", 5, Map.of())))
+                .isInstanceOf(TopicExistsException.class);
+        assertThat(store.topic("orders")).contains(first);
+    }
+
+    @Test
+    public void deleteRemovesTheTopicAndFreesTheName() {
+        TopicRecord orders = topic("orders", 1, Map.of());
+        store.createTopic(orders);
+        store.deleteTopic("orders");
+
+        assertThat(store.topic("orders")).isEmpty();
+        assertThat(store.topic(orders.topicId())).isEmpty();
+        assertThat(store.topics()).isEmpty();
+        TopicRecord again = topic("orders", 2, Map.of());
+        store.createTopic(again);
+        assertThat(store.topic("orders")).contains(again);
+        assertThat(store.topic(orders.topicId())).isEmpty();
+    }
+
+    @Test
+    public void changingAnUnknownTopicIsUnknownTopic() {
+        assertThatThrownBy(() -> store.deleteTopic("missing")).isInstanceOf(UnknownTopicException.class);
+        assertThatThrownBy(() -> store.updateTopicConfigs("missing", Map.of("a", "b")))
+                .isInstanceOf(UnknownTopicException.class);
+        assertThatThrownBy(() -> store.updatePartitionCount("missing", 3)).isInstanceOf(UnknownTopicException.class);
+    }
+
+    @Test
+    public void updateTopicConfigsReplacesTheOverrides() {
+        TopicRecord orders = topic("orders", 1, Map.of("a", "1", "b", "2"));
+        store.createTopic(orders);
+        TopicRecord updated = store.updateTopicConfigs("orders", Map.of("b", "3"));
+
+        assertThat(updated).isEqualTo(orders.withConfigs(Map.of("b", "3")));
+        assertThat(store.topic("orders")).contains(updated);
+        assertThat(store.topic(orders.topicId())).contains(updated);
+    }
+
+    @Test
+    public void updatePartitionCountRaisesIt() {
+        TopicRecord orders = topic("orders", 1, Map.of("a", "1"));
+        store.createTopic(orders);
+        TopicRecord updated = store.updatePartitionCount("orders", 4);
+
+        assertThat(updated).isEqualTo(orders.withPartitions(4));
+        assertThat(store.topic("orders")).contains(updated);
+    }
+
+    @Test
+    public void topicsIsASnapshot() {
+        store.createTopic(topic("a", 1, Map.of()));
+        Collection<TopicRecord> snapshot = store.topics();
+        store.createTopic(topic("b", 1, Map.of()));
+        store.deleteTopic("a");
+        assertThat(snapshot).extracting(TopicRecord::name).containsExactly("a");
+    }
+
+    @Test
+    public void everyChangeSurvivesAReopen() throws IOException {
+        TopicRecord kept = topic("kept", 2, Map.of("retention.ms", "60000"));
+        TopicRecord changed = topic("changed", 1, Map.of());
+        store.createTopic(kept);
+        store.createTopic(changed);
+        store.createTopic(topic("deleted", 1, Map.of()));
+        store.updateTopicConfigs("changed", Map.of("cleanup.policy", "compact"));
+        store.updatePartitionCount("changed", 6);
+        store.deleteTopic("deleted");
+
+        reopen();
+
+        TopicRecord expectedChanged = changed.withConfigs(Map.of("cleanup.policy", "compact")).withPartitions(6);
+        assertThat(store.topics()).containsExactlyInAnyOrder(kept, expectedChanged);
+        assertThat(store.topic(kept.topicId())).contains(kept);
+        assertThat(store.topic(changed.topicId())).contains(expectedChanged);
+        assertThat(store.topic("deleted")).isEmpty();
+    }
+
+    @Test
+    public void theClusterIdIsKafkaShapedAndStableAcrossReopens() throws IOException {
+        String id = store.clusterId();
+        assertThat(id).hasSize(22).matches("[A-Za-z0-9_-]{22}");
+        assertThat(store.clusterId()).isEqualTo(id);
+        reopen();
+        assertThat(store.clusterId()).isEqualTo(id);
+    }
+
+    @Test
+    public void producerIdBlocksNeverOverlapAcrossReopens() throws IOException {
+        List<long[]> blocks = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 5; i++) {
+                int size = 1 + i * 10;
+                long first = store.allocateProducerIdBlock(size);
+                assertThat(first).isNotNegative();
+                blocks.add(new long[] {first, first + size});
+            }
+            reopen();
+        }
+        assertDisjoint(blocks);
+    }
+
+    @Test
+    public void concurrentProducerIdBlocksNeverOverlap() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<long[]>> futures = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                futures.add(pool.submit(() -> {
+                    long first = store.allocateProducerIdBlock(100);
+                    return new long[] {first, first + 100};
+                }));
+            }
+            List<long[]> blocks = new ArrayList<>();
+            for (Future<long[]> f : futures) {
+                blocks.add(f.get());
+            }
+            assertDisjoint(blocks);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    // ---- committed offsets of consumer groups -----------------------------------------------------
+
+    private static CommittedOffset committed(long offset) {
+        return new CommittedOffset(offset, 3, "meta-" + offset, 1_700_000_000_000L + offset, -1);
+    }
+
+    @Test
+    public void committedOffsetsAreStoredPerGroupAndReplacedPerPartition() {
+        TopicPartitionRef a0 = new TopicPartitionRef("a", 0);
+        TopicPartitionRef a1 = new TopicPartitionRef("a", 1);
+        assertThat(store.committedOffsets("g")).isEmpty();
+
+        store.commitOffsets("g", Map.of(a0, committed(10), a1, committed(20)));
+        store.commitOffsets("g", Map.of(a0, committed(15)));
+        store.commitOffsets("other", Map.of(a0, committed(1)));
+        store.commitOffsets("g", Map.of());
+
+        assertThat(store.committedOffsets("g")).isEqualTo(Map.of(a0, committed(15), a1, committed(20)));
+        assertThat(store.committedOffsets("other")).isEqualTo(Map.of(a0, committed(1)));
+        assertThat(store.groupsWithOffsets()).containsExactlyInAnyOrder("g", "other");
+    }
+
+    @Test
+    public void groupIdsMayBeEmptyOrUseAnyCharacters() {
+        TopicPartitionRef p = new TopicPartitionRef("t", 0);
+        for (String group : new String[] {"", "spaces and/slashes\\..", "ünïcödé-✓", "CON"}) {
+            store.commitOffsets(group, Map.of(p, committed(group.length())));
+        }
+        assertThat(store.committedOffsets("")).isEqualTo(Map.of(p, committed(0)));
+        assertThat(store.groupsWithOffsets()).hasSize(4);
+    }
+
+    @Test
+    public void deletingOffsetsKeepsTheOthersAndTheLastOneRemovesTheGroup() {
+        TopicPartitionRef a0 = new TopicPartitionRef("a", 0);
+        TopicPartitionRef b0 = new TopicPartitionRef("b", 0);
+        store.commitOffsets("g", Map.of(a0, committed(1), b0, committed(2)));
+
+        store.deleteOffsets("g", List.of(a0, new TopicPartitionRef("never", 9)));
+        assertThat(store.committedOffsets("g")).isEqualTo(Map.of(b0, committed(2)));
+
+        store.deleteOffsets("g", List.of(b0));
+        assertThat(store.committedOffsets("g")).isEmpty();
+        assertThat(store.groupsWithOffsets()).doesNotContain("g");
+    }
+
+    @Test
+    public void deletingAGroupRemovesEveryOffsetAndAnUnknownGroupIsNoError() {
+        store.commitOffsets("g", Map.of(new TopicPartitionRef("a", 0), committed(1)));
+        store.deleteGroup("g");
+        store.deleteGroup("never-existed");
+        assertThat(store.committedOffsets("g")).isEmpty();
+        assertThat(store.groupsWithOffsets()).isEmpty();
+    }
+
+    @Test
+    public void committedOffsetsSurviveAReopen() throws IOException {
+        TopicPartitionRef a0 = new TopicPartitionRef("a", 0);
+        TopicPartitionRef a1 = new TopicPartitionRef("a", 1);
+        store.commitOffsets("kept", Map.of(a0, committed(5), a1, new CommittedOffset(6, -1, "", 42, 99)));
+        store.commitOffsets("dropped", Map.of(a0, committed(7)));
+        store.commitOffsets("partly", Map.of(a0, committed(8), a1, committed(9)));
+        store.deleteGroup("dropped");
+        store.deleteOffsets("partly", List.of(a1));
+
+        reopen();
+
+        assertThat(store.groupsWithOffsets()).containsExactlyInAnyOrder("kept", "partly");
+        assertThat(store.committedOffsets("kept")).isEqualTo(Map.of(a0, committed(5), a1, new CommittedOffset(6, -1, "", 42, 99)));
+        assertThat(store.committedOffsets("partly")).isEqualTo(Map.of(a0, committed(8)));
+    }
+
+    @Test
+    public void committedOffsetsAreASnapshot() {
+        TopicPartitionRef a0 = new TopicPartitionRef("a", 0);
+        store.commitOffsets("g", Map.of(a0, committed(1)));
+        Map<TopicPartitionRef, CommittedOffset> snapshot = store.committedOffsets("g");
+        Collection<String> groups = store.groupsWithOffsets();
+        store.commitOffsets("g", Map.of(a0, committed(2)));
+        store.commitOffsets("h", Map.of(a0, committed(3)));
+        assertThat(snapshot).isEqualTo(Map.of(a0, committed(1)));
+        assertThat(groups).containsExactly("g");
+    }
+
+    private static void assertDisjoint(List<long[]> blocks) {
+        List<long[]> sorted = new ArrayList<>(blocks);
+        sorted.sort((a, b) -> Long.compare(a[0], b[0]));
+        for (int i = 1; i < sorted.size(); i++) {
+            assertThat(sorted.get(i)[0]).as("block %d starts after the previous one ends", i)
+                    .isGreaterThanOrEqualTo(sorted.get(i - 1)[1]);
+        }
+    }
+}

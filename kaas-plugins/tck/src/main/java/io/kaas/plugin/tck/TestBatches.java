@@ -1,0 +1,180 @@
+package io.kaas.plugin.tck;
+
+import io.kaas.api.record.RecordBatches;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Builds valid v2 record batches (magic 2, CRC32C over attributes to the end) of uncompressed
+ * records in Kafka's varint record format, for engine tests. A builder is mutable and not
+ * thread-safe; {@link #build()} may be called many times and returns a fresh buffer each time.
+ *
+ * <pre>{@code
+ * ByteBuffer b = TestBatches.batch().records(3).timestamps(1_000, 0, 5, 10).producer(7, 0, 0).build();
+ * }</pre>
+ */
+public final class TestBatches {
+    private long baseTimestamp = 1_000L;
+    private long[] timestampDeltas;
+    private int records = 1;
+    private int valueSize = 10;
+    private int seed;
+    private long producerId = -1;
+    private short producerEpoch = -1;
+    private int baseSequence = -1;
+    private int partitionLeaderEpoch = -1;
+    private int compressionCodec;
+
+    private TestBatches() {
+    }
+
+    /** A one-record batch, base offset 0, timestamp 1000, no producer id. */
+    public static TestBatches batch() {
+        return new TestBatches();
+    }
+
+    /** Number of records; timestamps become base, base+1, … unless set by {@link #timestamps}. */
+    public TestBatches records(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("a batch needs at least one record, got " + n);
+        }
+        this.records = n;
+        this.timestampDeltas = null;
+        return this;
+    }
+
+    /** Size of each record's value. */
+    public TestBatches valueSize(int bytes) {
+        this.valueSize = bytes;
+        return this;
+    }
+
+    /** Varies the value bytes, so that batches with otherwise equal settings differ. */
+    public TestBatches seed(int seed) {
+        this.seed = seed;
+        return this;
+    }
+
+    /** The records' timestamps: {@code base + deltas[i]}; also sets the record count. */
+    public TestBatches timestamps(long base, long... deltas) {
+        if (deltas.length < 1) {
+            throw new IllegalArgumentException("a batch needs at least one record");
+        }
+        this.baseTimestamp = base;
+        this.timestampDeltas = deltas.clone();
+        this.records = deltas.length;
+        return this;
+    }
+
+    /** Makes the batch idempotent: producer id, epoch and the sequence of its first record. */
+    public TestBatches producer(long id, int epoch, int sequence) {
+        this.producerId = id;
+        this.producerEpoch = (short) epoch;
+        this.baseSequence = sequence;
+        return this;
+    }
+
+    public TestBatches partitionLeaderEpoch(int epoch) {
+        this.partitionLeaderEpoch = epoch;
+        return this;
+    }
+
+    /**
+     * Sets the compression codec bits (1 gzip … 4 zstd) without compressing: the records stay readable
+     * to the TCK but an engine must treat the payload as opaque, as it would a really compressed one.
+     */
+    public TestBatches compressionAttribute(int codec) {
+        this.compressionCodec = codec;
+        return this;
+    }
+
+    public int recordCount() {
+        return records;
+    }
+
+    /** The batch, position 0, limit its size, big-endian. */
+    public ByteBuffer build() {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        long maxTs = Long.MIN_VALUE;
+        for (int i = 0; i < records; i++) {
+            long delta = timestampDeltas == null ? i : timestampDeltas[i];
+            maxTs = Math.max(maxTs, baseTimestamp + delta);
+            body.writeBytes(record(i, delta));
+        }
+        byte[] recs = body.toByteArray();
+        int size = RecordBatches.HEADER_SIZE + recs.length;
+        ByteBuffer b = ByteBuffer.allocate(size);
+        b.putLong(0L).putInt(size - RecordBatches.LOG_OVERHEAD).putInt(partitionLeaderEpoch)
+                .put(RecordBatches.MAGIC_V2).putInt(0).putShort((short) compressionCodec).putInt(records - 1)
+                .putLong(baseTimestamp).putLong(maxTs).putLong(producerId).putShort(producerEpoch)
+                .putInt(baseSequence).putInt(records).put(recs);
+        b.flip();
+        b.putInt(17, (int) RecordBatches.crc(b, 0, size));
+        return b;
+    }
+
+    /** The batch as a byte array. */
+    public byte[] bytes() {
+        return toArray(build());
+    }
+
+    /** The batches one after another in one buffer, as a Produce request carries them. */
+    public static ByteBuffer concat(ByteBuffer... batches) {
+        int size = 0;
+        for (ByteBuffer b : batches) {
+            size += b.remaining();
+        }
+        ByteBuffer out = ByteBuffer.allocate(size);
+        for (ByteBuffer b : batches) {
+            out.put(b.duplicate());
+        }
+        return out.flip();
+    }
+
+    /** A copy of one batch with its base offset set, as an engine stores it. */
+    public static byte[] withBaseOffset(ByteBuffer batch, long baseOffset) {
+        ByteBuffer copy = ByteBuffer.wrap(toArray(batch));
+        RecordBatches.setBaseOffset(copy, 0, baseOffset);
+        return copy.array();
+    }
+
+    /** The bytes from position to limit; the buffer is not changed. */
+    public static byte[] toArray(ByteBuffer buffer) {
+        ByteBuffer d = buffer.duplicate();
+        byte[] out = new byte[d.remaining()];
+        d.get(out);
+        return out;
+    }
+
+    private byte[] record(int offsetDelta, long timestampDelta) {
+        ByteArrayOutputStream r = new ByteArrayOutputStream();
+        r.write(0); // attributes
+        writeVarlong(r, timestampDelta);
+        writeVarlong(r, offsetDelta);
+        byte[] key = ("k" + offsetDelta).getBytes(StandardCharsets.UTF_8);
+        writeVarlong(r, key.length);
+        r.writeBytes(key);
+        byte[] value = new byte[valueSize];
+        for (int i = 0; i < valueSize; i++) {
+            value[i] = (byte) (seed * 31 + offsetDelta + i);
+        }
+        writeVarlong(r, value.length);
+        r.writeBytes(value);
+        writeVarlong(r, 0); // no headers
+        byte[] rec = r.toByteArray();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        writeVarlong(out, rec.length);
+        out.writeBytes(rec);
+        return out.toByteArray();
+    }
+
+    private static void writeVarlong(ByteArrayOutputStream out, long value) {
+        long v = (value << 1) ^ (value >> 63);
+        while ((v & ~0x7FL) != 0) {
+            out.write((int) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.write((int) v);
+    }
+}

@@ -1,0 +1,13 @@
+/**
+ * The kaas plugin TCK: abstract contract tests ({@link io.kaas.plugin.tck.StorageEngineTck},
+ * {@link io.kaas.plugin.tck.ClusterStateStoreTck}) that a backend's test class extends, and
+ * {@link io.kaas.plugin.tck.TestBatches}, a builder of valid v2 record batches. Open so that JUnit can
+ * reach the inherited test methods and inject {@code @TempDir} fields.
+ */
+open module io.kaas.plugin.tck {
+    requires transitive io.kaas.api;
+    requires transitive org.junit.jupiter.api;
+    requires transitive org.assertj.core;
+
+    exports io.kaas.plugin.tck;
+}

@@ -1,0 +1,48 @@
+package io.kaas.plugin.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kaas.api.record.BatchHeader;
+import io.kaas.api.record.RecordBatches;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TestBatchesTest {
+    @Test
+    void buildsBatchesThatPassTheBrokersValidation() {
+        ByteBuffer b = TestBatches.batch().timestamps(1000, 0, 7, 3).producer(9, 2, 5).partitionLeaderEpoch(4).build();
+        BatchHeader h = RecordBatches.validateOne(b, 0, 0);
+        assertThat(h.recordCount()).isEqualTo(3);
+        assertThat(h.lastOffsetDelta()).isEqualTo(2);
+        assertThat(h.baseTimestamp()).isEqualTo(1000);
+        assertThat(h.maxTimestamp()).isEqualTo(1007);
+        assertThat(h.producerId()).isEqualTo(9);
+        assertThat(h.producerEpoch()).isEqualTo((short) 2);
+        assertThat(h.baseSequence()).isEqualTo(5);
+        assertThat(h.partitionLeaderEpoch()).isEqualTo(4);
+        assertThat(h.sizeInBytes()).isEqualTo(b.remaining());
+    }
+
+    @Test
+    void concatenatedBatchesValidateOneByOne() {
+        ByteBuffer all = TestBatches.concat(TestBatches.batch().records(2).build(),
+                TestBatches.batch().records(5).compressionAttribute(4).build());
+        List<BatchHeader> headers = RecordBatches.validate(all);
+        assertThat(headers).extracting(BatchHeader::recordCount).containsExactly(2, 5);
+        assertThat(headers.get(1).compressionCodec()).isEqualTo(4);
+    }
+
+    @Test
+    void seedsMakeOtherwiseEqualBatchesDiffer() {
+        assertThat(TestBatches.batch().seed(1).bytes()).isNotEqualTo(TestBatches.batch().seed(2).bytes());
+        assertThat(TestBatches.batch().seed(1).bytes()).isEqualTo(TestBatches.batch().seed(1).bytes());
+    }
+
+    @Test
+    void withBaseOffsetLeavesTheCrcValid() {
+        byte[] moved = TestBatches.withBaseOffset(TestBatches.batch().build(), 1234);
+        BatchHeader h = RecordBatches.validateOne(ByteBuffer.wrap(moved), 0, 0);
+        assertThat(h.baseOffset()).isEqualTo(1234);
+    }
+}
