@@ -9,16 +9,22 @@ import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.ConfigException;
 import io.kaas.broker.config.Listener;
+import io.kaas.broker.group.GroupCoordinator;
+import io.kaas.broker.handler.ApiHandler;
 import io.kaas.broker.handler.Handlers;
+import io.kaas.broker.handler.group.GroupHandlers;
 import io.kaas.broker.handler.HandlerRegistry;
 import io.kaas.broker.network.KafkaServer;
 import io.kaas.broker.network.NetworkSettings;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.plugins.BackendCatalog;
+import io.kaas.plugins.PluginsDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -44,6 +50,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private ScheduledExecutorService scheduler;
     private KafkaServer server;
     private TopicManager topics;
+    private GroupCoordinator groups;
     private BrokerEndpoint advertised;
     private boolean closed;
 
@@ -64,7 +71,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         if (!config.authorizer().equals("none")) {
             throw new ConfigException("authorizer", "no authorizer backends exist yet; only 'none' is available");
         }
-        BackendCatalog catalog = BackendCatalog.discover();
+        BackendCatalog catalog = BackendCatalog.discover(PluginsDirectory.resolve(config.originalValue("plugins.dir")));
         StorageEngineProvider engine = catalog.select(StorageEngineProvider.class, "storage.engine", config.storageEngine());
         ClusterStateStoreProvider store = catalog.select(ClusterStateStoreProvider.class, "cluster.store",
             config.clusterStore());
@@ -113,8 +120,12 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         int port = server.bind().getPort();
         advertised = advertisedFor(listener, port);
         topics = new TopicManager(this);
-        HandlerRegistry registry = HandlerRegistry.of(Handlers.create(this, topics));
+        groups = GroupCoordinator.create(this);
+        List<ApiHandler<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics));
+        handlers.addAll(GroupHandlers.create(this, groups));
+        HandlerRegistry registry = HandlerRegistry.of(handlers);
         topics.open();
+        groups.start();
         server.serve(registry);
     }
 
@@ -150,6 +161,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         }
         long began = System.nanoTime();
         quietly("network server", server);
+        quietly("group coordinator", groups);
         quietly("topic manager", topics);
         quietly("storage engine", storageEngine);
         quietly("cluster store", clusterStore);

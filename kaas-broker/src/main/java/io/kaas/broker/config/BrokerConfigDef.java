@@ -48,6 +48,7 @@ final class BrokerConfigDef {
     static final String STORAGE_ENGINE = "storage.engine";
     static final String CLUSTER_STORE = "cluster.store";
     static final String AUTHORIZER = "authorizer";
+    static final String PLUGINS_DIR = "plugins.dir";
 
     /** Known keys in the order DescribeConfigs lists them. */
     static final Map<String, ConfigKey> KEYS = build(List.of(
@@ -89,7 +90,9 @@ final class BrokerConfigDef {
         ConfigKey.atLeast(CONNECTIONS_MAX_IDLE_MS, LONG, 600000, -1, "Idle connections are closed after this; -1 never."),
         ConfigKey.of(STORAGE_ENGINE, STRING, "segments", "The storage engine backend, by name."),
         ConfigKey.of(CLUSTER_STORE, STRING, "files", "The cluster-state store backend, by name."),
-        ConfigKey.of(AUTHORIZER, STRING, "none", "The authorizer backend, by name; none allows everything.")));
+        ConfigKey.of(AUTHORIZER, STRING, "none", "The authorizer backend, by name; none allows everything."),
+        ConfigKey.of(PLUGINS_DIR, STRING, null,
+            "Directory of drop-in plugins (kaas only); default <kaas.home>/plugins, else ./plugins.")));
 
     /** Kafka keys a stock server.properties carries that kaas accepts without using. */
     static final Set<String> ACCEPTED_UNUSED = Set.of(
