@@ -2,22 +2,34 @@ package io.kaas.broker.group;
 
 import io.kaas.api.cluster.ClusterStateException;
 import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.cluster.TopicRecord;
+import io.kaas.wire.message.ConsumerGroupDescribeResponseData;
+import io.kaas.wire.message.ConsumerGroupDescribeResponseData.Member;
 import io.kaas.wire.message.DescribeGroupsResponseData.DescribedGroup;
 import io.kaas.wire.message.DescribeGroupsResponseData.DescribedGroupMember;
 import io.kaas.wire.message.ListGroupsResponseData.ListedGroup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** ListGroups, DescribeGroups and DeleteGroups over the coordinator's groups. Thread-safe. */
+/**
+ * ListGroups, DescribeGroups, ConsumerGroupDescribe and DeleteGroups over the coordinator's classic and
+ * consumer (KIP-848) groups. Thread-safe.
+ */
 public final class GroupAdmin {
     private static final Logger LOG = LoggerFactory.getLogger(GroupAdmin.class);
-    /** The only group type served so far (KIP-848 "consumer" groups are not). */
+    /** The type of classic-protocol groups. */
     public static final String CLASSIC_TYPE = "classic";
+    /** The type of KIP-848 consumer groups (also their protocol type). */
+    public static final String CONSUMER_TYPE = "consumer";
     /** DescribeGroups' authorized operations when not asked for. */
     public static final int AUTHORIZED_OPERATIONS_OMITTED = Integer.MIN_VALUE;
     /** READ (3), DELETE (6) and DESCRIBE (8): every operation on a group, as no authorizer is configured. */
@@ -39,6 +51,17 @@ public final class GroupAdmin {
         Set<String> states = lower(statesFilter);
         Set<String> types = lower(typesFilter);
         List<ListedGroup> out = new ArrayList<>();
+        if (types.isEmpty() || types.contains(CONSUMER_TYPE)) {
+            for (ConsumerGroup g : coordinator.allConsumerGroups()) {
+                synchronized (g) {
+                    String state = g.state().kafkaName;
+                    if (!g.dead && (states.isEmpty() || states.contains(state.toLowerCase(Locale.ROOT)))) {
+                        out.add(new ListedGroup().setGroupId(g.groupId).setProtocolType(CONSUMER_TYPE)
+                                .setGroupState(state).setGroupType(CONSUMER_TYPE));
+                    }
+                }
+            }
+        }
         if (!types.isEmpty() && !types.contains(CLASSIC_TYPE)) {
             return out;
         }
@@ -75,13 +98,17 @@ public final class GroupAdmin {
         if (groupId == null) {
             return d.setGroupId("").setErrorCode(GroupErrors.INVALID_GROUP_ID).setGroupState(GroupState.DEAD.kafkaName());
         }
+        ConsumerGroup consumer = coordinator.consumerGroup(groupId);
+        if (consumer != null && !consumer.dead) {
+            return dead(d, version, "Group " + groupId + " is not a classic group.");
+        }
         ClassicGroup g = coordinator.group(groupId);
         if (g == null) {
-            return dead(d, version, groupId);
+            return dead(d, version, "Group " + groupId + " not found.");
         }
         synchronized (g) {
             if (g.is(GroupState.DEAD)) {
-                return dead(d, version, groupId);
+                return dead(d, version, "Group " + groupId + " not found.");
             }
             boolean stable = g.is(GroupState.STABLE);
             d.setGroupState(g.state.kafkaName()).setProtocolType(g.protocolType == null ? "" : g.protocolType)
@@ -97,18 +124,89 @@ public final class GroupAdmin {
         }
     }
 
-    private static DescribedGroup dead(DescribedGroup d, short version, String groupId) {
+    private static DescribedGroup dead(DescribedGroup d, short version, String message) {
         d.setGroupState(GroupState.DEAD.kafkaName());
         if (version >= 6) {
-            d.setErrorCode(GroupErrors.GROUP_ID_NOT_FOUND).setErrorMessage("Group " + groupId + " not found.");
+            d.setErrorCode(GroupErrors.GROUP_ID_NOT_FOUND).setErrorMessage(message);
         }
         return d;
+    }
+
+    /**
+     * One group as ConsumerGroupDescribe shows it; GROUP_ID_NOT_FOUND for an unknown id ("Group X not
+     * found.") and for a classic group ("Group X is not a consumer group.", which makes the admin client
+     * fall back to DescribeGroups).
+     */
+    public ConsumerGroupDescribeResponseData.DescribedGroup describeConsumerGroup(String groupId, short version,
+                                                                                 boolean includeAuthorizedOperations) {
+        var d = new ConsumerGroupDescribeResponseData.DescribedGroup().setGroupId(groupId == null ? "" : groupId)
+                .setAuthorizedOperations(includeAuthorizedOperations ? ALL_GROUP_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED);
+        if (groupId == null) {
+            return d.setErrorCode(GroupErrors.INVALID_GROUP_ID);
+        }
+        ConsumerGroup g = coordinator.consumerGroup(groupId);
+        if (g == null || g.dead) {
+            ClassicGroup classic = coordinator.group(groupId);
+            boolean isClassic = classic != null && !classic.is(GroupState.DEAD);
+            return d.setErrorCode(GroupErrors.GROUP_ID_NOT_FOUND)
+                    .setErrorMessage("Group " + groupId + (isClassic ? " is not a consumer group." : " not found."));
+        }
+        synchronized (g) {
+            if (g.dead) {
+                return d.setErrorCode(GroupErrors.GROUP_ID_NOT_FOUND).setErrorMessage("Group " + groupId + " not found.");
+            }
+            d.setGroupState(g.state().kafkaName).setGroupEpoch(g.groupEpoch).setAssignmentEpoch(g.assignmentEpoch)
+                    .setAssignorName(g.assignor(coordinator.config().consumerAssignors().get(0)));
+            List<Member> members = new ArrayList<>();
+            for (ConsumerMember m : g.members.values()) {
+                Member member = new Member().setMemberId(m.memberId).setInstanceId(m.instanceId).setRackId(m.rackId)
+                        .setMemberEpoch(m.memberEpoch).setClientId(m.clientId == null ? "" : m.clientId)
+                        .setClientHost(m.clientHost == null ? "" : m.clientHost)
+                        .setSubscribedTopicNames(new ArrayList<>(new TreeSet<>(m.subscribedTopicNames)))
+                        .setSubscribedTopicRegex(m.subscribedTopicRegex)
+                        .setAssignment(describedAssignment(m.assigned))
+                        .setTargetAssignment(describedAssignment(g.targetAssignment.getOrDefault(m.memberId, Map.of())));
+                if (version >= 1) {
+                    member.setMemberType((byte) 1);
+                }
+                members.add(member);
+            }
+            return d.setMembers(members);
+        }
+    }
+
+    private ConsumerGroupDescribeResponseData.Assignment describedAssignment(Map<UUID, Set<Integer>> partitions) {
+        List<ConsumerGroupDescribeResponseData.TopicPartitions> out = new ArrayList<>();
+        partitions.forEach((topicId, ps) -> {
+            Optional<TopicRecord> topic = store.topic(topicId);
+            if (topic.isPresent() && !ps.isEmpty()) {
+                out.add(new ConsumerGroupDescribeResponseData.TopicPartitions().setTopicId(topicId)
+                        .setTopicName(topic.get().name()).setPartitions(new ArrayList<>(new TreeSet<>(ps))));
+            }
+        });
+        out.sort(java.util.Comparator.comparing(ConsumerGroupDescribeResponseData.TopicPartitions::topicName));
+        return new ConsumerGroupDescribeResponseData.Assignment().setTopicPartitions(out);
     }
 
     /** DeleteGroups for one group: removes an Empty group and its committed offsets. */
     public short deleteGroup(String groupId) {
         if (groupId == null) {
             return GroupErrors.INVALID_GROUP_ID;
+        }
+        ConsumerGroup consumer = coordinator.consumerGroup(groupId);
+        if (consumer != null) {
+            synchronized (consumer) {
+                if (!consumer.dead) {
+                    if (!consumer.members.isEmpty()) {
+                        return GroupErrors.NON_EMPTY_GROUP;
+                    }
+                    short error = deleteStored(groupId);
+                    if (error == GroupErrors.NONE) {
+                        coordinator.removeConsumerGroup(consumer);
+                    }
+                    return error;
+                }
+            }
         }
         ClassicGroup g = coordinator.group(groupId);
         if (g == null) {
@@ -121,15 +219,22 @@ public final class GroupAdmin {
             if (!g.is(GroupState.EMPTY)) {
                 return GroupErrors.NON_EMPTY_GROUP;
             }
-            try {
-                store.deleteGroup(groupId);
-            } catch (ClusterStateException e) {
-                LOG.atError().setCause(e).addKeyValue("group", groupId).log("Could not delete group {}", groupId);
-                return GroupErrors.COORDINATOR_NOT_AVAILABLE;
+            short error = deleteStored(groupId);
+            if (error == GroupErrors.NONE) {
+                coordinator.remove(g);
             }
-            coordinator.remove(g);
-            LOG.atInfo().addKeyValue("group", groupId).log("Deleted group {}", groupId);
-            return GroupErrors.NONE;
+            return error;
         }
+    }
+
+    private short deleteStored(String groupId) {
+        try {
+            store.deleteGroup(groupId);
+        } catch (ClusterStateException e) {
+            LOG.atError().setCause(e).addKeyValue("group", groupId).log("Could not delete group {}", groupId);
+            return GroupErrors.COORDINATOR_NOT_AVAILABLE;
+        }
+        LOG.atInfo().addKeyValue("group", groupId).log("Deleted group {}", groupId);
+        return GroupErrors.NONE;
     }
 }

@@ -2,6 +2,8 @@ package io.kaas.broker.group;
 
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.broker.BrokerContext;
+import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
+import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
 import io.kaas.wire.message.HeartbeatRequestData;
 import io.kaas.wire.message.JoinGroupRequestData;
 import io.kaas.wire.message.JoinGroupResponseData;
@@ -22,7 +24,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The group coordinator of this broker: every group's membership (classic protocol) in memory, and
+ * The group coordinator of this broker: every group's membership (classic protocol, and the KIP-848
+ * consumer protocol in {@link ConsumerProtocol}) in memory, and
  * committed offsets through the {@link ClusterStateStore} ({@link OffsetManager}). Thread-safe: the
  * registry is concurrent and each group is guarded by its own monitor; nothing blocks on a network
  * event loop (handlers run on request threads, timers on the broker's scheduler).
@@ -40,7 +43,12 @@ public final class GroupCoordinator implements AutoCloseable {
     private final ClassicProtocol protocol;
     private final OffsetManager offsets;
     private final GroupAdmin admin;
+    private final ConsumerProtocol consumerProtocol;
     private final ConcurrentMap<String, ClassicGroup> groups = new ConcurrentHashMap<>();
+    /** KIP-848 groups; a group id is in at most one of the two maps (creation holds {@link #registryLock}). */
+    private final ConcurrentMap<String, ConsumerGroup> consumerGroups = new ConcurrentHashMap<>();
+    /** Taken before (never while holding) a group's monitor, to create a group of either type. */
+    private final Object registryLock = new Object();
     private volatile GroupTimer.Task expiryTask;
     private volatile boolean closed;
 
@@ -49,6 +57,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.config = config;
         this.timer = timer;
         this.protocol = new ClassicProtocol(config, timer);
+        this.consumerProtocol = new ConsumerProtocol(config, timer, store);
         this.offsets = new OffsetManager(this, store, config, timer);
         this.admin = new GroupAdmin(this, store);
     }
@@ -95,6 +104,11 @@ public final class GroupCoordinator implements AutoCloseable {
                 protocol.shutdown(g);
             }
         }
+        for (ConsumerGroup g : consumerGroups.values()) {
+            synchronized (g) {
+                consumerProtocol.shutdown(g);
+            }
+        }
     }
 
     public GroupConfig config() {
@@ -119,8 +133,121 @@ public final class GroupCoordinator implements AutoCloseable {
         return List.copyOf(groups.values());
     }
 
+    /**
+     * The classic group, created if absent; an Empty consumer group of that id is converted (Kafka does
+     * the same), a non-empty one makes this return null.
+     */
     ClassicGroup getOrCreate(String groupId) {
-        return groups.compute(groupId, (id, g) -> g == null || g.state == GroupState.DEAD ? new ClassicGroup(id, timer.nowMs()) : g);
+        ClassicGroup existing = groups.get(groupId);
+        if (existing != null && existing.state != GroupState.DEAD) {
+            return existing;
+        }
+        synchronized (registryLock) {
+            ConsumerGroup consumer = consumerGroups.get(groupId);
+            if (consumer != null) {
+                synchronized (consumer) {
+                    if (!consumer.dead) {
+                        if (!consumer.members.isEmpty()) {
+                            return null;
+                        }
+                        removeConsumerGroup(consumer);
+                    }
+                }
+            }
+            return groups.compute(groupId, (id, g) -> g == null || g.state == GroupState.DEAD ? new ClassicGroup(id, timer.nowMs()) : g);
+        }
+    }
+
+    ConsumerGroup consumerGroup(String groupId) {
+        return consumerGroups.get(groupId);
+    }
+
+    Collection<ConsumerGroup> allConsumerGroups() {
+        return List.copyOf(consumerGroups.values());
+    }
+
+    /** Marks an Empty consumer group Dead and forgets it. Called under the group's monitor. */
+    void removeConsumerGroup(ConsumerGroup group) {
+        consumerProtocol.shutdown(group);
+        group.dead = true;
+        consumerGroups.remove(group.groupId, group);
+    }
+
+    /**
+     * The consumer group, created if absent; an Empty classic group of that id (or one only holding
+     * offsets) is converted, a classic group with members makes this return null.
+     */
+    private ConsumerGroup getOrCreateConsumerGroup(String groupId) {
+        synchronized (registryLock) {
+            ConsumerGroup existing = consumerGroups.get(groupId);
+            if (existing != null && !existing.dead) {
+                return existing;
+            }
+            ClassicGroup classic = groups.get(groupId);
+            if (classic != null) {
+                synchronized (classic) {
+                    if (!classic.is(GroupState.DEAD)) {
+                        if (!isEmptyClassic(classic)) {
+                            return null;
+                        }
+                        remove(classic);
+                    }
+                }
+            }
+            ConsumerGroup created = new ConsumerGroup(groupId, timer.nowMs());
+            consumerGroups.put(groupId, created);
+            return created;
+        }
+    }
+
+    private static boolean isEmptyClassic(ClassicGroup g) {
+        return g.is(GroupState.EMPTY) && g.members.isEmpty() && g.pendingMembers.isEmpty();
+    }
+
+    // ---- consumer protocol (KIP-848) ----
+
+    /** ConsumerGroupHeartbeat: join, heartbeat, reconcile or leave a consumer group. */
+    public ConsumerGroupHeartbeatResponseData consumerGroupHeartbeat(ConsumerGroupHeartbeatRequestData request,
+                                                                     short version, String clientId, String clientHost) {
+        try {
+            consumerProtocol.validate(request, version);
+            if (closed) {
+                return ConsumerProtocol.error(GroupErrors.COORDINATOR_NOT_AVAILABLE, null);
+            }
+            String groupId = request.groupId();
+            boolean joining = request.memberEpoch() == 0;
+            while (true) {
+                ConsumerGroup group = consumerGroups.get(groupId);
+                if (group == null || group.dead) {
+                    if (!joining) {
+                        ClassicGroup classic = groups.get(groupId);
+                        if (classic != null && !classic.is(GroupState.DEAD) && !isEmptyClassic(classic)) {
+                            throw new GroupException(GroupErrors.GROUP_ID_NOT_FOUND, "Group " + groupId + " is not a consumer group.");
+                        }
+                        // Kafka: "not found" is UNKNOWN_MEMBER_ID, so the member rejoins (e.g. after a restart here,
+                        // where membership is not persisted).
+                        throw new GroupException(GroupErrors.UNKNOWN_MEMBER_ID, "Consumer group " + groupId + " not found.");
+                    }
+                    group = getOrCreateConsumerGroup(groupId);
+                    if (group == null) {
+                        throw new GroupException(GroupErrors.GROUP_ID_NOT_FOUND, "Cannot upgrade classic group " + groupId
+                                + " to consumer group because online upgrade is not supported.");
+                    }
+                }
+                synchronized (group) {
+                    if (group.dead) {
+                        continue;
+                    }
+                    return consumerProtocol.heartbeat(group, request, clientId, clientHost);
+                }
+            }
+        } catch (GroupException e) {
+            return ConsumerProtocol.error(e.errorCode, e.getMessage());
+        }
+    }
+
+    ConsumerProtocol consumerProtocol() {
+        return consumerProtocol;
     }
 
     /** Marks an Empty group Dead and forgets it. Called under the group's monitor. */
@@ -158,7 +285,9 @@ public final class GroupCoordinator implements AutoCloseable {
         while (true) {
             ClassicGroup group = newMember ? getOrCreate(groupId) : group(groupId);
             if (group == null) {
-                return done(ClassicProtocol.joinError(GroupErrors.UNKNOWN_MEMBER_ID, join.memberId()));
+                // A new member of a consumer (KIP-848) group with members: no mixed groups here.
+                return done(ClassicProtocol.joinError(newMember ? GroupErrors.INCONSISTENT_GROUP_PROTOCOL
+                        : GroupErrors.UNKNOWN_MEMBER_ID, join.memberId()));
             }
             synchronized (group) {
                 if (group.is(GroupState.DEAD)) {

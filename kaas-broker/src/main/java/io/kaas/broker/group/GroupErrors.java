@@ -23,6 +23,12 @@ public final class GroupErrors {
     public static final short FENCED_INSTANCE_ID = 82;
     public static final short GROUP_MAX_SIZE_REACHED = 81;
     public static final short GROUP_SUBSCRIBED_TO_TOPIC = 86;
+    public static final short UNSUPPORTED_VERSION = 35;
+    public static final short FENCED_MEMBER_EPOCH = 110;
+    public static final short UNRELEASED_INSTANCE_ID = 111;
+    public static final short UNSUPPORTED_ASSIGNOR = 112;
+    public static final short STALE_MEMBER_EPOCH = 113;
+    public static final short INVALID_REGULAR_EXPRESSION = 128;
 
     private GroupErrors() {
     }

@@ -77,6 +77,20 @@ public final class OffsetManager {
         if (valid.isEmpty()) {
             return errors;
         }
+        ConsumerGroup consumer = coordinator.consumerGroup(groupId);
+        if (consumer != null) {
+            synchronized (consumer) {
+                if (!consumer.dead) {
+                    short error = validateConsumerCommit(consumer, memberId, generationId, version);
+                    if (error == GroupErrors.NONE) {
+                        error = store(groupId, valid);
+                    }
+                    short e = error;
+                    valid.keySet().forEach(tp -> errors.put(tp, e));
+                    return errors;
+                }
+            }
+        }
         ClassicGroup group = coordinator.group(groupId);
         if (group == null) {
             if (generationId >= 0) {
@@ -85,11 +99,15 @@ public final class OffsetManager {
                 return errors;
             }
             group = coordinator.getOrCreate(groupId); // a "simple" group that only stores offsets
+            if (group == null) { // a consumer group with members appeared meanwhile: only they may commit
+                valid.keySet().forEach(tp -> errors.put(tp, GroupErrors.UNKNOWN_MEMBER_ID));
+                return errors;
+            }
         }
         synchronized (group) {
             short error = validateCommit(group, memberId == null ? "" : memberId, groupInstanceId, generationId);
             if (error == GroupErrors.NONE) {
-                error = store(group, valid);
+                error = store(group.groupId, valid);
             }
             short e = error;
             valid.keySet().forEach(tp -> errors.put(tp, e));
@@ -130,13 +148,57 @@ public final class OffsetManager {
         return GroupErrors.NONE;
     }
 
-    private short store(ClassicGroup group, Map<TopicPartitionRef, CommittedOffset> offsets) {
+    /**
+     * Kafka's ConsumerGroup.validateOffsetCommit: an empty group takes commits without a member epoch (admin
+     * client, manual assignment); otherwise only a member, with OffsetCommit v9+ and its current member epoch.
+     * Under the group's monitor.
+     */
+    private static short validateConsumerCommit(ConsumerGroup group, String memberId, int memberEpoch, short version) {
+        if (memberEpoch < 0 && group.members.isEmpty()) {
+            return GroupErrors.NONE;
+        }
+        ConsumerMember member = memberId == null ? null : group.members.get(memberId);
+        if (member == null) {
+            return GroupErrors.UNKNOWN_MEMBER_ID;
+        }
+        if (version < 9) {
+            return GroupErrors.UNSUPPORTED_VERSION;
+        }
+        return memberEpoch == member.memberEpoch ? GroupErrors.NONE : GroupErrors.STALE_MEMBER_EPOCH;
+    }
+
+    /**
+     * Kafka's ConsumerGroup.validateOffsetFetch for OffsetFetch v9+ with a member id and epoch: no member
+     * fields pass; otherwise the member must exist (UNKNOWN_MEMBER_ID) with that epoch (STALE_MEMBER_EPOCH).
+     * Classic groups do not check.
+     */
+    public short validateFetch(String groupId, String memberId, int memberEpoch) {
+        if (groupId == null || (memberId == null && memberEpoch < 0)) {
+            return GroupErrors.NONE;
+        }
+        ConsumerGroup group = coordinator.consumerGroup(groupId);
+        if (group == null) {
+            return GroupErrors.NONE;
+        }
+        synchronized (group) {
+            if (group.dead) {
+                return GroupErrors.NONE;
+            }
+            ConsumerMember member = memberId == null ? null : group.members.get(memberId);
+            if (member == null) {
+                return GroupErrors.UNKNOWN_MEMBER_ID;
+            }
+            return member.memberEpoch == memberEpoch ? GroupErrors.NONE : GroupErrors.STALE_MEMBER_EPOCH;
+        }
+    }
+
+    private short store(String groupId, Map<TopicPartitionRef, CommittedOffset> offsets) {
         try {
-            store.commitOffsets(group.groupId, offsets);
+            store.commitOffsets(groupId, offsets);
             return GroupErrors.NONE;
         } catch (ClusterStateException e) {
-            LOG.atError().setCause(e).addKeyValue("group", group.groupId)
-                    .log("Could not store committed offsets of group {}", group.groupId);
+            LOG.atError().setCause(e).addKeyValue("group", groupId)
+                    .log("Could not store committed offsets of group {}", groupId);
             return GroupErrors.COORDINATOR_NOT_AVAILABLE;
         }
     }
@@ -174,6 +236,14 @@ public final class OffsetManager {
         if (groupId == null || groupId.isEmpty()) {
             return GroupErrors.INVALID_GROUP_ID;
         }
+        ConsumerGroup consumer = coordinator.consumerGroup(groupId);
+        if (consumer != null) {
+            synchronized (consumer) {
+                if (!consumer.dead) {
+                    return deletePartitions(groupId, partitions, errors, subscribedTopics(consumer));
+                }
+            }
+        }
         ClassicGroup group = coordinator.group(groupId);
         if (group == null) {
             return GroupErrors.GROUP_ID_NOT_FOUND;
@@ -192,26 +262,39 @@ public final class OffsetManager {
                 }
                 subscribed = topics.get();
             }
-            List<TopicPartitionRef> deletable = new ArrayList<>();
-            for (TopicPartitionRef tp : partitions) {
-                Optional<TopicRecord> topic = store.topic(tp.topic());
-                if (topic.isEmpty() || tp.partition() >= topic.get().partitions()) {
-                    errors.put(tp, GroupErrors.UNKNOWN_TOPIC_OR_PARTITION);
-                } else if (subscribed.contains(tp.topic())) {
-                    errors.put(tp, GroupErrors.GROUP_SUBSCRIBED_TO_TOPIC);
-                } else {
-                    errors.put(tp, GroupErrors.NONE);
-                    deletable.add(tp);
-                }
-            }
-            try {
-                store.deleteOffsets(groupId, deletable);
-            } catch (ClusterStateException e) {
-                LOG.atError().setCause(e).addKeyValue("group", groupId).log("Could not delete offsets of group {}", groupId);
-                return GroupErrors.COORDINATOR_NOT_AVAILABLE;
-            }
-            return GroupErrors.NONE;
+            return deletePartitions(groupId, partitions, errors, subscribed);
         }
+    }
+
+    /** The topic names a consumer group's members subscribe to, regex matches included. Under its monitor. */
+    private static Set<String> subscribedTopics(ConsumerGroup group) {
+        Set<String> out = new java.util.HashSet<>(group.subscriptionMetadata.keySet());
+        group.members.values().forEach(m -> out.addAll(m.subscribedTopicNames));
+        return out;
+    }
+
+    /** Deletes the partitions' offsets unless subscribed to. Under the group's monitor. */
+    private short deletePartitions(String groupId, List<TopicPartitionRef> partitions, Map<TopicPartitionRef, Short> errors,
+                                   Set<String> subscribed) {
+        List<TopicPartitionRef> deletable = new ArrayList<>();
+        for (TopicPartitionRef tp : partitions) {
+            Optional<TopicRecord> topic = store.topic(tp.topic());
+            if (topic.isEmpty() || tp.partition() >= topic.get().partitions()) {
+                errors.put(tp, GroupErrors.UNKNOWN_TOPIC_OR_PARTITION);
+            } else if (subscribed.contains(tp.topic())) {
+                errors.put(tp, GroupErrors.GROUP_SUBSCRIBED_TO_TOPIC);
+            } else {
+                errors.put(tp, GroupErrors.NONE);
+                deletable.add(tp);
+            }
+        }
+        try {
+            store.deleteOffsets(groupId, deletable);
+        } catch (ClusterStateException e) {
+            LOG.atError().setCause(e).addKeyValue("group", groupId).log("Could not delete offsets of group {}", groupId);
+            return GroupErrors.COORDINATOR_NOT_AVAILABLE;
+        }
+        return GroupErrors.NONE;
     }
 
     /**
@@ -223,6 +306,7 @@ public final class OffsetManager {
      */
     void expireOffsets() {
         long now = timer.nowMs();
+        expireConsumerGroupOffsets(now);
         for (ClassicGroup group : coordinator.allGroups()) {
             synchronized (group) {
                 if (group.is(GroupState.DEAD)) {
@@ -245,6 +329,38 @@ public final class OffsetManager {
                 if (group.is(GroupState.EMPTY) && group.members.isEmpty() && group.pendingMembers.isEmpty()
                         && store.committedOffsets(group.groupId).isEmpty()) {
                     coordinator.remove(group);
+                }
+            }
+        }
+    }
+
+    /**
+     * Kafka's rule for consumer groups: an offset expires {@code offsets.retention.minutes} after its commit
+     * once no member subscribes to its topic (so every offset of an Empty group). An Empty group left without
+     * offsets is removed.
+     */
+    private void expireConsumerGroupOffsets(long now) {
+        for (ConsumerGroup group : coordinator.allConsumerGroups()) {
+            synchronized (group) {
+                if (group.dead) {
+                    continue;
+                }
+                Set<String> subscribed = subscribedTopics(group);
+                List<TopicPartitionRef> expired = new ArrayList<>();
+                store.committedOffsets(group.groupId).forEach((tp, o) -> {
+                    boolean byTime = o.expireTimestamp() >= 0 ? now >= o.expireTimestamp()
+                            : !subscribed.contains(tp.topic()) && now - o.commitTimestamp() >= config.offsetsRetentionMs();
+                    if (byTime || store.topic(tp.topic()).isEmpty()) {
+                        expired.add(tp);
+                    }
+                });
+                if (!expired.isEmpty()) {
+                    store.deleteOffsets(group.groupId, expired);
+                    LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("offsets", expired.size())
+                            .log("Removed {} expired offsets of group {}", expired.size(), group.groupId);
+                }
+                if (group.members.isEmpty() && store.committedOffsets(group.groupId).isEmpty()) {
+                    coordinator.removeConsumerGroup(group);
                 }
             }
         }

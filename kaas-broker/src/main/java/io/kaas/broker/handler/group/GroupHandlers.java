@@ -13,9 +13,10 @@ public final class GroupHandlers {
     }
 
     /**
-     * The classic-protocol group APIs and the offset APIs. The KIP-848 APIs (ConsumerGroupHeartbeat,
-     * ConsumerGroupDescribe) are deliberately absent: clients switch to them as soon as they are
-     * advertised.
+     * The classic-protocol group APIs, the offset APIs and the KIP-848 consumer protocol
+     * (ConsumerGroupHeartbeat, ConsumerGroupDescribe). Advertising ConsumerGroupHeartbeat is what makes
+     * the Java client accept {@code group.protocol=consumer} and franz-go switch to KIP-848; no feature
+     * ({@code group.version}) needs finalizing for either.
      */
     public static List<ApiHandler<?, ?>> create(BrokerContext ctx, GroupCoordinator coordinator) {
         return List.of(
@@ -29,7 +30,9 @@ public final class GroupHandlers {
                 new ListGroupsHandler(coordinator),
                 new DescribeGroupsHandler(coordinator),
                 new DeleteGroupsHandler(coordinator),
-                new OffsetDeleteHandler(coordinator));
+                new OffsetDeleteHandler(coordinator),
+                new ConsumerGroupHeartbeatHandler(coordinator),
+                new ConsumerGroupDescribeHandler(coordinator));
     }
 
     /** The client's host as Kafka shows it in DescribeGroups ({@code /127.0.0.1}). */

@@ -10,7 +10,7 @@ import io.kaas.wire.message.ListGroupsResponseData.ListedGroup;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/** ListGroups v0-5, with the state filter (v4+) and the type filter (v5+; every group is "classic"). */
+/** ListGroups v0-5, with the state filter (v4+) and the type filter (v5+: "classic" or "consumer", KIP-848). */
 public final class ListGroupsHandler implements ApiHandler<ListGroupsRequestData, ListGroupsResponseData> {
     private final GroupCoordinator coordinator;
 

@@ -26,7 +26,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * OffsetFetch v1-9 (v0 removed in Kafka 4.0; v10, topic ids, is unstable): one group (v1-7; null topics
  * from v2 means all) or several (v8+). A partition without a commit answers offset -1, no error.
- * {@code require_stable} needs no wait: there are no pending transactional commits.
+ * {@code require_stable} needs no wait: there are no pending transactional commits. v9 carries the member
+ * id and epoch of a consumer (KIP-848) group member: UNKNOWN_MEMBER_ID / STALE_MEMBER_EPOCH when they do not match.
  */
 public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestData, OffsetFetchResponseData> {
     private final GroupCoordinator coordinator;
@@ -57,7 +58,10 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
         if (version >= 8) {
             List<OffsetFetchResponseGroup> groups = new ArrayList<>();
             for (OffsetFetchRequestGroup g : request.groups()) {
-                groups.add(fetchGroup(g));
+                short error = version >= 9 ? coordinator.offsets().validateFetch(g.groupId(), g.memberId(), g.memberEpoch())
+                        : GroupErrors.NONE;
+                groups.add(error == GroupErrors.NONE ? fetchGroup(g)
+                        : new OffsetFetchResponseGroup().setGroupId(g.groupId()).setErrorCode(error));
             }
             return CompletableFuture.completedFuture(response.setGroups(groups));
         }

@@ -89,6 +89,22 @@ final class GroupBroker implements AutoCloseable {
         return new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
     }
 
+    /**
+     * A group consumer on the KIP-848 protocol ({@code group.protocol=consumer}), reading from the earliest
+     * offset, committing by hand; session and heartbeat settings come from the broker there.
+     */
+    KafkaConsumer<String, String> consumerProtocolConsumer(String groupId, Map<String, Object> extra) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.putAll(extra);
+        return new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+    }
+
     @Override
     public void close() {
         broker.close();
