@@ -9,6 +9,10 @@ module io.kaas.engine.rocksdb {
     requires io.kaas.api;
     requires org.slf4j;
     requires rocksdbjni; // no Automatic-Module-Name in the rocksdbjni jar: the name derives from the file
+    // Codecs for timestamp lookups inside compressed batches (automatic modules except zstd-jni).
+    requires snappy.java;
+    requires org.lz4.java;
+    requires com.github.luben.zstd_jni;
 
     provides io.kaas.api.storage.StorageEngineProvider with io.kaas.engine.rocksdb.RocksDbEngineProvider;
 }

@@ -18,51 +18,108 @@ import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** ListOffsets, DeleteRecords and DeleteTopics through the real Admin client. */
+/** ListOffsets, DeleteRecords and DeleteTopics through the real Admin client, on every storage engine. */
+@ParameterizedClass(name = "storage.engine={0}")
+@ValueSource(strings = {TestBroker.SEGMENTS, TestBroker.ROCKSDB})
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AdminOffsetsTest {
     private static final long BASE = 1_700_000_000_000L;
 
     @TempDir
-    static Path dataDir;
+    static Path root;
     static TestBroker broker;
     static Admin admin;
 
-    @BeforeAll
-    static void start() throws Exception {
-        broker = TestBroker.start(dataDir);
+    @Parameter
+    String engine;
+
+    @BeforeParameterizedClassInvocation
+    static void start(String engine) throws Exception {
+        broker = TestBroker.start(root.resolve(engine), engine, Map.of());
         admin = broker.admin();
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() {
         if (admin != null) {
             admin.close();
+            admin = null;
         }
         if (broker != null) {
             broker.close();
+            broker = null;
         }
     }
 
-    /** Ten records at BASE + i seconds, except offset 7 which carries the largest timestamp. */
+    /** Ten records at BASE + i seconds, except offset 7 which carries the largest timestamp; one batch each. */
     private static TopicPartition topicWithTimestamps(String topic) throws Exception {
         admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
         try (KafkaProducer<String, String> producer = broker.producer(Map.of())) {
             for (int i = 0; i < 10; i++) {
-                long ts = i == 7 ? BASE + 1_000_000 : BASE + i * 1000L;
-                producer.send(new ProducerRecord<>(topic, 0, ts, "k" + i, "v" + i)).get(10, TimeUnit.SECONDS);
+                producer.send(new ProducerRecord<>(topic, 0, timestampOf(i), "k" + i, "v" + i)).get(10, TimeUnit.SECONDS);
             }
         }
         return new TopicPartition(topic, 0);
+    }
+
+    private static long timestampOf(int i) {
+        return i == 7 ? BASE + 1_000_000 : BASE + i * 1000L;
+    }
+
+    /** The same ten records in one batch compressed with {@code codec} (sent together, flushed once). */
+    private static TopicPartition topicWithOneCompressedBatch(String topic, String codec, Map<String, String> configs)
+            throws Exception {
+        admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1).configs(configs))).all().get(20, TimeUnit.SECONDS);
+        try (KafkaProducer<String, String> producer = broker.producer(Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, codec,
+                ProducerConfig.LINGER_MS_CONFIG, 5_000, ProducerConfig.BATCH_SIZE_CONFIG, 1 << 20))) {
+            for (int i = 0; i < 10; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, timestampOf(i), "k" + i, "v" + i));
+            }
+            producer.flush();
+        }
+        return new TopicPartition(topic, 0);
+    }
+
+    @ParameterizedTest(name = "compression.type={0}")
+    @ValueSource(strings = {"gzip", "snappy", "lz4", "zstd"})
+    void listsTheExactRecordInsideACompressedBatch(String codec) throws Exception {
+        TopicPartition tp = topicWithOneCompressedBatch("compressed-" + codec, codec, Map.of());
+        assertThat(list(tp, OffsetSpec.latest()).offset()).isEqualTo(10);
+        ListOffsetsResultInfo byTime = list(tp, OffsetSpec.forTimestamp(BASE + 4500));
+        assertThat(byTime.offset()).isEqualTo(5);
+        assertThat(byTime.timestamp()).isEqualTo(BASE + 5000);
+        ListOffsetsResultInfo max = list(tp, OffsetSpec.maxTimestamp());
+        assertThat(max.offset()).isEqualTo(7);
+        assertThat(max.timestamp()).isEqualTo(BASE + 1_000_000);
+        assertThat(list(tp, OffsetSpec.forTimestamp(BASE + 1_000_001)).offset()).isEqualTo(-1);
+    }
+
+    @Test
+    void logAppendTimeBatchesAnswerTheirFirstRecordWithTheBrokerTime() throws Exception {
+        long before = System.currentTimeMillis();
+        TopicPartition tp = topicWithOneCompressedBatch("log-append-time", "zstd",
+                Map.of("message.timestamp.type", "LogAppendTime"));
+        long after = System.currentTimeMillis();
+        ListOffsetsResultInfo max = list(tp, OffsetSpec.maxTimestamp());
+        assertThat(max.offset()).isZero();
+        assertThat(max.timestamp()).isBetween(before, after);
+        ListOffsetsResultInfo byTime = list(tp, OffsetSpec.forTimestamp(BASE + 4500));
+        assertThat(byTime.offset()).as("every record carries the append time").isZero();
+        assertThat(byTime.timestamp()).isEqualTo(max.timestamp());
     }
 
     private static ListOffsetsResultInfo list(TopicPartition tp, OffsetSpec spec) throws Exception {
@@ -97,6 +154,18 @@ class AdminOffsetsTest {
         assertThatThrownBy(() -> admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(11))).all().get(20, TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(org.apache.kafka.common.errors.OffsetOutOfRangeException.class);
+        ListOffsetsResultInfo byTime = list(tp, OffsetSpec.forTimestamp(BASE));
+        assertThat(byTime.offset()).as("lookups start at the log start").isEqualTo(5);
+
+        long all = admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(-1))).lowWatermarks().get(tp)
+                .get(20, TimeUnit.SECONDS).lowWatermark();
+        assertThat(all).as("-1 deletes up to the high watermark").isEqualTo(10);
+        assertThat(list(tp, OffsetSpec.earliest()).offset()).isEqualTo(10);
+        assertThat(list(tp, OffsetSpec.maxTimestamp()).offset()).isEqualTo(-1);
+        try (KafkaProducer<String, String> producer = broker.producer(Map.of())) {
+            assertThat(producer.send(new ProducerRecord<>(tp.topic(), 0, "after", "delete")).get(10, TimeUnit.SECONDS).offset())
+                    .isEqualTo(10);
+        }
     }
 
     @Test

@@ -22,37 +22,48 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The real Java producer and consumer against kaas: every codec, keys, values, headers, order. */
+/**
+ * The real Java producer and consumer against kaas: every codec, keys, values, headers, order — on every
+ * storage engine (one broker per engine, the RocksDB one loaded from its plugin zip).
+ */
+@ParameterizedClass(name = "storage.engine={0}")
+@ValueSource(strings = {TestBroker.SEGMENTS, TestBroker.ROCKSDB})
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ProduceConsumeTest {
     private static final int RECORDS = 10_000;
     private static final int PARTITIONS = 3;
 
     @TempDir
-    static Path dataDir;
+    static Path root;
     static TestBroker broker;
 
-    @BeforeAll
-    static void start() throws Exception {
-        broker = TestBroker.start(dataDir);
+    @Parameter
+    String engine;
+
+    @BeforeParameterizedClassInvocation
+    static void start(String engine) throws Exception {
+        broker = TestBroker.start(root.resolve(engine), engine, Map.of());
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() {
         if (broker != null) {
             broker.close();
+            broker = null;
         }
     }
 
-    @ParameterizedTest
+    @ParameterizedTest(name = "compression.type={0}")
     @ValueSource(strings = {"none", "gzip", "snappy", "lz4", "zstd"})
     void roundTripsKeyedRecordsWithHeadersInOrder(String codec) throws Exception {
         String topic = "codec-" + codec;

@@ -2,7 +2,9 @@ package io.kaas.broker.it;
 
 import io.kaas.broker.KaasBroker;
 import io.kaas.broker.config.BrokerConfig;
+import io.kaas.broker.it.plugins.PluginBrokers;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,6 +22,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /** An in-process broker on 127.0.0.1 with an ephemeral port, and real Kafka clients pointed at it. */
 final class TestBroker implements AutoCloseable {
+    /** The storage engines the end-to-end tests run over: the built-in default and the RocksDB plugin. */
+    static final String SEGMENTS = "segments";
+    static final String ROCKSDB = "rocksdb";
+
     final Path dataDir;
     final KaasBroker broker;
 
@@ -39,6 +45,26 @@ final class TestBroker implements AutoCloseable {
         config.put("log.dirs", dataDir.toString());
         config.putAll(overrides);
         return new TestBroker(dataDir, KaasBroker.start(BrokerConfig.of(config)));
+    }
+
+    /**
+     * A broker on {@code engine} with its data in {@code root/data}. {@link #ROCKSDB} comes only from its
+     * built plugin zip, installed (once per root) into {@code root/plugins}: rocksdbjni is on no class path here.
+     */
+    static TestBroker start(Path root, String engine, Map<String, String> overrides) throws IOException {
+        Map<String, String> config = new HashMap<>();
+        config.put("storage.engine", engine);
+        if (!SEGMENTS.equals(engine)) {
+            Path plugins = root.resolve("plugins");
+            if (!Files.isDirectory(plugins)) {
+                PluginBrokers.installPlugin("kaas-engine-" + engine, plugins);
+            }
+            config.put("plugins.dir", plugins.toString());
+            config.put("storage.rocksdb.block.cache.bytes", "8388608");
+        }
+        config.putAll(overrides);
+        Path data = Files.createDirectories(root.resolve("data"));
+        return start(data, config);
     }
 
     int port() {

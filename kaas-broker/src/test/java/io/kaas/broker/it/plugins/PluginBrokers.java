@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /** Brokers started over a temporary plugins directory holding the plugin zips the build produced. */
-final class PluginBrokers {
+public final class PluginBrokers {
     /** Where kaas-broker's pom copies the plugin zips (maven-dependency-plugin, test-plugins execution). */
     static final Path BUILT_PLUGINS = Path.of("target", "test-plugins");
 
@@ -18,7 +18,7 @@ final class PluginBrokers {
     }
 
     /** Copies the built zip of {@code artifactId} (e.g. kaas-engine-rocksdb) into {@code pluginsDir}. */
-    static Path installPlugin(String artifactId, Path pluginsDir) throws IOException {
+    public static Path installPlugin(String artifactId, Path pluginsDir) throws IOException {
         Path zip;
         try (Stream<Path> files = Files.list(BUILT_PLUGINS)) {
             zip = files.filter(f -> f.getFileName().toString().startsWith(artifactId + "-")

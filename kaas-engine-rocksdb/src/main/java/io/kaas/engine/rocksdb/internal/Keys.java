@@ -8,7 +8,7 @@ import java.util.Arrays;
  * The key layout, big-endian so that RocksDB's bytewise order is offset order within a partition.
  * <pre>
  * batches: topicId (16) | partition (4) | baseOffset (8)
- * meta:    topicId (16) | partition (4) | 0x00                  -> log start, next offset
+ * meta:    topicId (16) | partition (4) | 0x00                  -> log start, next offset, stored bytes
  *          topicId (16) | partition (4) | 0x01 | producerId (8) -> producer state
  * </pre>
  * Keys carry the topic id, not the name: a topic re-created under the same name never sees old data.
@@ -68,17 +68,18 @@ final class Keys {
         return ByteBuffer.allocate(PREFIX_SIZE + 1).put(prefix).put(kind).array();
     }
 
-    static byte[] encodeOffsets(long logStart, long nextOffset) {
-        return ByteBuffer.allocate(17).put((byte) 1).putLong(logStart).putLong(nextOffset).array();
+    /** Version 2: log start, next offset and the exact sum of the sizes of the partition's stored batches. */
+    static byte[] encodeOffsets(long logStart, long nextOffset, long storedBytes) {
+        return ByteBuffer.allocate(25).put((byte) 2).putLong(logStart).putLong(nextOffset).putLong(storedBytes).array();
     }
 
-    /** {logStart, nextOffset}. */
+    /** {logStart, nextOffset, storedBytes}; storedBytes is -1 for version 1, which did not keep it. */
     static long[] decodeOffsets(byte[] value) {
         ByteBuffer b = ByteBuffer.wrap(value);
         byte version = b.get();
-        if (version != 1) {
+        if (version != 1 && version != 2) {
             throw new IllegalStateException("unknown partition metadata version " + version);
         }
-        return new long[] {b.getLong(), b.getLong()};
+        return new long[] {b.getLong(), b.getLong(), version == 2 ? b.getLong() : -1};
     }
 }

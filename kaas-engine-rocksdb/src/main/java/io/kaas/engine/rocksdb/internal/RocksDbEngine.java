@@ -64,7 +64,7 @@ public final class RocksDbEngine implements StorageEngine {
                 TimeUnit.MILLISECONDS);
     }
 
-    /** Applies retention.ms to every open partition; one failing partition does not stop the others. */
+    /** Applies retention.ms and retention.bytes to every open partition; one failing partition does not stop the others. */
     void retentionPass() {
         List<RocksPartitionLog> open;
         synchronized (this) {

@@ -49,14 +49,21 @@ final class RocksPartitionLog implements PartitionLog {
     private volatile boolean deleted;
     /** Records appended without a sync since the last requested one; guarded by {@link #lock}. */
     private long unflushedRecords;
+    /**
+     * Exact sum of the sizes of the batches stored for this partition (what {@code retention.bytes}
+     * limits), kept in {@code meta} with the offsets; written under {@link #lock}.
+     */
+    private volatile long storedBytes;
 
-    RocksPartitionLog(Store store, PartitionKey key, LogConfig config, LogOffsets offsets, ProducerStates producers) {
+    RocksPartitionLog(Store store, PartitionKey key, LogConfig config, LogOffsets offsets, ProducerStates producers,
+                      long storedBytes) {
         this.store = store;
         this.key = key;
         this.prefix = Keys.prefix(key);
         this.config = config;
         this.offsets = offsets;
         this.producers = producers;
+        this.storedBytes = storedBytes;
     }
 
     @Override
@@ -67,6 +74,11 @@ final class RocksPartitionLog implements PartitionLog {
     @Override
     public LogOffsets offsets() {
         return offsets;
+    }
+
+    /** The bytes of every batch still stored, the one the log start cuts through included. */
+    long storedBytes() {
+        return storedBytes;
     }
 
     @Override
@@ -149,6 +161,7 @@ final class RocksPartitionLog implements PartitionLog {
         LogOffsets before = offsets;
         long next = before.highWatermark();
         long appendTime = cfg.logAppendTime() ? store.clock().millis() : -1;
+        long size = storedBytes;
         try (WriteBatch wb = new WriteBatch()) {
             for (BatchHeader h : headers) {
                 int pos = batches.position() + (int) h.position();
@@ -163,14 +176,16 @@ final class RocksPartitionLog implements PartitionLog {
                     staged.record(h, next);
                 }
                 next += h.lastOffsetDelta() + 1L;
+                size += h.sizeInBytes();
             }
-            wb.put(store.meta(), Keys.offsets(prefix), Keys.encodeOffsets(before.logStartOffset(), next));
+            wb.put(store.meta(), Keys.offsets(prefix), Keys.encodeOffsets(before.logStartOffset(), next, size));
             for (Map.Entry<Long, ProducerStates.Producer> p : staged.changed.entrySet()) {
                 wb.put(store.meta(), Keys.producer(prefix, p.getKey()), p.getValue().encode());
             }
             store.db().write(store.unsynced(), wb);
         }
         staged.commit();
+        storedBytes = size;
         offsets = new LogOffsets(before.logStartOffset(), next, next);
         return new AppendResult(before.highWatermark(), next - 1, appendTime, before.logStartOffset());
     }
@@ -225,19 +240,49 @@ final class RocksPartitionLog implements PartitionLog {
         return found.stream().findFirst();
     }
 
+    /**
+     * The first record with the largest timestamp: batch headers pick the first batch with the largest max
+     * timestamp, and only that batch's records are walked (decompressed if need be). The batch the log start
+     * cuts through is walked at once, as its header may count records below the log start.
+     */
     @Override
     public Optional<TimestampOffset> maxTimestamp() {
         LogOffsets snapshot = offsets;
-        TimestampOffset[] best = {null};
-        scan(snapshot.logStartOffset(), snapshot.highWatermark(), (base, value) -> {
-            BatchRecords.max(value, snapshot.logStartOffset()).ifPresent(t -> {
-                if (best[0] == null || t.timestamp() > best[0].timestamp()) {
-                    best[0] = t;
-                }
-            });
+        MaxFinder finder = new MaxFinder(snapshot.logStartOffset());
+        scan(snapshot.logStartOffset(), snapshot.highWatermark(), finder);
+        return finder.result();
+    }
+
+    /** Keeps the first batch with the largest max timestamp seen so far; resolves its record at the end. */
+    private static final class MaxFinder implements BatchVisitor {
+        private final long logStart;
+        private long bestTimestamp;
+        private TimestampOffset resolved;
+        private byte[] bestBatch;
+
+        MaxFinder(long logStart) {
+            this.logStart = logStart;
+        }
+
+        @Override
+        public boolean visit(long baseOffset, byte[] batch) {
+            if (baseOffset < logStart) {
+                resolved = BatchRecords.max(batch, logStart).orElse(null);
+                bestTimestamp = resolved == null ? Long.MIN_VALUE : resolved.timestamp();
+                return true;
+            }
+            long max = ByteBuffer.wrap(batch).getLong(MAX_TIMESTAMP);
+            if ((resolved == null && bestBatch == null) || max > bestTimestamp) {
+                bestTimestamp = max;
+                bestBatch = batch;
+                resolved = null;
+            }
             return true;
-        });
-        return Optional.ofNullable(best[0]);
+        }
+
+        Optional<TimestampOffset> result() {
+            return bestBatch != null ? BatchRecords.max(bestBatch, logStart) : Optional.ofNullable(resolved);
+        }
     }
 
     private interface BatchVisitor {
@@ -296,13 +341,15 @@ final class RocksPartitionLog implements PartitionLog {
                 return CompletableFuture.completedFuture(o.logStartOffset());
             }
             long deleteBelow = firstKeptBatch(offset, o.highWatermark());
+            long size = storedBytes - bytesBelow(o.logStartOffset(), deleteBelow);
             try (WriteBatch wb = new WriteBatch()) {
                 if (deleteBelow > 0) {
                     wb.deleteRange(store.batches(), Keys.batch(prefix, 0), Keys.batch(prefix, deleteBelow));
                 }
-                wb.put(store.meta(), Keys.offsets(prefix), Keys.encodeOffsets(offset, o.highWatermark()));
+                wb.put(store.meta(), Keys.offsets(prefix), Keys.encodeOffsets(offset, o.highWatermark(), size));
                 store.db().write(store.synced(), wb);
             }
+            storedBytes = size;
             offsets = new LogOffsets(offset, o.highWatermark(), o.lastStableOffset());
             return CompletableFuture.completedFuture(offset);
         } catch (StorageException e) {
@@ -316,16 +363,30 @@ final class RocksPartitionLog implements PartitionLog {
     }
 
     /**
-     * One retention pass ({@code retention.ms}): advances the log start past the leading batches whose
-     * largest timestamp is older than {@code now - retention.ms}, through the DeleteRecords path.
-     * Stops at the first batch that is not expired, as Kafka stops at the first such segment.
+     * One retention pass: advances the log start through the DeleteRecords path past the leading batches
+     * that {@code retention.ms} or {@code retention.bytes} expire, whichever reaches further.
      *
      * @return the log start after the pass
      */
     long applyRetention(long now) {
         LogConfig cfg = config;
         LogOffsets o = offsets;
-        if (deleted || cfg.retentionMs() < 0 || o.logStartOffset() >= o.highWatermark()) {
+        if (deleted || o.logStartOffset() >= o.highWatermark()) {
+            return o.logStartOffset();
+        }
+        long target = Math.max(timeRetentionTarget(cfg, o, now), sizeRetentionTarget(cfg, o));
+        if (target <= o.logStartOffset()) {
+            return o.logStartOffset();
+        }
+        return deleteRecordsBefore(target).join();
+    }
+
+    /**
+     * {@code retention.ms}: the base of the first batch whose largest timestamp is not older than
+     * {@code now - retention.ms}, as Kafka stops at the first segment that is not expired.
+     */
+    private long timeRetentionTarget(LogConfig cfg, LogOffsets o, long now) {
+        if (cfg.retentionMs() < 0) {
             return o.logStartOffset();
         }
         long cutoff = now - cfg.retentionMs();
@@ -337,10 +398,40 @@ final class RocksPartitionLog implements PartitionLog {
             }
             return true;
         });
-        if (target[0] <= o.logStartOffset()) {
+        return target[0];
+    }
+
+    /**
+     * {@code retention.bytes}: the end of the longest run of leading batches whose removal leaves at least
+     * {@code retention.bytes} stored, Kafka's rule ({@code size - segment.size >= retention.bytes}) applied
+     * batch by batch, as this engine has no segments.
+     */
+    private long sizeRetentionTarget(LogConfig cfg, LogOffsets o) {
+        long excess = storedBytes - cfg.retentionBytes();
+        if (cfg.retentionBytes() < 0 || excess <= 0) {
             return o.logStartOffset();
         }
-        return deleteRecordsBefore(target[0]).join();
+        long[] left = {excess};
+        long[] target = {o.logStartOffset()};
+        scan(o.logStartOffset(), o.highWatermark(), (base, value) -> {
+            if (value.length > left[0]) {
+                return false;
+            }
+            left[0] -= value.length;
+            target[0] = base + ByteBuffer.wrap(value).getInt(LAST_OFFSET_DELTA) + 1;
+            return true;
+        });
+        return target[0];
+    }
+
+    /** Sum of the sizes of the stored batches from the one containing {@code from} up to base {@code below}. */
+    private long bytesBelow(long from, long below) {
+        long[] sum = {0};
+        scan(from, below, (base, value) -> {
+            sum[0] += value.length;
+            return true;
+        });
+        return sum[0];
     }
 
     /** Base offset of the batch that contains {@code offset}, or {@code offset} itself at the high watermark. */
@@ -360,9 +451,11 @@ final class RocksPartitionLog implements PartitionLog {
         byte[] prefix = Keys.prefix(key);
         byte[] meta = store.db().get(store.meta(), Keys.offsets(prefix));
         LogOffsets offsets = new LogOffsets(0, 0, 0);
+        long storedBytes = 0;
         if (meta != null) {
             long[] o = Keys.decodeOffsets(meta);
             offsets = new LogOffsets(o[0], o[1], o[1]);
+            storedBytes = o[2] >= 0 ? o[2] : sumStored(store, prefix);
         }
         ProducerStates producers = new ProducerStates();
         byte[] end = Keys.metaEnd(prefix);
@@ -376,7 +469,19 @@ final class RocksPartitionLog implements PartitionLog {
             }
             it.status();
         }
-        return new RocksPartitionLog(store, key, config, offsets, producers);
+        return new RocksPartitionLog(store, key, config, offsets, producers, storedBytes);
+    }
+
+    /** The stored bytes of a partition whose metadata predates their accounting (version 1): one scan. */
+    private static long sumStored(Store store, byte[] prefix) throws RocksDBException {
+        long sum = 0;
+        try (RocksIterator it = store.db().newIterator(store.batches())) {
+            for (it.seek(Keys.batch(prefix, 0)); it.isValid() && Keys.hasPrefix(it.key(), prefix); it.next()) {
+                sum += it.value().length;
+            }
+            it.status();
+        }
+        return sum;
     }
 
     /** Removes every batch and all metadata of {@code key}, durably. */

@@ -108,6 +108,64 @@ class RocksDbEngineTest {
     }
 
     @Test
+    void retentionBytesKeepsAtLeastTheLimitAndCountsStoredBatchesExactlyAcrossRestarts() throws Exception {
+        int batchSize = TestBatches.batch().records(2).build().remaining();
+        LogConfig d = LogConfig.defaults();
+        LogConfig threeBatches = new LogConfig(d.segmentBytes(), d.segmentMs(), -1, 3L * batchSize + 1,
+                d.maxMessageBytes(), d.flushMessages(), false, false);
+        try (RocksDbEngine engine = open()) {
+            RocksPartitionLog log = (RocksPartitionLog) engine.openPartition(key(0), threeBatches);
+            for (int i = 0; i < 10; i++) {
+                log.append(TestBatches.batch().records(2).build(), false).get();
+            }
+            assertThat(log.storedBytes()).isEqualTo(10L * batchSize);
+
+            engine.retentionPass();
+
+            // Kafka's rule: drop a leading unit only while what stays is at least retention.bytes.
+            assertThat(log.offsets().logStartOffset()).isEqualTo(12);
+            assertThat(log.storedBytes()).isEqualTo(4L * batchSize);
+            log.deleteRecordsBefore(15).get(); // cuts through the batch at 14..15: it stays stored
+            assertThat(log.storedBytes()).isEqualTo(3L * batchSize);
+        }
+        try (RocksDbEngine engine = open()) {
+            RocksPartitionLog log = (RocksPartitionLog) engine.openPartition(key(0), threeBatches);
+            assertThat(log.storedBytes()).as("kept in meta").isEqualTo(3L * batchSize);
+            log.updateConfig(new LogConfig(d.segmentBytes(), d.segmentMs(), -1, 0, d.maxMessageBytes(),
+                    d.flushMessages(), false, false));
+            engine.retentionPass();
+            assertThat(log.offsets().logStartOffset()).isEqualTo(20);
+            assertThat(log.storedBytes()).isZero();
+            assertThat(log.read(20, 1 << 20, Long.MAX_VALUE, true).slices()).isEmpty();
+        }
+    }
+
+    @Test
+    void retentionPassAppliesWhicheverOfTimeAndSizeReachesFurther() throws Exception {
+        long now = 10_000_000L;
+        int batchSize = TestBatches.batch().records(2).build().remaining();
+        LogConfig d = LogConfig.defaults();
+        LogConfig both = new LogConfig(d.segmentBytes(), d.segmentMs(), 60_000, 2L * batchSize, d.maxMessageBytes(),
+                d.flushMessages(), false, false);
+        try (RocksDbEngine engine = RocksDbEngine.open(dir, RocksDbConfig.from(PluginConfig.empty()),
+                Clock.fixed(java.time.Instant.ofEpochMilli(now), java.time.ZoneOffset.UTC))) {
+            RocksPartitionLog log = (RocksPartitionLog) engine.openPartition(key(0), both);
+            log.append(TestBatches.batch().records(2).timestamps(now - 120_000, 0, 1).build(), false).get();
+            for (int i = 0; i < 4; i++) {
+                log.append(TestBatches.batch().records(2).timestamps(now - 1_000, 0, 1).build(), false).get();
+            }
+            engine.retentionPass();
+            assertThat(log.offsets().logStartOffset()).as("size reaches past time").isEqualTo(6);
+
+            log.updateConfig(new LogConfig(d.segmentBytes(), d.segmentMs(), 500, -1, d.maxMessageBytes(),
+                    d.flushMessages(), false, false));
+            engine.retentionPass();
+            assertThat(log.offsets().logStartOffset()).as("time reaches past size").isEqualTo(10);
+            assertThat(log.storedBytes()).isZero();
+        }
+    }
+
+    @Test
     void closeCompletesPendingDurableAppendsAndFreesNativeObjects() throws Exception {
         RocksDbEngine engine = open();
         PartitionLog log = engine.openPartition(key(0), LogConfig.defaults());

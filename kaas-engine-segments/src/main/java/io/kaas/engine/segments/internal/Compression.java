@@ -17,8 +17,9 @@ import org.xerial.snappy.SnappyOutputStream;
 /**
  * The record-batch compression codecs of Kafka (attribute bits 0-2): 0 none, 1 gzip (JDK), 2 snappy
  * (snappy-java's stream format, as Kafka writes it), 3 lz4 (the LZ4 frame format, 64 KiB independent
- * blocks, as Kafka's {@code KafkaLZ4BlockOutputStream}), 4 zstd (zstd-jni frames). Used only for batches
- * of compacted topics: the keyless-record check and the cleaner. Stateless and thread-safe.
+ * blocks, as Kafka's {@code KafkaLZ4BlockOutputStream}), 4 zstd (zstd-jni frames). Used for batches of
+ * compacted topics (the keyless-record check and the cleaner) and by timestamp lookups that land in a
+ * compressed batch. Stateless and thread-safe.
  */
 final class Compression {
     static final int NONE = 0;
@@ -35,7 +36,7 @@ final class Compression {
         if (codec == NONE) {
             return java.util.Arrays.copyOfRange(data, offset, offset + length);
         }
-        try (InputStream in = input(codec, new ByteArrayInputStream(data, offset, length))) {
+        try (InputStream in = decompressing(codec, new ByteArrayInputStream(data, offset, length))) {
             return in.readAllBytes();
         }
     }
@@ -52,7 +53,8 @@ final class Compression {
         return bytes.toByteArray();
     }
 
-    private static InputStream input(int codec, InputStream raw) throws IOException {
+    /** A stream of the decompressed records section read from {@code raw}. */
+    static InputStream decompressing(int codec, InputStream raw) throws IOException {
         return switch (codec) {
             case GZIP -> new GZIPInputStream(raw, 8192);
             case SNAPPY -> new SnappyInputStream(raw);

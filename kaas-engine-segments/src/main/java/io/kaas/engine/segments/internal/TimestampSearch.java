@@ -1,7 +1,6 @@
 package io.kaas.engine.segments.internal;
 
 import io.kaas.api.record.BatchHeader;
-import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.TimestampOffset;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,9 +12,11 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * Timestamp lookups (ListOffsets), as Kafka resolves them. Segments are chosen by their largest timestamp
  * (held in memory); inside a segment the {@link TimeIndex} gives the batch to start from, the offset index
  * its position, and batch headers are walked from there, so no lookup scans the log from its start. The
- * answer is exact for uncompressed CreateTime batches (their records are parsed) and for LogAppendTime
- * batches (every record carries the batch time). For a compressed CreateTime batch the engine does not
- * decompress: it answers the batch's first readable offset with the batch's max timestamp.
+ * answer is exact, as Kafka's: the records of the batch found are walked ({@link RecordTimestamps}),
+ * decompressed first if the batch is compressed; in a LogAppendTime batch every record carries the batch
+ * time. {@code MAX_TIMESTAMP} answers the first record carrying the largest timestamp of the readable log
+ * (Kafka 3.8+: {@code RecordBatch.offsetOfMaxTimestamp}), the batch's first readable offset for a
+ * LogAppendTime batch.
  */
 final class TimestampSearch {
     private final ConcurrentSkipListMap<Long, Segment> segments;
@@ -105,40 +106,22 @@ final class TimestampSearch {
         return best;
     }
 
-    /** The first record at or above the log start whose timestamp is {@code >= target} (or {@code == target}). */
+    /**
+     * The first record at or above the log start whose timestamp is {@code >= target} (or {@code == target}),
+     * decompressing a compressed batch as Kafka does. A compressed batch whose records cannot be decoded
+     * (an unknown codec, a payload that is not what its codec bits say) is answered at batch level: its first
+     * readable offset with the batch's max timestamp, rather than failing the lookup.
+     */
     private static TimestampOffset locateInBatch(Segment seg, BatchHeader h, long logStart, long target, boolean equal)
             throws IOException {
-        long firstReadable = Math.max(h.baseOffset(), logStart);
-        if (h.isLogAppendTime() || h.compressionCodec() != 0) {
-            return new TimestampOffset(h.maxTimestamp(), firstReadable, h.partitionLeaderEpoch());
-        }
         ByteBuffer batch = seg.read(h.position(), h.sizeInBytes());
-        batch.position(RecordBatches.HEADER_SIZE);
-        for (int i = 0; i < h.recordCount() && batch.hasRemaining(); i++) {
-            int length = (int) readVarlong(batch);
-            int next = batch.position() + length;
-            batch.get(); // record attributes
-            long timestamp = h.baseTimestamp() + readVarlong(batch);
-            long offset = h.baseOffset() + readVarlong(batch);
-            boolean matches = equal ? timestamp == target : timestamp >= target;
-            if (offset >= logStart && matches) {
-                return new TimestampOffset(timestamp, offset, h.partitionLeaderEpoch());
+        try {
+            return RecordTimestamps.first(batch, h, logStart, target, equal);
+        } catch (IOException | RuntimeException e) {
+            if (h.compressionCodec() == Compression.NONE) {
+                throw e instanceof IOException io ? io : new IOException("batch at offset " + h.baseOffset() + " is malformed", e);
             }
-            batch.position(next);
+            return new TimestampOffset(h.maxTimestamp(), Math.max(h.baseOffset(), logStart), h.partitionLeaderEpoch());
         }
-        return null;
-    }
-
-    /** Kafka's zig-zag varint / varlong. */
-    static long readVarlong(ByteBuffer buf) {
-        long raw = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            byte b = buf.get();
-            raw |= (long) (b & 0x7f) << shift;
-            if ((b & 0x80) == 0) {
-                return (raw >>> 1) ^ -(raw & 1);
-            }
-        }
-        throw new IllegalArgumentException("varint longer than 10 bytes");
     }
 }

@@ -173,11 +173,11 @@ class SegmentPartitionLogTest {
     }
 
     @Test
-    void offsetForTimestampIsExactForUncompressedAndBatchLevelForCompressed() throws IOException {
+    void offsetForTimestampIsExactForUncompressedAndBatchLevelForUndecodableCompressed() throws IOException {
         SegmentPartitionLog log = LogFixture.open(engine, LogConfig.defaults());
         append(log, batch().timestamps(1000, 0, 10, 20).build(), false);      // offsets 0..2: 1000, 1010, 1020
         append(log, batch().timestamps(2000, 5, 0, 50).build(), false);       // offsets 3..5: 2005, 2000, 2050
-        append(log, batch().timestamps(3000, 0, 30).compressed(1).build(), false); // offsets 6..7, max 3030
+        append(log, batch().timestamps(3000, 0, 30).codecBitsOnly(1).build(), false); // offsets 6..7, max 3030, not gzip
 
         assertThat(log.offsetForTimestamp(1005)).hasValueSatisfying(t -> {
             assertThat(t.offset()).isEqualTo(1);

@@ -15,6 +15,7 @@ final class TestBatches {
     private short producerEpoch = -1;
     private int baseSequence = -1;
     private int codec;
+    private boolean compress;
 
     static TestBatches batch() {
         return new TestBatches();
@@ -44,9 +45,17 @@ final class TestBatches {
         return this;
     }
 
-    /** Marks the batch compressed (codec bits only: the payload stays opaque to the engine). */
+    /** Compresses the records with {@code compressionCodec} (1 gzip, 2 snappy, 3 lz4, 4 zstd), as a producer does. */
     TestBatches compressed(int compressionCodec) {
         this.codec = compressionCodec;
+        this.compress = true;
+        return this;
+    }
+
+    /** Sets the codec bits without compressing: a batch whose payload is not what its attributes say. */
+    TestBatches codecBitsOnly(int compressionCodec) {
+        this.codec = compressionCodec;
+        this.compress = false;
         return this;
     }
 
@@ -59,6 +68,13 @@ final class TestBatches {
             body.writeBytes(record(i, delta));
         }
         byte[] recs = body.toByteArray();
+        if (compress) {
+            try {
+                recs = Compression.compress(codec, recs);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
         int size = RecordBatches.HEADER_SIZE + recs.length;
         ByteBuffer b = ByteBuffer.allocate(size);
         b.putLong(0L).putInt(size - RecordBatches.LOG_OVERHEAD).putInt(-1).put(RecordBatches.MAGIC_V2).putInt(0)
