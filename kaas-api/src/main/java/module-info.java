@@ -1,5 +1,5 @@
 /**
- * The kaas service-provider interface. Storage engines and cluster-state stores implement
+ * The kaas service-provider interface. Storage engines, cluster-state stores and authorizers implement
  * these types; the broker finds them with {@link java.util.ServiceLoader}. Depends on the JDK only.
  */
 module io.kaas.api {
@@ -7,4 +7,5 @@ module io.kaas.api {
     exports io.kaas.api.record;
     exports io.kaas.api.storage;
     exports io.kaas.api.cluster;
+    exports io.kaas.api.auth;
 }

@@ -1,6 +1,6 @@
 /**
  * The kaas plugin TCK: abstract contract tests ({@link io.kaas.plugin.tck.StorageEngineTck},
- * {@link io.kaas.plugin.tck.ClusterStateStoreTck}) that a backend's test class extends, and
+ * {@link io.kaas.plugin.tck.ClusterStateStoreTck}, {@link io.kaas.plugin.tck.AuthorizerTck}) that a backend's test class extends, and
  * {@link io.kaas.plugin.tck.TestBatches}, a builder of valid v2 record batches. Open so that JUnit can
  * reach the inherited test methods and inject {@code @TempDir} fields.
  */

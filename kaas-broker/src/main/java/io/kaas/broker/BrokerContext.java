@@ -3,6 +3,7 @@ package io.kaas.broker;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.storage.StorageEngine;
 import io.kaas.broker.config.BrokerConfig;
+import io.kaas.broker.handler.AccessGate;
 import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -25,6 +26,9 @@ public interface BrokerContext {
 
     /** The endpoint clients are told to connect to (advertised listener, with the bound port). */
     BrokerEndpoint advertisedEndpoint();
+
+    /** Where handlers ask whether a request may act on a resource ({@link AccessGate#ALLOW_ALL} for {@code authorizer=none}). */
+    AccessGate accessGate();
 
     default int nodeId() {
         return config().nodeId();

@@ -21,9 +21,11 @@ import java.util.concurrent.CompletableFuture;
 /** AlterConfigs v0-2 (legacy, whole-set replacement) on TOPIC resources. */
 public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequestData, AlterConfigsResponseData> {
     private final TopicManager topics;
+    private final AccessGate gate;
 
-    public AlterConfigsHandler(TopicManager topics) {
+    public AlterConfigsHandler(TopicManager topics, AccessGate gate) {
         this.topics = topics;
+        this.gate = gate;
     }
 
     @Override
@@ -52,6 +54,7 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
                 if (!seen.add(resource.resourceType() + "/" + resource.resourceName())) {
                     throw new TopicException(ErrorCodes.INVALID_REQUEST, "Duplicate resource in request.");
                 }
+                TopicConfigChanges.checkMayAlter(gate, context, resource.resourceType(), resource.resourceName());
                 Topic topic = TopicConfigChanges.topicResource(topics, resource.resourceType(), resource.resourceName());
                 Map<String, String> overrides = new LinkedHashMap<>();
                 for (AlterableConfig c : resource.configs()) {

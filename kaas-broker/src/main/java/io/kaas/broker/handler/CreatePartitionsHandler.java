@@ -1,5 +1,6 @@
 package io.kaas.broker.handler;
 
+import io.kaas.api.auth.Operation;
 import io.kaas.broker.topic.ErrorCodes;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.TopicManager;
@@ -19,10 +20,12 @@ import java.util.concurrent.CompletableFuture;
 public final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsRequestData, CreatePartitionsResponseData> {
     private final int nodeId;
     private final TopicManager topics;
+    private final AccessGate gate;
 
-    public CreatePartitionsHandler(int nodeId, TopicManager topics) {
+    public CreatePartitionsHandler(int nodeId, TopicManager topics, AccessGate gate) {
         this.nodeId = nodeId;
         this.topics = topics;
+        this.gate = gate;
     }
 
     @Override
@@ -50,6 +53,9 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
             try {
                 if (counts.get(t.name()) > 1) {
                     throw new TopicException(ErrorCodes.INVALID_REQUEST, "Duplicate topic in request.");
+                }
+                if (!gate.allowedOnTopic(context, Operation.ALTER, t.name())) {
+                    throw new TopicException(ErrorCodes.TOPIC_AUTHORIZATION_FAILED, "Topic authorization failed.");
                 }
                 checkAssignments(t);
                 topics.createPartitions(t.name(), t.count(), request.validateOnly());

@@ -1,5 +1,6 @@
 package io.kaas.broker.handler;
 
+import io.kaas.api.auth.Operation;
 import io.kaas.api.cluster.TopicRecord;
 import io.kaas.broker.topic.DescribedConfig;
 import io.kaas.broker.topic.ErrorCodes;
@@ -26,10 +27,12 @@ import java.util.concurrent.CompletableFuture;
 public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequestData, CreateTopicsResponseData> {
     private final int nodeId;
     private final TopicManager topics;
+    private final AccessGate gate;
 
-    public CreateTopicsHandler(int nodeId, TopicManager topics) {
+    public CreateTopicsHandler(int nodeId, TopicManager topics, AccessGate gate) {
         this.nodeId = nodeId;
         this.topics = topics;
+        this.gate = gate;
     }
 
     @Override
@@ -55,6 +58,8 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         }
         List<CreatableTopicResult> results = new ArrayList<>();
         Set<String> answered = new HashSet<>();
+        // As Kafka: CREATE on the cluster allows every topic, else CREATE on each topic is needed.
+        boolean clusterCreate = gate.allowedOnCluster(context, Operation.CREATE);
         for (CreatableTopic t : request.topics()) {
             if (counts.get(t.name()) > 1) {
                 if (answered.add(t.name())) {
@@ -63,12 +68,17 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                 }
                 continue;
             }
-            results.add(create(t, request.validateOnly(), context.apiVersion()));
+            if (!clusterCreate && !gate.allowedOnTopic(context, Operation.CREATE, t.name())) {
+                results.add(error(t.name(), ErrorCodes.TOPIC_AUTHORIZATION_FAILED, null));
+                continue;
+            }
+            boolean configsVisible = gate.allowedOnTopic(context, Operation.DESCRIBE_CONFIGS, t.name());
+            results.add(create(t, request.validateOnly(), context.apiVersion(), configsVisible));
         }
         return CompletableFuture.completedFuture(new CreateTopicsResponseData().setThrottleTimeMs(0).setTopics(results));
     }
 
-    private CreatableTopicResult create(CreatableTopic t, boolean validateOnly, short version) {
+    private CreatableTopicResult create(CreatableTopic t, boolean validateOnly, short version, boolean configsVisible) {
         try {
             int partitions = t.numPartitions();
             int replicationFactor = t.replicationFactor();
@@ -89,7 +99,7 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                 configs.put(c.name(), c.value());
             }
             TopicRecord record = topics.create(t.name(), partitions, replicationFactor, configs, validateOnly);
-            return success(record, version);
+            return success(record, version, configsVisible);
         } catch (TopicException e) {
             return error(t.name(), e.errorCode(), e.getMessage());
         } catch (RuntimeException e) {
@@ -115,7 +125,7 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         return assignments.size();
     }
 
-    private CreatableTopicResult success(TopicRecord record, short version) {
+    private CreatableTopicResult success(TopicRecord record, short version, boolean configsVisible) {
         CreatableTopicResult result = new CreatableTopicResult()
                 .setName(record.name())
                 .setTopicId(record.topicId())
@@ -123,7 +133,10 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                 .setErrorMessage(null)
                 .setNumPartitions(record.partitions())
                 .setReplicationFactor((short) 1);
-        if (version >= 5) {
+        if (version >= 5 && !configsVisible) {
+            // As Kafka: created, but the configs are not shown to a principal without DESCRIBE_CONFIGS.
+            result.setTopicConfigErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED);
+        } else if (version >= 5) {
             List<CreatableTopicConfigs> configs = new ArrayList<>();
             for (DescribedConfig c : topics.configs().describeAll(record.configs(), false)) {
                 configs.add(new CreatableTopicConfigs().setName(c.name()).setValue(c.value())

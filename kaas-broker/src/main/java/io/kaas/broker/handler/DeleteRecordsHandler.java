@@ -1,5 +1,6 @@
 package io.kaas.broker.handler;
 
+import io.kaas.api.auth.Operation;
 import io.kaas.api.storage.LogOffsets;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.broker.topic.ErrorCodes;
@@ -18,9 +19,11 @@ import java.util.concurrent.CompletableFuture;
 /** DeleteRecords v0-2: advances the log start offset; -1 means the high watermark. */
 public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsRequestData, DeleteRecordsResponseData> {
     private final TopicManager topics;
+    private final AccessGate gate;
 
-    public DeleteRecordsHandler(TopicManager topics) {
+    public DeleteRecordsHandler(TopicManager topics, AccessGate gate) {
         this.topics = topics;
+        this.gate = gate;
     }
 
     @Override
@@ -44,10 +47,15 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
         List<CompletableFuture<?>> pending = new ArrayList<>();
         for (DeleteRecordsTopic t : request.topics()) {
             List<DeleteRecordsPartitionResult> partitions = new ArrayList<>();
+            boolean deletable = gate.allowedOnTopic(context, Operation.DELETE, t.name());
             for (DeleteRecordsPartition p : t.partitions()) {
                 DeleteRecordsPartitionResult r = new DeleteRecordsPartitionResult().setPartitionIndex(p.partitionIndex())
                         .setLowWatermark(-1);
                 partitions.add(r);
+                if (!deletable) {
+                    r.setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED);
+                    continue;
+                }
                 pending.add(delete(topics.log(t.name(), p.partitionIndex()), p.offset(), r));
             }
             out.add(new DeleteRecordsTopicResult().setName(t.name()).setPartitions(partitions));

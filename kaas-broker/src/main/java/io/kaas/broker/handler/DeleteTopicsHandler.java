@@ -1,5 +1,6 @@
 package io.kaas.broker.handler;
 
+import io.kaas.api.auth.Operation;
 import io.kaas.api.cluster.TopicRecord;
 import io.kaas.broker.topic.ErrorCodes;
 import io.kaas.broker.topic.Topic;
@@ -21,9 +22,11 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
     private static final UUID ZERO = new UUID(0, 0);
 
     private final TopicManager topics;
+    private final AccessGate gate;
 
-    public DeleteTopicsHandler(TopicManager topics) {
+    public DeleteTopicsHandler(TopicManager topics, AccessGate gate) {
         this.topics = topics;
+        this.gate = gate;
     }
 
     @Override
@@ -46,17 +49,17 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
         List<DeletableTopicResult> results = new ArrayList<>();
         if (context.apiVersion() >= 6) {
             for (DeleteTopicState state : request.topics()) {
-                results.add(deleteState(state));
+                results.add(deleteState(context, state));
             }
         } else {
             for (String name : request.topicNames()) {
-                results.add(deleteByName(name, null));
+                results.add(deleteByName(context, name, null));
             }
         }
         return CompletableFuture.completedFuture(new DeleteTopicsResponseData().setThrottleTimeMs(0).setResponses(results));
     }
 
-    private DeletableTopicResult deleteState(DeleteTopicState state) {
+    private DeletableTopicResult deleteState(RequestContext context, DeleteTopicState state) {
         boolean hasId = state.topicId() != null && !ZERO.equals(state.topicId());
         if (state.name() != null && hasId) {
             return new DeletableTopicResult().setName(state.name()).setTopicId(state.topicId())
@@ -64,19 +67,29 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
                     .setErrorMessage("Both topic name and topic ID were provided; use one of them.");
         }
         if (!hasId) {
-            return deleteByName(state.name(), ZERO);
+            return deleteByName(context, state.name(), ZERO);
         }
         Optional<Topic> topic = topics.topic(state.topicId());
         if (topic.isEmpty()) {
             return new DeletableTopicResult().setName(null).setTopicId(state.topicId())
                     .setErrorCode(ErrorCodes.UNKNOWN_TOPIC_ID).setErrorMessage("This server does not host this topic ID.");
         }
-        return deleteByName(topic.get().name(), state.topicId());
+        String name = topic.get().name();
+        if (!gate.allowedOnTopic(context, Operation.DELETE, name)) {
+            // As Kafka: by id, the name is only shown to a principal that may DESCRIBE the topic.
+            boolean describable = gate.allowedOnTopic(context, Operation.DESCRIBE, name);
+            return new DeletableTopicResult().setName(describable ? name : null).setTopicId(state.topicId())
+                    .setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED).setErrorMessage(null);
+        }
+        return deleteByName(context, name, state.topicId());
     }
 
-    private DeletableTopicResult deleteByName(String name, UUID requestedId) {
+    private DeletableTopicResult deleteByName(RequestContext context, String name, UUID requestedId) {
         DeletableTopicResult result = new DeletableTopicResult().setName(name)
                 .setTopicId(requestedId == null ? ZERO : requestedId);
+        if (!gate.allowedOnTopic(context, Operation.DELETE, name)) {
+            return result.setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED).setErrorMessage(null);
+        }
         try {
             TopicRecord deleted = topics.delete(name);
             return result.setTopicId(deleted.topicId()).setErrorCode(ErrorCodes.NONE).setErrorMessage(null);

@@ -1,5 +1,6 @@
 package io.kaas.broker.handler;
 
+import io.kaas.api.auth.Operation;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.config.ConfigEntry;
 import io.kaas.broker.topic.ConfigSource;
@@ -59,9 +60,14 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
         for (DescribeConfigsResource resource : request.resources()) {
             DescribeConfigsResult result = new DescribeConfigsResult().setResourceType(resource.resourceType())
                     .setResourceName(resource.resourceName()).setErrorCode(ErrorCodes.NONE).setErrorMessage(null);
+            AccessGate gate = ctx.accessGate();
             List<DescribedConfig> configs = switch (resource.resourceType()) {
-                case TOPIC -> topicConfigs(resource.resourceName(), docs, result);
-                case BROKER -> brokerConfigs(resource.resourceName(), docs, result);
+                case TOPIC -> gate.allowedOnTopic(context, Operation.DESCRIBE_CONFIGS, resource.resourceName())
+                        ? topicConfigs(resource.resourceName(), docs, result)
+                        : denied(result, ErrorCodes.TOPIC_AUTHORIZATION_FAILED);
+                case BROKER -> gate.allowedOnCluster(context, Operation.DESCRIBE_CONFIGS)
+                        ? brokerConfigs(resource.resourceName(), docs, result)
+                        : denied(result, ErrorCodes.CLUSTER_AUTHORIZATION_FAILED);
                 default -> {
                     result.setErrorCode(ErrorCodes.INVALID_REQUEST)
                             .setErrorMessage("Unsupported resource type " + resource.resourceType());
@@ -77,6 +83,11 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
             results.add(result.setConfigs(entries));
         }
         return CompletableFuture.completedFuture(new DescribeConfigsResponseData().setThrottleTimeMs(0).setResults(results));
+    }
+
+    private static List<DescribedConfig> denied(DescribeConfigsResult result, short code) {
+        result.setErrorCode(code).setErrorMessage(null);
+        return List.of();
     }
 
     private List<DescribedConfig> topicConfigs(String name, boolean docs, DescribeConfigsResult result) {

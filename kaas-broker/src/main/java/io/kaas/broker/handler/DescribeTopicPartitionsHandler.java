@@ -1,5 +1,6 @@
 package io.kaas.broker.handler;
 
+import io.kaas.api.auth.Operation;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.topic.ErrorCodes;
 import io.kaas.broker.topic.Topic;
@@ -15,6 +16,7 @@ import io.kaas.wire.message.DescribeTopicPartitionsResponseData.DescribeTopicPar
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -61,6 +63,11 @@ public final class DescribeTopicPartitionsHandler
         } else {
             request.topics().forEach((TopicRequest t) -> names.add(t.name()));
         }
+        // As Kafka: a listing leaves out undescribable topics; a named one answers TOPIC_AUTHORIZATION_FAILED.
+        Set<String> describable = ctx.accessGate().allowedTopics(context, Operation.DESCRIBE, names);
+        if (all) {
+            names.retainAll(describable);
+        }
         var cursor = request.cursor();
         if (cursor != null && !all && !names.contains(cursor.topicName())) {
             throw new IllegalArgumentException("DescribeTopicPartitions cursor topic " + cursor.topicName()
@@ -78,6 +85,11 @@ public final class DescribeTopicPartitionsHandler
                 break;
             }
             int start = name.equals(from) ? startIndex : 0;
+            if (!describable.contains(name)) {
+                out.add(new DescribeTopicPartitionsResponseTopic().setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED)
+                        .setName(name).setTopicId(ZERO).setIsInternal(false).setPartitions(new ArrayList<>()));
+                continue;
+            }
             Optional<Topic> topic = topics.topic(name);
             if (topic.isEmpty()) {
                 if (!all) {

@@ -1,5 +1,6 @@
 package io.kaas.broker.handler;
 
+import io.kaas.api.auth.Operation;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.topic.ErrorCodes;
 import io.kaas.broker.topic.Topic;
@@ -19,6 +20,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * Fetch v4-18 with incremental fetch sessions (KIP-227, {@link FetchSessions}). Records leave
@@ -69,8 +71,10 @@ public final class FetchHandler implements ApiHandler<FetchRequestData, FetchRes
             return CompletableFuture.completedFuture(new FetchResponseData().setThrottleTimeMs(0)
                     .setErrorCode(session.error()).setSessionId(0).setResponses(new ArrayList<>()));
         }
+        Predicate<String> mayRead = ctx.accessGate().topicCheck(context, Operation.READ);
         List<FetchReader.Target> targets = session.isIncremental()
-                ? session.targets(this::target) : requestTargets(request, version);
+                ? session.targets((name, id, byId, p, offset, max) -> target(mayRead, name, id, byId, p, offset, max))
+                : requestTargets(request, version, mayRead);
         FetchReader reader = new FetchReader(targets, request.maxBytes(), request.isolationLevel() == 1);
         FetchReader.Result first = reader.read();
         if (request.maxWaitMs() <= 0 || targets.isEmpty() || first.bytes() >= request.minBytes() || first.hasError()) {
@@ -80,24 +84,29 @@ public final class FetchHandler implements ApiHandler<FetchRequestData, FetchRes
                 .thenApply(r -> session.respond(r.response()));
     }
 
-    private List<FetchReader.Target> requestTargets(FetchRequestData request, short version) {
+    private List<FetchReader.Target> requestTargets(FetchRequestData request, short version, Predicate<String> mayRead) {
         List<FetchReader.Target> targets = new ArrayList<>();
         for (FetchTopic ft : request.topics()) {
             for (FetchPartition fp : ft.partitions()) {
-                targets.add(target(ft.topic(), ft.topicId(), version >= 13, fp.partition(), fp.fetchOffset(),
+                targets.add(target(mayRead, ft.topic(), ft.topicId(), version >= 13, fp.partition(), fp.fetchOffset(),
                         fp.partitionMaxBytes()));
             }
         }
         return targets;
     }
 
-    /** Resolves one partition to fetch, or the error to answer for it. */
-    FetchReader.Target target(String name, UUID topicId, boolean byId, int partition, long fetchOffset, int maxBytes) {
+    /** Resolves one partition to fetch, or the error to answer for it (READ denied: TOPIC_AUTHORIZATION_FAILED). */
+    FetchReader.Target target(Predicate<String> mayRead, String name, UUID topicId, boolean byId, int partition,
+                              long fetchOffset, int maxBytes) {
         Optional<Topic> topic = byId ? topics.topic(topicId) : topics.topic(name);
         short missing = byId ? ErrorCodes.UNKNOWN_TOPIC_ID : ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION;
+        String resolved = topic.map(Topic::name).orElse(name);
+        if (resolved != null && !mayRead.test(resolved)) {
+            return new FetchReader.Target(resolved, topicId, partition, fetchOffset, maxBytes, null,
+                    ErrorCodes.TOPIC_AUTHORIZATION_FAILED);
+        }
         var log = topic.map(t -> t.log(partition)).orElse(null);
         short error = topic.isEmpty() ? missing : log == null ? ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION : ErrorCodes.NONE;
-        String resolved = topic.map(Topic::name).orElse(name);
         return new FetchReader.Target(resolved, topicId, partition, fetchOffset, maxBytes, log, error);
     }
 

@@ -11,19 +11,20 @@ public final class Handlers {
 
     public static List<ApiHandler<?, ?>> create(BrokerContext ctx, TopicManager topics) {
         int nodeId = ctx.nodeId();
+        AccessGate gate = ctx.accessGate();
         return List.of(
-                new ProduceHandler(topics),
+                new ProduceHandler(topics, gate),
                 new FetchHandler(ctx, topics),
-                new ListOffsetsHandler(topics),
+                new ListOffsetsHandler(topics, gate),
                 new MetadataHandler(ctx, topics),
-                new CreateTopicsHandler(nodeId, topics),
-                new DeleteTopicsHandler(topics),
-                new DeleteRecordsHandler(topics),
+                new CreateTopicsHandler(nodeId, topics, gate),
+                new DeleteTopicsHandler(topics, gate),
+                new DeleteRecordsHandler(topics, gate),
                 new InitProducerIdHandler(ctx.clusterStore()),
                 new DescribeConfigsHandler(ctx, topics),
-                new AlterConfigsHandler(topics),
-                new CreatePartitionsHandler(nodeId, topics),
-                new IncrementalAlterConfigsHandler(topics),
+                new AlterConfigsHandler(topics, gate),
+                new CreatePartitionsHandler(nodeId, topics, gate),
+                new IncrementalAlterConfigsHandler(topics, gate),
                 new DescribeClusterHandler(ctx),
                 new DescribeTopicPartitionsHandler(ctx, topics));
     }

@@ -21,9 +21,11 @@ import java.util.concurrent.CompletableFuture;
 public final class IncrementalAlterConfigsHandler
         implements ApiHandler<IncrementalAlterConfigsRequestData, IncrementalAlterConfigsResponseData> {
     private final TopicManager topics;
+    private final AccessGate gate;
 
-    public IncrementalAlterConfigsHandler(TopicManager topics) {
+    public IncrementalAlterConfigsHandler(TopicManager topics, AccessGate gate) {
         this.topics = topics;
+        this.gate = gate;
     }
 
     @Override
@@ -53,6 +55,7 @@ public final class IncrementalAlterConfigsHandler
                 if (!seen.add(resource.resourceType() + "/" + resource.resourceName())) {
                     throw new TopicException(ErrorCodes.INVALID_REQUEST, "Duplicate resource in request.");
                 }
+                TopicConfigChanges.checkMayAlter(gate, context, resource.resourceType(), resource.resourceName());
                 alter(resource, request.validateOnly());
                 r.setErrorCode(ErrorCodes.NONE).setErrorMessage(null);
             } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.kaas.broker.handler;
 
+import io.kaas.api.auth.Operation;
 import io.kaas.api.storage.LogOffsets;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.TimestampOffset;
@@ -26,9 +27,11 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
     static final long LATEST_TIERED = -5;
 
     private final TopicManager topics;
+    private final AccessGate gate;
 
-    public ListOffsetsHandler(TopicManager topics) {
+    public ListOffsetsHandler(TopicManager topics, AccessGate gate) {
         this.topics = topics;
+        this.gate = gate;
     }
 
     @Override
@@ -53,8 +56,13 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
         List<ListOffsetsTopicResponse> out = new ArrayList<>();
         for (ListOffsetsTopic t : request.topics()) {
             List<ListOffsetsPartitionResponse> partitions = new ArrayList<>();
+            boolean describable = gate.allowedOnTopic(context, Operation.DESCRIBE, t.name());
             for (ListOffsetsPartition p : t.partitions()) {
-                ListOffsetsPartitionResponse r = lookup(topics.log(t.name(), p.partitionIndex()), p, readCommitted);
+                ListOffsetsPartitionResponse r = describable
+                        ? lookup(topics.log(t.name(), p.partitionIndex()), p, readCommitted)
+                        : new ListOffsetsPartitionResponse().setPartitionIndex(p.partitionIndex())
+                                .setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED).setTimestamp(-1).setOffset(-1)
+                                .setLeaderEpoch(-1);
                 if (!withEpoch) {
                     r.setLeaderEpoch(-1);
                 }

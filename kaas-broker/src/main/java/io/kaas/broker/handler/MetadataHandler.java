@@ -1,5 +1,6 @@
 package io.kaas.broker.handler;
 
+import io.kaas.api.auth.Operation;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.BrokerEndpoint;
 import io.kaas.broker.topic.ErrorCodes;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
@@ -62,23 +64,30 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
         boolean includeOps = version >= 8 && request.includeTopicAuthorizedOperations();
         List<MetadataResponseTopic> out = new ArrayList<>();
         List<MetadataRequestTopic> requested = request.topics();
+        AccessGate gate = ctx.accessGate();
         if (requested == null || (version == 0 && requested.isEmpty())) {
             List<Topic> all = new ArrayList<>(topics.topics());
             all.sort(Comparator.comparing(Topic::name));
+            // As Kafka: a listing silently leaves out the topics the principal may not DESCRIBE.
+            Set<String> describable = gate.allowedTopics(context, Operation.DESCRIBE, all.stream().map(Topic::name).toList());
             for (Topic t : all) {
-                out.add(describe(t, includeOps, version));
+                if (describable.contains(t.name())) {
+                    out.add(describe(t, includeOps, version));
+                }
             }
         } else {
             boolean autoCreate = version < 4 || request.allowAutoTopicCreation();
             for (MetadataRequestTopic rt : requested) {
-                out.add(lookup(rt, autoCreate, includeOps, version));
+                out.add(lookup(context, rt, autoCreate, includeOps, version));
             }
         }
         response.setTopics(out);
         return CompletableFuture.completedFuture(response);
     }
 
-    private MetadataResponseTopic lookup(MetadataRequestTopic rt, boolean autoCreate, boolean includeOps, short version) {
+    private MetadataResponseTopic lookup(RequestContext context, MetadataRequestTopic rt, boolean autoCreate,
+                                         boolean includeOps, short version) {
+        AccessGate gate = ctx.accessGate();
         String name = rt.name();
         UUID id = version >= 10 ? rt.topicId() : null;
         if (name == null && id != null && !ZERO.equals(id)) {
@@ -87,9 +96,24 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
                 return new MetadataResponseTopic().setErrorCode(ErrorCodes.UNKNOWN_TOPIC_ID).setName(null)
                         .setTopicId(id).setPartitions(new ArrayList<>());
             }
+            if (!gate.allowedOnTopic(context, Operation.DESCRIBE, byId.get().name())) {
+                return new MetadataResponseTopic().setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED).setName(null)
+                        .setTopicId(id).setIsInternal(false).setPartitions(new ArrayList<>());
+            }
             return describe(byId.get(), includeOps, version);
         }
+        if (name != null && !gate.allowedOnTopic(context, Operation.DESCRIBE, name)) {
+            return new MetadataResponseTopic().setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED).setName(name)
+                    .setTopicId(ZERO).setIsInternal(false).setPartitions(new ArrayList<>());
+        }
         Optional<Topic> topic = topics.topic(name);
+        if (topic.isEmpty() && autoCreate && name != null && TopicNames.isValid(name)
+                && !gate.allowedOnCluster(context, Operation.CREATE)
+                && !gate.allowedOnTopic(context, Operation.CREATE, name)) {
+            // As Kafka: a topic that would be auto-created without CREATE permission is an authorization failure.
+            return new MetadataResponseTopic().setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED).setName(name)
+                    .setTopicId(ZERO).setIsInternal(false).setPartitions(new ArrayList<>());
+        }
         if (topic.isEmpty() && autoCreate && name != null) {
             topic = topics.autoCreate(name);
         }

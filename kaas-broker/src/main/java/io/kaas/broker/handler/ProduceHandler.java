@@ -1,5 +1,7 @@
 package io.kaas.broker.handler;
 
+import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
 import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
@@ -28,9 +30,11 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ProduceHandler implements ApiHandler<ProduceRequestData, ProduceResponseData> {
     private final TopicManager topics;
+    private final AccessGate gate;
 
-    public ProduceHandler(TopicManager topics) {
+    public ProduceHandler(TopicManager topics, AccessGate gate) {
         this.topics = topics;
+        this.gate = gate;
     }
 
     @Override
@@ -56,14 +60,24 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         List<TopicProduceResponse> topicResponses = new ArrayList<>();
         List<List<CompletableFuture<PartitionProduceResponse>>> perTopic = new ArrayList<>();
         List<CompletableFuture<PartitionProduceResponse>> all = new ArrayList<>();
+        // As Kafka: a transactional produce needs WRITE on its transactional id, else every partition fails.
+        boolean transactionalIdDenied = request.transactionalId() != null
+                && !gate.allowed(context, Operation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId());
         for (TopicProduceData td : request.topicData()) {
             Optional<Topic> topic = version >= 13 ? topics.topic(td.topicId()) : topics.topic(td.name());
+            String name = version >= 13 ? topic.map(Topic::name).orElse(null) : td.name();
+            boolean denied = name != null && !gate.allowedOnTopic(context, Operation.WRITE, name);
             topicResponses.add(new TopicProduceResponse().setName(td.name()).setTopicId(td.topicId()));
             List<CompletableFuture<PartitionProduceResponse>> futures = new ArrayList<>();
             for (PartitionProduceData pd : td.partitionData()) {
                 CompletableFuture<PartitionProduceResponse> f;
                 if (!validAcks) {
                     f = CompletableFuture.completedFuture(error(pd.index(), ErrorCodes.INVALID_REQUIRED_ACKS, null));
+                } else if (transactionalIdDenied) {
+                    f = CompletableFuture.completedFuture(
+                            error(pd.index(), ErrorCodes.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null));
+                } else if (denied) {
+                    f = CompletableFuture.completedFuture(error(pd.index(), ErrorCodes.TOPIC_AUTHORIZATION_FAILED, null));
                 } else if (topic.isEmpty()) {
                     short code = version >= 13 ? ErrorCodes.UNKNOWN_TOPIC_ID : ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION;
                     f = CompletableFuture.completedFuture(error(pd.index(), code, null));

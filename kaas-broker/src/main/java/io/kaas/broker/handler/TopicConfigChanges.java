@@ -1,5 +1,6 @@
 package io.kaas.broker.handler;
 
+import io.kaas.api.auth.Operation;
 import io.kaas.broker.topic.ConfigType;
 import io.kaas.broker.topic.ErrorCodes;
 import io.kaas.broker.topic.Topic;
@@ -25,6 +26,20 @@ final class TopicConfigChanges {
     static final byte SUBTRACT = 3;
 
     private TopicConfigChanges() {
+    }
+
+    /**
+     * Throws TopicException with TOPIC_AUTHORIZATION_FAILED (a topic) or CLUSTER_AUTHORIZATION_FAILED (the
+     * broker) unless the request may ALTER_CONFIGS on the resource, as Kafka checks before anything else.
+     */
+    static void checkMayAlter(AccessGate gate, RequestContext context, byte resourceType, String name) {
+        if (resourceType == TOPIC && !gate.allowedOnTopic(context, Operation.ALTER_CONFIGS, name)) {
+            throw new TopicException(ErrorCodes.TOPIC_AUTHORIZATION_FAILED, "Topic authorization failed.");
+        }
+        if ((resourceType == BROKER || resourceType == BROKER_LOGGER)
+                && !gate.allowedOnCluster(context, Operation.ALTER_CONFIGS)) {
+            throw new TopicException(ErrorCodes.CLUSTER_AUTHORIZATION_FAILED, "Cluster authorization failed.");
+        }
     }
 
     /** The topic a TOPIC resource names, or TopicException for other resource types or unknown topics. */

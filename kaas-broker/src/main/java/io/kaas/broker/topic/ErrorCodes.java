@@ -11,6 +11,9 @@ public final class ErrorCodes {
     public static final short NOT_COORDINATOR = 16;
     public static final short INVALID_TOPIC_EXCEPTION = 17;
     public static final short INVALID_REQUIRED_ACKS = 21;
+    public static final short TOPIC_AUTHORIZATION_FAILED = 29;
+    public static final short GROUP_AUTHORIZATION_FAILED = 30;
+    public static final short CLUSTER_AUTHORIZATION_FAILED = 31;
     public static final short UNSUPPORTED_VERSION = 35;
     public static final short TOPIC_ALREADY_EXISTS = 36;
     public static final short INVALID_PARTITIONS = 37;
@@ -20,6 +23,7 @@ public final class ErrorCodes {
     public static final short INVALID_REQUEST = 42;
     public static final short OUT_OF_ORDER_SEQUENCE_NUMBER = 45;
     public static final short INVALID_PRODUCER_EPOCH = 47;
+    public static final short TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53;
     public static final short KAFKA_STORAGE_ERROR = 56;
     public static final short TOPIC_DELETION_DISABLED = 73;
     public static final short INVALID_RECORD = 87;

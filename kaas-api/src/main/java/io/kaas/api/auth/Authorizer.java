@@ -1,0 +1,37 @@
+package io.kaas.api.auth;
+
+import java.util.List;
+
+/**
+ * Decides whether a principal may perform actions, with Kafka's semantics: a DENY rule that matches
+ * wins over any ALLOW rule; super users are always allowed; an action on a resource no rule matches
+ * is denied unless the authorizer is configured otherwise ({@code allow.everyone.if.no.acl.found});
+ * and an allowed operation implies others on the same resource, as in Kafka:
+ * {@link Operation#DESCRIBE} is implied by READ, WRITE, DELETE and ALTER,
+ * {@link Operation#DESCRIBE_CONFIGS} by ALTER_CONFIGS, and ALL implies every operation.
+ *
+ * <p><b>Threading.</b> {@link #authorize} is called concurrently from many request-handler threads
+ * (never a Netty event loop), on the path of every Produce and Fetch: it must be thread-safe and
+ * must not block for long (no network or disk I/O per call; load rules in {@code open} or refresh
+ * them in the background). {@link #close()} is called once, after the last {@code authorize} call,
+ * and only if {@link AuthorizerProvider#open} returned this instance.
+ *
+ * <p><b>Errors.</b> An exception thrown by {@code authorize} fails that request as a whole with
+ * UNKNOWN_SERVER_ERROR; it never allows anything. A DENIED result is answered with Kafka's error for
+ * the resource type (see {@link ResourceType}).
+ */
+public interface Authorizer extends AutoCloseable {
+
+    /**
+     * Decides each action for the principal of {@code request}.
+     *
+     * @param request who asks, from where, on which listener
+     * @param actions the actions to decide; not empty, possibly with duplicates
+     * @return one result per action, in the order of {@code actions}
+     */
+    List<AuthorizationResult> authorize(AuthorizableRequestContext request, List<Action> actions);
+
+    /** Releases whatever the authorizer holds (watchers, threads). Never throws. */
+    @Override
+    void close();
+}

@@ -1,0 +1,300 @@
+package io.kaas.plugin.tck;
+
+import static io.kaas.api.auth.AuthorizationResult.ALLOWED;
+import static io.kaas.api.auth.AuthorizationResult.DENIED;
+import static io.kaas.api.auth.Operation.ALL;
+import static io.kaas.api.auth.Operation.ALTER;
+import static io.kaas.api.auth.Operation.ALTER_CONFIGS;
+import static io.kaas.api.auth.Operation.CREATE;
+import static io.kaas.api.auth.Operation.DELETE;
+import static io.kaas.api.auth.Operation.DESCRIBE;
+import static io.kaas.api.auth.Operation.DESCRIBE_CONFIGS;
+import static io.kaas.api.auth.Operation.READ;
+import static io.kaas.api.auth.Operation.WRITE;
+import static io.kaas.api.auth.ResourceType.CLUSTER;
+import static io.kaas.api.auth.ResourceType.GROUP;
+import static io.kaas.api.auth.ResourceType.TOPIC;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kaas.api.auth.Action;
+import io.kaas.api.auth.AuthorizableRequestContext;
+import io.kaas.api.auth.AuthorizationResult;
+import io.kaas.api.auth.Authorizer;
+import io.kaas.api.auth.AuthorizerContext;
+import io.kaas.api.auth.AuthorizerProvider;
+import io.kaas.api.auth.KafkaPrincipal;
+import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
+import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.plugin.SpiVersion;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The contract every {@link Authorizer} passes, with Kafka's semantics: allow and deny rules, deny
+ * wins, super users, implied operations, {@code allow.everyone.if.no.acl.found}, literal, wildcard and
+ * prefixed resource names, wildcard principals, one result per action in order, and concurrent calls.
+ *
+ * <p>The kit states each test's rules as a neutral {@link Policy}; the backend's test class turns it
+ * into the settings its authorizer reads ({@link #configFor}), e.g. by writing a rules file into
+ * {@code workDir}. The authorizer is then opened through its provider, as the broker opens it.
+ */
+@Timeout(60)
+public abstract class AuthorizerTck {
+    protected static final KafkaPrincipal ALICE = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, "alice");
+    protected static final KafkaPrincipal BOB = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, "bob");
+    protected static final KafkaPrincipal ADMIN = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, "admin");
+
+    @TempDir
+    protected Path workDir;
+
+    private final List<Authorizer> opened = new ArrayList<>();
+
+    /** The provider of the authorizer under test: a new instance, as ServiceLoader would create it. */
+    protected abstract AuthorizerProvider provider();
+
+    /**
+     * The settings ({@link AuthorizerContext#config()}) that make the authorizer enforce exactly
+     * {@code policy}; files it needs may be written under {@code dir}.
+     */
+    protected abstract PluginConfig configFor(Policy policy, Path dir) throws IOException;
+
+    /** Whether a rule matches principals, a literal name, every name ({@code *}) or a prefix. */
+    public enum NameMatch { LITERAL, WILDCARD, PREFIXED }
+
+    /**
+     * One rule.
+     *
+     * @param allow     ALLOW if true, DENY if false
+     * @param principal the principal it applies to, or null for every principal
+     * @param operation the operation, possibly {@link Operation#ALL}
+     * @param type      the resource type
+     * @param name      the literal name or the prefix (ignored for {@link NameMatch#WILDCARD})
+     * @param match     how {@code name} matches resource names
+     */
+    public record Rule(boolean allow, KafkaPrincipal principal, Operation operation, ResourceType type, String name,
+                       NameMatch match) {
+        public static Rule allow(KafkaPrincipal p, Operation op, ResourceType type, String name) {
+            return new Rule(true, p, op, type, name, NameMatch.LITERAL);
+        }
+
+        public static Rule deny(KafkaPrincipal p, Operation op, ResourceType type, String name) {
+            return new Rule(false, p, op, type, name, NameMatch.LITERAL);
+        }
+
+        /** The same rule for every resource of its type. */
+        public Rule onEveryName() {
+            return new Rule(allow, principal, operation, type, "*", NameMatch.WILDCARD);
+        }
+
+        /** The same rule for every resource whose name starts with {@link #name()}. */
+        public Rule prefixed() {
+            return new Rule(allow, principal, operation, type, name, NameMatch.PREFIXED);
+        }
+
+        /** The same rule for every principal. */
+        public Rule forEveryone() {
+            return new Rule(allow, null, operation, type, name, match);
+        }
+    }
+
+    /**
+     * What the authorizer must enforce.
+     *
+     * @param rules                      the rules
+     * @param superUsers                 principals allowed everything ({@code super.users})
+     * @param allowEveryoneIfNoAclFound  {@code allow.everyone.if.no.acl.found}
+     */
+    public record Policy(List<Rule> rules, Set<KafkaPrincipal> superUsers, boolean allowEveryoneIfNoAclFound) {
+        public static Policy of(Rule... rules) {
+            return new Policy(List.of(rules), Set.of(), false);
+        }
+
+        public Policy withSuperUsers(KafkaPrincipal... users) {
+            return new Policy(rules, Set.of(users), allowEveryoneIfNoAclFound);
+        }
+
+        public Policy allowingEveryoneIfNoAclFound() {
+            return new Policy(rules, superUsers, true);
+        }
+    }
+
+    /** Opens an authorizer enforcing {@code policy}; closed after the test. */
+    protected Authorizer open(Policy policy) throws IOException {
+        Path dir = workDir.resolve("policy-" + opened.size());
+        java.nio.file.Files.createDirectories(dir);
+        Authorizer authorizer = provider().open(new AuthorizerContext(configFor(policy, dir), 1));
+        opened.add(authorizer);
+        return authorizer;
+    }
+
+    @AfterEach
+    final void closeAuthorizers() {
+        opened.forEach(Authorizer::close);
+        opened.clear();
+    }
+
+    protected static AuthorizableRequestContext request(KafkaPrincipal principal) {
+        return new AuthorizableRequestContext(principal, InetAddress.getLoopbackAddress(), "PLAINTEXT", "tck");
+    }
+
+    protected static AuthorizationResult decide(Authorizer authorizer, KafkaPrincipal who, Operation op,
+                                                ResourceType type, String name) {
+        List<AuthorizationResult> results = authorizer.authorize(request(who), List.of(new Action(op, type, name)));
+        assertThat(results).hasSize(1);
+        return results.get(0);
+    }
+
+    @Test
+    void providerIsNamedAndBuiltForThisSpi() {
+        AuthorizerProvider provider = provider();
+        assertThat(provider.name()).isNotBlank().isNotEqualTo("none");
+        assertThat(SpiVersion.isCompatible(provider.spiVersion())).isTrue();
+    }
+
+    @Test
+    void allowsExactlyWhatARuleAllows() throws IOException {
+        Authorizer a = open(Policy.of(Rule.allow(ALICE, WRITE, TOPIC, "orders")));
+        assertThat(decide(a, ALICE, WRITE, TOPIC, "orders")).isEqualTo(ALLOWED);
+        assertThat(decide(a, ALICE, READ, TOPIC, "orders")).isEqualTo(DENIED);
+        assertThat(decide(a, BOB, WRITE, TOPIC, "orders")).isEqualTo(DENIED);
+        assertThat(decide(a, ALICE, WRITE, TOPIC, "orders2")).isEqualTo(DENIED);
+        assertThat(decide(a, ALICE, WRITE, GROUP, "orders")).isEqualTo(DENIED);
+    }
+
+    @Test
+    void deniesEverythingWhenNoRuleMatchesByDefault() throws IOException {
+        Authorizer a = open(Policy.of());
+        assertThat(decide(a, ALICE, DESCRIBE, TOPIC, "t")).isEqualTo(DENIED);
+        assertThat(decide(a, KafkaPrincipal.ANONYMOUS, CREATE, CLUSTER, Action.CLUSTER_NAME)).isEqualTo(DENIED);
+    }
+
+    @Test
+    void denyWinsOverAllow() throws IOException {
+        Authorizer a = open(Policy.of(
+                Rule.allow(ALICE, ALL, TOPIC, "t"),
+                Rule.deny(ALICE, WRITE, TOPIC, "t"),
+                Rule.allow(BOB, READ, TOPIC, "x").onEveryName(),
+                Rule.deny(null, READ, TOPIC, "secret")));
+        assertThat(decide(a, ALICE, WRITE, TOPIC, "t")).isEqualTo(DENIED);
+        assertThat(decide(a, ALICE, READ, TOPIC, "t")).isEqualTo(ALLOWED);
+        assertThat(decide(a, BOB, READ, TOPIC, "anything")).isEqualTo(ALLOWED);
+        assertThat(decide(a, BOB, READ, TOPIC, "secret")).as("a deny for everyone beats an allow on *")
+                .isEqualTo(DENIED);
+    }
+
+    @Test
+    void aDenyOfAllDeniesEveryOperation() throws IOException {
+        Authorizer a = open(Policy.of(Rule.allow(ALICE, READ, TOPIC, "t"), Rule.deny(ALICE, ALL, TOPIC, "t")));
+        for (Operation op : List.of(READ, DESCRIBE, WRITE, ALTER_CONFIGS)) {
+            assertThat(decide(a, ALICE, op, TOPIC, "t")).as(op.name()).isEqualTo(DENIED);
+        }
+    }
+
+    @Test
+    void superUsersAreAlwaysAllowed() throws IOException {
+        Authorizer a = open(Policy.of(Rule.deny(null, ALL, TOPIC, "t").onEveryName()).withSuperUsers(ADMIN));
+        assertThat(decide(a, ADMIN, WRITE, TOPIC, "t")).isEqualTo(ALLOWED);
+        assertThat(decide(a, ADMIN, ALTER, CLUSTER, Action.CLUSTER_NAME)).isEqualTo(ALLOWED);
+        assertThat(decide(a, ALICE, WRITE, TOPIC, "t")).isEqualTo(DENIED);
+    }
+
+    @Test
+    void impliedOperationsAreAllowedAsInKafka() throws IOException {
+        Authorizer a = open(Policy.of(
+                Rule.allow(ALICE, READ, TOPIC, "r"),
+                Rule.allow(ALICE, WRITE, TOPIC, "w"),
+                Rule.allow(ALICE, DELETE, TOPIC, "d"),
+                Rule.allow(ALICE, ALTER, TOPIC, "a"),
+                Rule.allow(ALICE, ALTER_CONFIGS, TOPIC, "c"),
+                Rule.allow(ALICE, ALL, GROUP, "g")));
+        for (String t : List.of("r", "w", "d", "a")) {
+            assertThat(decide(a, ALICE, DESCRIBE, TOPIC, t)).as("DESCRIBE implied on " + t).isEqualTo(ALLOWED);
+            assertThat(decide(a, ALICE, DESCRIBE_CONFIGS, TOPIC, t)).as("DESCRIBE_CONFIGS on " + t).isEqualTo(DENIED);
+        }
+        assertThat(decide(a, ALICE, WRITE, TOPIC, "r")).isEqualTo(DENIED);
+        assertThat(decide(a, ALICE, DESCRIBE_CONFIGS, TOPIC, "c")).isEqualTo(ALLOWED);
+        assertThat(decide(a, ALICE, DESCRIBE, TOPIC, "c")).isEqualTo(DENIED);
+        assertThat(decide(a, ALICE, READ, GROUP, "g")).isEqualTo(ALLOWED);
+        assertThat(decide(a, ALICE, DELETE, GROUP, "g")).isEqualTo(ALLOWED);
+    }
+
+    @Test
+    void aDenyIsNotWidenedByImplication() throws IOException {
+        Authorizer a = open(Policy.of(Rule.allow(ALICE, DESCRIBE, TOPIC, "t"), Rule.deny(ALICE, READ, TOPIC, "t")));
+        assertThat(decide(a, ALICE, DESCRIBE, TOPIC, "t")).isEqualTo(ALLOWED);
+        assertThat(decide(a, ALICE, READ, TOPIC, "t")).isEqualTo(DENIED);
+    }
+
+    @Test
+    void allowEveryoneIfNoAclFoundAppliesOnlyToResourcesWithoutRules() throws IOException {
+        Authorizer a = open(Policy.of(Rule.allow(ALICE, READ, TOPIC, "guarded")).allowingEveryoneIfNoAclFound());
+        assertThat(decide(a, BOB, WRITE, TOPIC, "open")).isEqualTo(ALLOWED);
+        assertThat(decide(a, BOB, CREATE, CLUSTER, Action.CLUSTER_NAME)).isEqualTo(ALLOWED);
+        assertThat(decide(a, BOB, READ, TOPIC, "guarded")).isEqualTo(DENIED);
+        assertThat(decide(a, ALICE, READ, TOPIC, "guarded")).isEqualTo(ALLOWED);
+    }
+
+    @Test
+    void wildcardAndPrefixedNamesMatchAsInKafka() throws IOException {
+        Authorizer a = open(Policy.of(
+                Rule.allow(ALICE, READ, TOPIC, "logs-").prefixed(),
+                Rule.allow(BOB, WRITE, TOPIC, "*").onEveryName(),
+                Rule.allow(ALICE, READ, GROUP, "app").forEveryone()));
+        assertThat(decide(a, ALICE, READ, TOPIC, "logs-eu")).isEqualTo(ALLOWED);
+        assertThat(decide(a, ALICE, READ, TOPIC, "logs-")).isEqualTo(ALLOWED);
+        assertThat(decide(a, ALICE, READ, TOPIC, "log")).isEqualTo(DENIED);
+        assertThat(decide(a, BOB, WRITE, TOPIC, "whatever")).isEqualTo(ALLOWED);
+        assertThat(decide(a, KafkaPrincipal.ANONYMOUS, READ, GROUP, "app")).isEqualTo(ALLOWED);
+        assertThat(decide(a, KafkaPrincipal.ANONYMOUS, READ, GROUP, "app2")).isEqualTo(DENIED);
+    }
+
+    @Test
+    void answersOneResultPerActionInOrder() throws IOException {
+        Authorizer a = open(Policy.of(Rule.allow(ALICE, WRITE, TOPIC, "a"), Rule.allow(ALICE, CREATE, CLUSTER,
+                Action.CLUSTER_NAME)));
+        List<Action> actions = List.of(Action.onTopic(WRITE, "a"), Action.onTopic(WRITE, "b"),
+                Action.onCluster(CREATE), Action.onTopic(WRITE, "a"), Action.onTopic(DESCRIBE, "a"));
+        assertThat(a.authorize(request(ALICE), actions)).containsExactly(ALLOWED, DENIED, ALLOWED, ALLOWED, ALLOWED);
+    }
+
+    @Test
+    void concurrentCallsGetConsistentAnswers() throws Exception {
+        Authorizer a = open(Policy.of(Rule.allow(ALICE, READ, TOPIC, "t"), Rule.deny(BOB, ALL, TOPIC, "t"),
+                Rule.allow(null, DESCRIBE, TOPIC, "t")));
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Boolean>> futures = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                futures.add(pool.submit(() -> {
+                    for (int n = 0; n < 2_000; n++) {
+                        List<AuthorizationResult> forAlice = a.authorize(request(ALICE),
+                                List.of(Action.onTopic(READ, "t"), Action.onTopic(WRITE, "t")));
+                        List<AuthorizationResult> forBob = a.authorize(request(BOB),
+                                List.of(Action.onTopic(DESCRIBE, "t")));
+                        if (!forAlice.equals(List.of(ALLOWED, DENIED)) || !forBob.equals(List.of(DENIED))) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }));
+            }
+            for (Future<Boolean> f : futures) {
+                assertThat(f.get()).isTrue();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
