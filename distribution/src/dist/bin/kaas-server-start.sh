@@ -17,6 +17,8 @@
 #   KAAS_JVM_PERFORMANCE_OPTS  GC and JIT flags; default below
 #   KAAS_OPTS                  anything else for the JVM (system properties, agents, JFR…)
 #   KAAS_LOG_CONFIG            logback configuration; default config/logback.xml
+#   KAAS_CDS                   "off" disables the class-data sharing archive (see below)
+#   KAAS_CDS_DIR               where the archive lives; default cds/ of this installation
 
 set -eu
 
@@ -73,9 +75,62 @@ perf_opts="${KAAS_JVM_PERFORMANCE_OPTS:--server -XX:+UseG1GC -XX:MaxGCPauseMilli
 
 log_config="${KAAS_LOG_CONFIG:-$base/config/logback.xml}"
 
+# Class-data sharing (AppCDS): the classes the broker loads at start-up (~2,400 from lib/, besides the
+# JDK's own) are kept pre-parsed and pre-verified in an archive, which takes roughly a third off the
+# time to the first answered request. The archive belongs to one Java build, one installation folder
+# and one lib/; its name carries a checksum of the three, so a different Java, a moved or upgraded
+# installation gets a fresh one. The JVM checks an archive before using it and, with -Xshare:auto,
+# runs without one it cannot use: a missing, stale or unwritable archive never stops the broker.
+#   Java 19+:  -XX:+AutoCreateSharedArchive: the JVM writes or refreshes the archive when it exits.
+#   Java 17/18: the first start without an archive dumps one at exit (-XX:ArchiveClassesAtExit) into a
+#              file named after its pid; a later start promotes a finished dump (its JVM has exited)
+#              to the archive with an atomic rename, so concurrent first starts cannot clash.
+# The distribution build already trains the archive for target/kaas-<version>/ (bin-training).
+cds_opts=()
+# With a CLASSPATH in the environment (directories on the class path) the JVM cannot write an archive,
+# and a failed dump turns the broker's exit code into 1: no archive then.
+if [ "${KAAS_CDS:-on}" != "off" ] && [ -z "${CLASSPATH:-}" ]; then
+  cds_dir="${KAAS_CDS_DIR:-$base/cds}"
+  java_home_real="$(cd "$(dirname "$(readlink -f "$java")")/.." && pwd -P)"
+  java_version=""
+  if [ -r "$java_home_real/release" ]; then
+    while IFS='=' read -r key value; do
+      if [ "$key" = "JAVA_RUNTIME_VERSION" ] || { [ "$key" = "JAVA_VERSION" ] && [ -z "$java_version" ]; }; then
+        java_version="${value//\"/}"
+      fi
+    done < "$java_home_real/release"
+  fi
+  java_feature="${java_version%%[.+-]*}"
+  if [[ "$java_feature" =~ ^[0-9]+$ ]] && mkdir -p "$cds_dir" 2>/dev/null && [ -w "$cds_dir" ]; then
+    cds_key="$( { echo "$java_home_real $java_version"; echo "$base"; ls -l --time-style=+%s "$base/lib"; } | cksum)"
+    archive="$cds_dir/kaas-java$java_feature-${cds_key%% *}.jsa"
+    if [ "$java_feature" -ge 19 ]; then
+      cds_opts=("-XX:SharedArchiveFile=$archive" -XX:+AutoCreateSharedArchive)
+    else
+      if [ ! -s "$archive" ]; then
+        for dump in "$archive".*.dump; do
+          pid="${dump#"$archive".}"
+          pid="${pid%.dump}"
+          if [ -s "$dump" ] && [[ "$pid" =~ ^[0-9]+$ ]] && ! kill -0 "$pid" 2>/dev/null; then
+            mv -f "$dump" "$archive" 2>/dev/null && break
+          fi
+        done
+      fi
+      if [ -s "$archive" ]; then
+        cds_opts=("-XX:SharedArchiveFile=$archive")
+      else
+        # exec keeps this shell's pid ($$) for the JVM: the dump is named after the JVM that writes it.
+        cds_opts=("-XX:ArchiveClassesAtExit=$archive.$$.dump")
+      fi
+    fi
+    # The JVM's CDS warnings (classes it skips while dumping) are noise in the broker's log.
+    cds_opts+=(-Xshare:auto -Xlog:cds=off,cds+dynamic=off)
+  fi
+fi
+
 # Word-splitting of the *_OPTS variables is intended: they hold several flags.
 # shellcheck disable=SC2086
-exec "$java" $heap_opts $perf_opts \
+exec "$java" $heap_opts $perf_opts ${cds_opts[@]+"${cds_opts[@]}"} \
   -Dlogback.configurationFile="$log_config" \
   -Dkaas.home="$base" \
   ${KAAS_OPTS:-} \

@@ -20,4 +20,5 @@ module io.kaas.broker {
 
     uses io.kaas.api.storage.StorageEngineProvider;
     uses io.kaas.api.cluster.ClusterStateStoreProvider;
+    uses io.kaas.api.auth.AuthorizerProvider;
 }

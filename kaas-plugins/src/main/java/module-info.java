@@ -1,5 +1,5 @@
 /**
- * The kaas plugin host: finds storage engines and cluster-state stores and selects them by name.
+ * The kaas plugin host: finds storage engines, cluster-state stores and authorizers and selects them by name.
  * Built-in backends come from {@link java.util.ServiceLoader} over the boot layer; drop-in plugins
  * come from a {@code plugins/} directory through PF4J, each in its own class loader.
  */
@@ -12,4 +12,5 @@ module io.kaas.plugins {
 
     uses io.kaas.api.storage.StorageEngineProvider;
     uses io.kaas.api.cluster.ClusterStateStoreProvider;
+    uses io.kaas.api.auth.AuthorizerProvider;
 }

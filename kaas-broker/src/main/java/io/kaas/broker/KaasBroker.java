@@ -1,5 +1,6 @@
 package io.kaas.broker;
 
+import io.kaas.api.auth.AuthorizerProvider;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.cluster.ClusterStoreContext;
@@ -10,6 +11,7 @@ import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.ConfigException;
 import io.kaas.broker.config.Listener;
 import io.kaas.broker.group.GroupCoordinator;
+import io.kaas.broker.handler.AccessGate;
 import io.kaas.broker.handler.ApiHandler;
 import io.kaas.broker.handler.Handlers;
 import io.kaas.broker.handler.group.GroupHandlers;
@@ -25,6 +27,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -47,6 +50,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private ClusterStateStore clusterStore;
     private StorageEngine storageEngine;
+    private Optional<AuthorizerProvider> authorizerProvider = Optional.empty();
+    private AccessGate accessGate = AccessGate.ALLOW_ALL;
     private ScheduledExecutorService scheduler;
     private KafkaServer server;
     private TopicManager topics;
@@ -68,14 +73,14 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     public static KaasBroker start(BrokerConfig config) throws IOException {
         long began = System.nanoTime();
         logConfigWarnings(config);
-        if (!config.authorizer().equals("none")) {
-            throw new ConfigException("authorizer", "no authorizer backends exist yet; only 'none' is available");
-        }
         BackendCatalog catalog = BackendCatalog.discover(PluginsDirectory.resolve(config.originalValue("plugins.dir")));
         StorageEngineProvider engine = catalog.select(StorageEngineProvider.class, "storage.engine", config.storageEngine());
         ClusterStateStoreProvider store = catalog.select(ClusterStateStoreProvider.class, "cluster.store",
             config.clusterStore());
+        Optional<AuthorizerProvider> authorizer = catalog.selectOrNone(AuthorizerProvider.class, "authorizer",
+            config.authorizer(), "none");
         KaasBroker broker = new KaasBroker(config);
+        broker.authorizerProvider = authorizer;
         try {
             broker.open(engine, store);
         } catch (IOException | RuntimeException e) {
@@ -92,12 +97,12 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             .addKeyValue("advertised", broker.advertised)
             .addKeyValue("engine", engine.name())
             .addKeyValue("store", store.name())
-            .addKeyValue("dataDir", config.logDir().toAbsolutePath())
+            .addKeyValue("dataDir", config.logDir().toAbsolutePath().normalize())
             .addKeyValue("startMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began))
             .log("kaas broker {} started: listening on {} (advertised {}), storage engine '{}', cluster store '{}', "
                     + "data in {}, transport {}, in {} ms",
                 config.nodeId(), broker.listener(), broker.advertised.host() + ":" + broker.advertised.port(),
-                engine.name(), store.name(), config.logDir().toAbsolutePath(), broker.server.transportName(),
+                engine.name(), store.name(), config.logDir().toAbsolutePath().normalize(), broker.server.transportName(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
         return broker;
     }
@@ -106,6 +111,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             throws IOException, InterruptedException {
         Path dataDir = config.logDir();
         Files.createDirectories(dataDir);
+        accessGate = AccessGate.open(authorizerProvider, config);
         clusterStore = storeProvider.open(new ClusterStoreContext(dataDir,
             config.backendConfig("cluster." + storeProvider.name() + "."), config.nodeId()));
         storageEngine = engineProvider.open(new EngineContext(dataDir,
@@ -164,6 +170,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         quietly("group coordinator", groups);
         quietly("topic manager", topics);
         quietly("storage engine", storageEngine);
+        quietly("authorizer", accessGate);
         quietly("cluster store", clusterStore);
         if (scheduler != null) {
             scheduler.shutdownNow();
@@ -199,6 +206,11 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     @Override
     public ScheduledExecutorService scheduler() {
         return scheduler;
+    }
+
+    @Override
+    public AccessGate accessGate() {
+        return accessGate;
     }
 
     @Override

@@ -1,10 +1,12 @@
 package io.kaas.plugins;
 
+import io.kaas.api.auth.AuthorizerProvider;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.plugin.BackendProvider;
 import io.kaas.api.plugin.SpiVersion;
 import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.plugins.internal.PluginProvider;
+import java.lang.module.ModuleDescriptor;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -39,6 +41,7 @@ public final class BackendCatalog {
     static {
         KINDS.put(StorageEngineProvider.class, "storage engine");
         KINDS.put(ClusterStateStoreProvider.class, "cluster-state store");
+        KINDS.put(AuthorizerProvider.class, "authorizer");
     }
 
     private final List<Entry> entries;
@@ -91,7 +94,8 @@ public final class BackendCatalog {
     /**
      * The backend of {@code kind} named {@code name}.
      *
-     * @param kind      {@code StorageEngineProvider.class} or {@code ClusterStateStoreProvider.class}
+     * @param kind      {@code StorageEngineProvider.class}, {@code ClusterStateStoreProvider.class} or
+     *                  {@code AuthorizerProvider.class}
      * @param configKey the config key the name came from, for the message (e.g. {@code storage.engine})
      * @param name      the configured name, compared exactly
      * @throws BackendSelectionException (one line) if no backend, or more than one, has that name, or
@@ -100,14 +104,40 @@ public final class BackendCatalog {
      */
     public <P extends BackendProvider> P select(Class<P> kind, String configKey, String name)
             throws BackendSelectionException {
+        return select(kind, configKey, name, null);
+    }
+
+    /**
+     * The backend of {@code kind} named {@code name}, or empty if {@code name} is {@code noneName}: for a
+     * kind where a reserved name means "no backend at all" ({@code authorizer=none}). The reserved name is
+     * listed among the names available when {@code name} matches nothing, and wins over a backend that
+     * claims it.
+     *
+     * @throws BackendSelectionException as {@link #select(Class, String, String)}
+     */
+    public <P extends BackendProvider> Optional<P> selectOrNone(Class<P> kind, String configKey, String name,
+                                                                String noneName) throws BackendSelectionException {
+        Objects.requireNonNull(noneName, "noneName");
+        if (noneName.equals(name)) {
+            return Optional.empty();
+        }
+        return Optional.of(select(kind, configKey, name, noneName));
+    }
+
+    private <P extends BackendProvider> P select(Class<P> kind, String configKey, String name, String noneName)
+            throws BackendSelectionException {
         String kindName = kindName(kind);
         Objects.requireNonNull(name, configKey);
         List<Entry> matches = entries.stream()
                 .filter(e -> e.kind() == kind && e.found().name().equals(name))
                 .collect(Collectors.toList());
         if (matches.isEmpty()) {
+            String available = available(kind);
+            if (noneName != null) {
+                available = available.equals("(none)") ? noneName : noneName + ", " + available;
+            }
             throw new BackendSelectionException("No " + kindName + " named '" + name + "' (" + configKey
-                    + "); available: " + available(kind));
+                    + "); available: " + available);
         }
         if (matches.size() > 1) {
             throw new BackendSelectionException(capitalize(kindName) + " name '" + name + "' (" + configKey
@@ -156,7 +186,7 @@ public final class BackendCatalog {
         FoundBackend found;
         int spi;
         try {
-            found = new FoundBackend(kindName, provider.name(), provider.version(), offer.origin());
+            found = new FoundBackend(kindName, provider.name(), versionOf(provider), offer.origin());
             spi = provider.spiVersion();
         } catch (RuntimeException e) {
             LOG.atError().setMessage("Skipping {} {} from {}: it failed to describe itself")
@@ -174,6 +204,20 @@ public final class BackendCatalog {
                 .addKeyValue("version", found.version()).addKeyValue("origin", found.origin())
                 .log();
         return Optional.of(new Entry(kind, provider, found));
+    }
+
+    /**
+     * What the provider says, else the version of its module: on the module path a package carries
+     * no manifest attributes ({@link Package#getImplementationVersion()} is null in a named module),
+     * but a module compiled with {@code --module-version} (as the build does) carries its version.
+     */
+    private static String versionOf(BackendProvider provider) {
+        String version = provider.version();
+        if (version != null && !version.isBlank() && !version.equals("unknown")) {
+            return version;
+        }
+        ModuleDescriptor descriptor = PluginProvider.implementation(provider).getModule().getDescriptor();
+        return descriptor == null ? "unknown" : descriptor.rawVersion().orElse("unknown");
     }
 
     private static String describe(Entry entry) {

@@ -3,6 +3,7 @@ package io.kaas.plugins;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kaas.api.auth.AuthorizerProvider;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.plugin.BackendProvider;
 import io.kaas.api.plugin.SpiVersion;
@@ -29,6 +30,23 @@ class BackendCatalogTest {
         assertThatThrownBy(() -> catalog.select(ClusterStateStoreProvider.class, "cluster.store", "memory"))
                 .isInstanceOf(BackendSelectionException.class)
                 .hasMessage("No cluster-state store named 'memory' (cluster.store); available: test-store");
+    }
+
+    @Test
+    void anAuthorizerIsSelectedByNameAndTheReservedNoneSelectsNothing() {
+        assertThat(catalog.selectOrNone(AuthorizerProvider.class, "authorizer", "test-acl", "none"))
+                .containsInstanceOf(TestProviders.Authorizers.class);
+        assertThat(catalog.selectOrNone(AuthorizerProvider.class, "authorizer", "none", "none")).isEmpty();
+    }
+
+    @Test
+    void anUnknownAuthorizerNameListsTheReservedNameWithTheOthers() {
+        assertThatThrownBy(() -> catalog.selectOrNone(AuthorizerProvider.class, "authorizer", "nope", "none"))
+                .isInstanceOf(BackendSelectionException.class)
+                .hasMessage("No authorizer named 'nope' (authorizer); available: none, test-acl");
+        assertThatThrownBy(() -> BackendCatalog.discover(List.of())
+                        .selectOrNone(AuthorizerProvider.class, "authorizer", "nope", "none"))
+                .hasMessage("No authorizer named 'nope' (authorizer); available: none");
     }
 
     @Test
@@ -70,7 +88,8 @@ class BackendCatalogTest {
                         org.assertj.core.groups.Tuple.tuple("storage engine", "twin"),
                         org.assertj.core.groups.Tuple.tuple("storage engine", "twin"),
                         org.assertj.core.groups.Tuple.tuple("storage engine", "future"),
-                        org.assertj.core.groups.Tuple.tuple("cluster-state store", "test-store"));
+                        org.assertj.core.groups.Tuple.tuple("cluster-state store", "test-store"),
+                        org.assertj.core.groups.Tuple.tuple("authorizer", "test-acl"));
         assertThat(catalog.all()).filteredOn(b -> b.name().equals("memory")).singleElement()
                 .satisfies(b -> {
                     assertThat(b.version()).isEqualTo("1.2.3");

@@ -1,5 +1,8 @@
 package io.kaas.plugins;
 
+import io.kaas.api.auth.Authorizer;
+import io.kaas.api.auth.AuthorizerContext;
+import io.kaas.api.auth.AuthorizerProvider;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.cluster.ClusterStoreContext;
@@ -87,6 +90,18 @@ public final class TestProviders {
 
         @Override
         public ClusterStateStore open(ClusterStoreContext context) {
+            throw new UnsupportedOperationException("test provider");
+        }
+    }
+
+    public static final class Authorizers implements AuthorizerProvider {
+        @Override
+        public String name() {
+            return "test-acl";
+        }
+
+        @Override
+        public Authorizer open(AuthorizerContext context) {
             throw new UnsupportedOperationException("test provider");
         }
     }

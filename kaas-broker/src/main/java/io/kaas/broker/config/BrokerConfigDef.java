@@ -48,6 +48,8 @@ final class BrokerConfigDef {
     static final String STORAGE_ENGINE = "storage.engine";
     static final String CLUSTER_STORE = "cluster.store";
     static final String AUTHORIZER = "authorizer";
+    static final String SUPER_USERS = "super.users";
+    static final String ALLOW_EVERYONE_IF_NO_ACL_FOUND = "allow.everyone.if.no.acl.found";
     static final String PLUGINS_DIR = "plugins.dir";
 
     /** Known keys in the order DescribeConfigs lists them. */
@@ -90,7 +92,26 @@ final class BrokerConfigDef {
         ConfigKey.atLeast(CONNECTIONS_MAX_IDLE_MS, LONG, 600000, -1, "Idle connections are closed after this; -1 never."),
         ConfigKey.of(STORAGE_ENGINE, STRING, "segments", "The storage engine backend, by name."),
         ConfigKey.of(CLUSTER_STORE, STRING, "files", "The cluster-state store backend, by name."),
-        ConfigKey.of(AUTHORIZER, STRING, "none", "The authorizer backend, by name; none allows everything."),
+        ConfigKey.of(AUTHORIZER, STRING, "none", "The authorizer backend, by name (none, acl, or a plugin's); none allows everything."),
+        ConfigKey.of(SUPER_USERS, STRING, null,
+            "Principals the authorizer always allows, separated by ';' (e.g. User:admin;User:ops)."),
+        ConfigKey.of(ALLOW_EVERYONE_IF_NO_ACL_FOUND, BOOLEAN, false,
+            "Whether the authorizer allows an action on a resource no ACL rule names."),
+        ConfigKey.of("group.initial.rebalance.delay.ms", INT, 3000,
+            "How long the first rebalance of a new classic group waits for more members."),
+        ConfigKey.of("group.min.session.timeout.ms", INT, 6000, "Smallest session timeout a classic member may ask for."),
+        ConfigKey.of("group.max.session.timeout.ms", INT, 1800000, "Largest session timeout a classic member may ask for."),
+        ConfigKey.of("group.max.size", INT, Integer.MAX_VALUE, "Most members in one classic group."),
+        ConfigKey.of("group.consumer.session.timeout.ms", INT, 45000, "Session timeout of KIP-848 consumer group members."),
+        ConfigKey.of("group.consumer.heartbeat.interval.ms", INT, 5000,
+            "Heartbeat interval handed to KIP-848 consumer group members."),
+        ConfigKey.of("group.consumer.assignors", LIST, "uniform,range",
+            "Server-side assignors of KIP-848 groups, by name; the first is the default."),
+        ConfigKey.of("group.consumer.max.size", INT, Integer.MAX_VALUE, "Most members in one KIP-848 group."),
+        ConfigKey.of("offsets.retention.minutes", INT, 10080,
+            "Committed offsets of a group left empty are deleted after this long."),
+        ConfigKey.of("offsets.retention.check.interval.ms", LONG, 600000, "How often expired offsets are looked for."),
+        ConfigKey.of("offset.metadata.max.bytes", INT, 4096, "Largest metadata string an offset commit may carry."),
         ConfigKey.of(PLUGINS_DIR, STRING, null,
             "Directory of drop-in plugins (kaas only); default <kaas.home>/plugins, else ./plugins.")));
 
@@ -99,19 +120,20 @@ final class BrokerConfigDef {
         "process.roles", "controller.quorum.voters", "controller.quorum.bootstrap.servers",
         "listener.security.protocol.map", "inter.broker.listener.name", "security.inter.broker.protocol",
         "num.recovery.threads.per.data.dir", "offsets.topic.replication.factor", "offsets.topic.num.partitions",
-        "group.initial.rebalance.delay.ms", "log.retention.check.interval.ms", "broker.id",
+        "log.retention.check.interval.ms", "broker.id",
         "share.coordinator.state.topic.replication.factor", "share.coordinator.state.topic.min.isr",
         "num.replica.fetchers", "min.insync.replicas", "unclean.leader.election.enable", "auto.leader.rebalance.enable",
         "log.index.size.max.bytes", "log.index.interval.bytes", "log.preallocate", "background.threads",
         "early.start.listeners", "metadata.log.dir", "compression.type", "socket.listen.backlog.size",
-        "num.replica.alter.log.dirs.threads", "controlled.shutdown.enable", "authorizer.class.name", "super.users",
+        "num.replica.alter.log.dirs.threads", "controlled.shutdown.enable", "authorizer.class.name",
         "broker.rack", "reserved.broker.max.id", "log.message.format.version", "inter.broker.protocol.version");
 
     /** Prefixes of Kafka keys kaas accepts without using. */
     static final List<String> ACCEPTED_UNUSED_PREFIXES = List.of(
         "transaction.state.log.", "zookeeper.", "controller.", "metadata.", "replica.", "log.cleaner.",
         "confluent.", "ssl.", "sasl.", "listener.name.", "remote.log.", "log.local.", "metric.", "metrics.",
-        "kafka.metrics.", "quota.", "group.", "offsets.", "transaction.", "share.", "producer.purgatory.",
+        "kafka.metrics.", "quota.", "group.coordinator.", "group.share.", "offsets.topic.", "offsets.commit.",
+        "offsets.load.", "transaction.", "share.", "producer.purgatory.",
         "fetch.purgatory.", "delete.records.purgatory.", "config.providers");
 
     /** Prefixes of backend settings passed through to plugins. */

@@ -1,5 +1,6 @@
 package io.kaas.plugins.internal;
 
+import io.kaas.api.auth.AuthorizerProvider;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.plugin.BackendProvider;
 import io.kaas.api.plugin.SpiVersion;
@@ -29,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * Backends from drop-in plugins in one directory, loaded with PF4J ({@link KaasPluginManager}).
  * Each entry of the directory is a plugin: a jar (PF4J descriptor in its manifest), a zip (expanded
  * afresh into {@code .work/} at every start: {@code plugin.properties} and {@code lib/*.jar}) or a
- * folder laid out like an expanded zip. Hidden entries are skipped.
+ * folder laid out like an expanded zip. Hidden entries and notes ({@code *.md}, {@code *.txt}) are
+ * skipped; PF4J itself is only set up when there is at least one candidate, so an empty directory
+ * costs the start-up nothing.
  *
  * <p>Everything is loaded when the source is built. Whatever goes wrong with a plugin (it cannot be
  * read, declares an incompatible SPI, registers its providers inconsistently, a provider cannot be
@@ -42,8 +45,12 @@ public final class PluginDirectorySource implements BackendSource {
     static final String HOST_SPI_VERSION = SpiVersion.MAJOR + ".0.0";
     private static final String WORK_DIR = ".work";
 
+    /** Files in the plugins directory that are documentation, not plugins (the distribution ships a README.md). */
+    private static final List<String> NOTE_SUFFIXES = List.of(".md", ".txt");
+
     private final Path directory;
-    private final KaasPluginManager manager;
+    /** Created for the first candidate plugin; null while there is none. */
+    private KaasPluginManager manager;
     private final List<Plugin> plugins;
     private final List<String> problems = Collections.synchronizedList(new ArrayList<>());
 
@@ -55,16 +62,15 @@ public final class PluginDirectorySource implements BackendSource {
         }
     }
 
-    private PluginDirectorySource(Path directory, KaasPluginManager manager) {
+    private PluginDirectorySource(Path directory) {
         this.directory = directory;
-        this.manager = manager;
         this.plugins = new ArrayList<>();
     }
 
     /** Loads and starts every plugin in {@code directory}; a missing directory holds no plugins. */
     public static PluginDirectorySource load(Path directory) {
         Path dir = directory.toAbsolutePath().normalize();
-        PluginDirectorySource source = new PluginDirectorySource(dir, new KaasPluginManager(dir));
+        PluginDirectorySource source = new PluginDirectorySource(dir);
         if (!Files.isDirectory(dir)) {
             LOG.atInfo().addKeyValue("pluginsDir", dir).log("No plugins directory at {}: only built-in backends", dir);
             return source;
@@ -86,11 +92,16 @@ public final class PluginDirectorySource implements BackendSource {
     private void loadAll() {
         List<Path> entries;
         try (Stream<Path> list = Files.list(directory)) {
-            entries = list.filter(p -> !p.getFileName().toString().startsWith(".")).sorted().toList();
+            entries = list.filter(PluginDirectorySource::isCandidate).sorted().toList();
         } catch (IOException e) {
             problem(directory, "the plugins directory cannot be listed: " + e, e);
             return;
         }
+        if (entries.isEmpty()) {
+            LOG.atInfo().addKeyValue("pluginsDir", directory).log("No plugins in {}: only built-in backends", directory);
+            return;
+        }
+        manager = new KaasPluginManager(directory);
         List<Plugin> loaded = new ArrayList<>();
         for (Path entry : entries) {
             loadEntry(entry).ifPresent(loaded::add);
@@ -109,6 +120,14 @@ public final class PluginDirectorySource implements BackendSource {
                     .addKeyValue("source", plugin.source())
                     .log("Loaded plugin {} {} from {}", w.getPluginId(), w.getDescriptor().getVersion(), plugin.source());
         }
+    }
+
+    private static boolean isCandidate(Path entry) {
+        String name = entry.getFileName().toString();
+        if (name.startsWith(".")) {
+            return false;
+        }
+        return Files.isDirectory(entry) || NOTE_SUFFIXES.stream().noneMatch(name::endsWith);
     }
 
     /** Loads one entry of the directory as a plugin, or records why it cannot be. */
@@ -133,7 +152,10 @@ public final class PluginDirectorySource implements BackendSource {
         try {
             id = manager.loadPlugin(pluginPath);
         } catch (RuntimeException e) {
-            problem(entry, "cannot be loaded: " + oneLine(e), e);
+            // The message already says what is wrong with the file (not a jar, no descriptor…): the
+            // stack trace, which is PF4J's, helps nobody but a kaas developer, so it goes to DEBUG.
+            LOG.atDebug().setCause(e).log("Loading {} failed", entry);
+            problem(entry, "cannot be loaded: " + oneLine(e), null);
             return Optional.empty();
         }
         PluginWrapper wrapper = manager.getPlugin(id);
@@ -249,6 +271,9 @@ public final class PluginDirectorySource implements BackendSource {
         }
         if (kind == ClusterStateStoreProvider.class) {
             return kind.cast(new PluginClusterStateStoreProvider((ClusterStateStoreProvider) provider, loader, version));
+        }
+        if (kind == AuthorizerProvider.class) {
+            return kind.cast(new PluginAuthorizerProvider((AuthorizerProvider) provider, loader, version));
         }
         throw new IllegalArgumentException("No plugin wrapper for " + kind.getName());
     }
