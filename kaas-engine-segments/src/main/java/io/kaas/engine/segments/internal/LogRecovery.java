@@ -76,14 +76,14 @@ final class LogRecovery {
             }
             Segment last = Segment.open(dir, bases.get(bases.size() - 1));
             segments.put(last.baseOffset(), last);
-            recoverLast(last, checkpoint.filter(c -> c.segment() == last.baseOffset()), clean, nowMs, stats);
+            recoverLast(dir, last, checkpoint.filter(c -> c.segment() == last.baseOffset()), clean, nowMs, stats);
             long logStart = Math.max(manifestStart, bases.get(0));
             if (logStart > last.nextOffset()) {
                 // The tail below a persisted log start was lost (it was never fsynced): start empty at the log start.
                 Segment fresh = Segment.open(dir, logStart);
                 fresh.restore(0, logStart);
                 segments.put(logStart, fresh);
-                last.seal(Segment.Fsync.PLAIN);
+                last.seal(dir::sync);
             }
             long logEnd = segments.lastEntry().getValue().nextOffset();
             ProducerStateTable producers = rebuildProducers(dir, segments, logEnd, stats);
@@ -118,7 +118,7 @@ final class LogRecovery {
             dropped = true;
         }
         if (dropped) {
-            PartitionDirectory.fsyncDirectory(dir.path());
+            dir.fsync();
         }
     }
 
@@ -169,7 +169,7 @@ final class LogRecovery {
         return pos;
     }
 
-    private static void recoverLast(Segment seg, Optional<RecoveryCheckpoint> cp, boolean clean, long nowMs, Stats stats)
+    private static void recoverLast(PartitionDirectory dir, Segment seg, Optional<RecoveryCheckpoint> cp, boolean clean, long nowMs, Stats stats)
             throws IOException {
         long fileSize = seg.channel().size();
         long from = 0;
@@ -225,7 +225,7 @@ final class LogRecovery {
                     .setMessage("truncating an unreadable log tail left by a crash").log();
             seg.channel().truncate(pos);
         }
-        seg.channel().force(true);
+        dir.sync(seg.channel(), seg.logPath());
         seg.flushIndexes();
         seg.publish(pos, expected, rollBase);
     }

@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -24,6 +25,9 @@ import java.util.stream.Stream;
  * <p>{@code partition.json} records the topic id. A directory found with a different topic id belongs
  * to an earlier topic of the same name: it is stale and is deleted when the partition is opened.
  * Small files are replaced atomically: write a temp file, fsync it, rename, fsync the directory.
+ *
+ * <p>Every file or directory creation, rename, delete and directory fsync of the engine goes through this class
+ * and is reported to the {@link IoHooks} (the power-cut model in the tests replays them).
  */
 final class PartitionDirectory {
     static final String PARTITION_FILE = "partition.json";
@@ -43,10 +47,12 @@ final class PartitionDirectory {
 
     private final Path dir;
     private final int epoch;
+    private final IoHooks hooks;
 
-    private PartitionDirectory(Path dir, int epoch) {
+    private PartitionDirectory(Path dir, int epoch, IoHooks hooks) {
         this.dir = dir;
         this.epoch = epoch;
+        this.hooks = hooks;
     }
 
     static Path pathOf(Path dataDir, PartitionKey key) {
@@ -59,14 +65,22 @@ final class PartitionDirectory {
 
     /** Opens (creating if absent) the directory of {@code key}, deleting a stale one of another topic id. */
     static PartitionDirectory open(Path dataDir, PartitionKey key) throws IOException {
+        return open(dataDir, key, IoHooks.NONE);
+    }
+
+    static PartitionDirectory open(Path dataDir, PartitionKey key, IoHooks hooks) throws IOException {
         Path dir = pathOf(dataDir, key);
         Optional<UUID> existing = readTopicId(dir);
         if (existing.isPresent() && !existing.get().equals(key.topicId())) {
-            deleteRecursively(dir);
+            deleteRecursively(dir, hooks);
         }
-        Files.createDirectories(dir);
-        fsyncDirectory(dir.getParent());
-        PartitionDirectory pd = new PartitionDirectory(dir, 0);
+        createDirectories(dir.getParent(), hooks);
+        createDirectories(dir, hooks);
+        // Both new entries durable: the topic's in the data directory, the partition's in the topic directory
+        // (also after a crash that came between an earlier mkdir and its directory fsync).
+        fsyncDirectory(dir.getParent().getParent(), hooks);
+        fsyncDirectory(dir.getParent(), hooks);
+        PartitionDirectory pd = new PartitionDirectory(dir, 0, hooks);
         if (existing.isEmpty() || !existing.get().equals(key.topicId())) {
             pd.writeAtomically(PARTITION_FILE, FlatJson.write(Map.of("topicId", key.topicId().toString())));
         }
@@ -86,6 +100,66 @@ final class PartitionDirectory {
 
     Path path() {
         return dir;
+    }
+
+    IoHooks hooks() {
+        return hooks;
+    }
+
+    private static void createDirectories(Path d, IoHooks hooks) throws IOException {
+        if (!Files.isDirectory(d)) {
+            try {
+                Files.createDirectory(d);
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                return; // another partition of the topic created it meanwhile
+            }
+            hooks.created(d);
+        }
+    }
+
+    /** Opens a channel, reporting the file's creation if {@code options} created it. */
+    static FileChannel openChannel(Path file, IoHooks hooks, OpenOption... options) throws IOException {
+        boolean existed = Files.exists(file);
+        FileChannel ch = FileChannel.open(file, options);
+        if (!existed) {
+            hooks.created(file);
+        }
+        return ch;
+    }
+
+    /** Deletes {@code file} if present (not durably: the caller fsyncs the directory when it needs to). */
+    static boolean deleteIfExists(Path file, IoHooks hooks) throws IOException {
+        boolean deleted = Files.deleteIfExists(file);
+        if (deleted) {
+            hooks.deleted(file);
+        }
+        return deleted;
+    }
+
+    boolean deleteIfExists(Path file) throws IOException {
+        return deleteIfExists(file, hooks);
+    }
+
+    /** Renames atomically, replacing {@code target} (not durably: the caller fsyncs the directory). */
+    void move(Path source, Path target) throws IOException {
+        Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        hooks.renamed(source, target);
+    }
+
+    /** An fsync of a file outside a running log's commit path (see {@link IoHooks#beforeSync}). */
+    void sync(FileChannel channel, Path file) throws IOException {
+        sync(channel, file, hooks);
+    }
+
+    static void sync(FileChannel channel, Path file, IoHooks hooks) throws IOException {
+        hooks.beforeSync(file);
+        channel.force(true);
+        hooks.afterSync(file);
+    }
+
+    /** Fsyncs this partition's directory: every entry created, renamed or deleted so far is durable. */
+    void fsync() throws IOException {
+        fsyncDirectory(dir, hooks);
     }
 
     Path logFile(long baseOffset) {
@@ -117,11 +191,10 @@ final class PartitionDirectory {
      * calls it for a {@code .swap} left by a crash.
      */
     void completeSwap(long baseOffset) throws IOException {
-        Files.deleteIfExists(indexFile(baseOffset));
-        Files.deleteIfExists(timeIndexFile(baseOffset));
-        Files.move(swapFile(baseOffset), logFile(baseOffset), StandardCopyOption.ATOMIC_MOVE,
-                StandardCopyOption.REPLACE_EXISTING);
-        fsyncDirectory(dir);
+        deleteIfExists(indexFile(baseOffset));
+        deleteIfExists(timeIndexFile(baseOffset));
+        move(swapFile(baseOffset), logFile(baseOffset));
+        fsync();
     }
 
     /** Recovery of an interrupted compaction: rolls back every {@code .cleaned}, completes every {@code .swap}. */
@@ -132,7 +205,7 @@ final class PartitionDirectory {
             for (Path p : (Iterable<Path>) files::iterator) {
                 String name = p.getFileName().toString();
                 if (name.endsWith(LOG_SUFFIX + CLEANED_SUFFIX)) {
-                    Files.deleteIfExists(p);
+                    deleteIfExists(p);
                     changed = true;
                 } else if (name.endsWith(LOG_SUFFIX + SWAP_SUFFIX)) {
                     swaps.add(Long.parseLong(name.substring(9, 29)));
@@ -143,7 +216,7 @@ final class PartitionDirectory {
             completeSwap(base);
         }
         if (changed) {
-            fsyncDirectory(dir);
+            fsync();
         }
     }
 
@@ -164,9 +237,9 @@ final class PartitionDirectory {
 
     /** Deletes a segment's three files (not the directory entry's fsync: the caller batches that). */
     void deleteSegmentFiles(long baseOffset) throws IOException {
-        Files.deleteIfExists(logFile(baseOffset));
-        Files.deleteIfExists(indexFile(baseOffset));
-        Files.deleteIfExists(timeIndexFile(baseOffset));
+        deleteIfExists(logFile(baseOffset));
+        deleteIfExists(indexFile(baseOffset));
+        deleteIfExists(timeIndexFile(baseOffset));
     }
 
     Optional<RecoveryCheckpoint> readCheckpoint() {
@@ -197,10 +270,10 @@ final class PartitionDirectory {
      */
     boolean consumeCleanShutdownMarker() throws IOException {
         Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
-        if (!Files.deleteIfExists(marker)) {
+        if (!deleteIfExists(marker)) {
             return false;
         }
-        fsyncDirectory(dir);
+        fsync();
         return true;
     }
 
@@ -253,31 +326,32 @@ final class PartitionDirectory {
     void writeAtomically(String name, byte[] content) throws IOException {
         Path target = dir.resolve(name);
         Path tmp = dir.resolve(name + TMP_SUFFIX);
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        try (FileChannel ch = openChannel(tmp, hooks, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             ByteBuffer buf = ByteBuffer.wrap(content);
             while (buf.hasRemaining()) {
                 ch.write(buf);
             }
-            ch.force(true);
+            sync(ch, tmp);
         }
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        fsyncDirectory(dir);
+        move(tmp, target);
+        fsync();
     }
 
     private void deleteTempFiles() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path p : (Iterable<Path>) files::iterator) {
                 if (p.getFileName().toString().endsWith(TMP_SUFFIX)) {
-                    Files.deleteIfExists(p);
+                    deleteIfExists(p);
                 }
             }
         }
     }
 
-    static void fsyncDirectory(Path directory) throws IOException {
+    static void fsyncDirectory(Path directory, IoHooks hooks) throws IOException {
         try (FileChannel ch = FileChannel.open(directory, StandardOpenOption.READ)) {
             ch.force(true);
+            hooks.afterDirectoryForce(directory);
         } catch (IOException e) {
             // Some platforms cannot open a directory for fsync; on Linux this succeeds.
             if (!System.getProperty("os.name", "").toLowerCase().contains("win")) {
@@ -286,18 +360,18 @@ final class PartitionDirectory {
         }
     }
 
-    static void deleteRecursively(Path root) throws IOException {
+    static void deleteRecursively(Path root, IoHooks hooks) throws IOException {
         if (!Files.exists(root)) {
             return;
         }
         try (Stream<Path> walk = Files.walk(root)) {
             List<Path> paths = walk.sorted(Comparator.reverseOrder()).toList();
             for (Path p : paths) {
-                Files.deleteIfExists(p);
+                deleteIfExists(p, hooks);
             }
         }
         if (root.getParent() != null) {
-            fsyncDirectory(root.getParent());
+            fsyncDirectory(root.getParent(), hooks);
         }
     }
 }

@@ -49,13 +49,14 @@ final class Segment implements Closeable {
     static Segment open(PartitionDirectory dir, long baseOffset) throws IOException {
         Path log = dir.logFile(baseOffset);
         boolean created = !Files.exists(log);
-        FileChannel ch = FileChannel.open(log, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel ch = PartitionDirectory.openChannel(log, dir.hooks(), StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
         SegmentIndex index = null;
         try {
-            index = SegmentIndex.open(dir.indexFile(baseOffset));
-            TimeIndex timeIndex = TimeIndex.open(dir.timeIndexFile(baseOffset));
+            index = SegmentIndex.open(dir.indexFile(baseOffset), dir.hooks());
+            TimeIndex timeIndex = TimeIndex.open(dir.timeIndexFile(baseOffset), dir.hooks());
             if (created) {
-                PartitionDirectory.fsyncDirectory(dir.path());
+                dir.fsync(); // the new segment's entries (indexes missing after a crash are rebuilt)
             }
             return new Segment(baseOffset, log, ch, index, timeIndex);
         } catch (IOException | RuntimeException e) {
@@ -255,8 +256,6 @@ final class Segment implements Closeable {
     /** A timed force of a segment file. */
     interface Fsync {
         void force(FileChannel channel, Path file) throws IOException;
-
-        Fsync PLAIN = (ch, file) -> ch.force(true);
     }
 
     @Override

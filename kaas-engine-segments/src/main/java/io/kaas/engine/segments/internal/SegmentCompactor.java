@@ -4,9 +4,7 @@ import io.kaas.api.record.BatchHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,7 +102,7 @@ final class SegmentCompactor {
 
         void replace(long start, ByteBuffer batch) throws IOException {
             if (out == null) {
-                out = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                out = PartitionDirectory.openChannel(path, log.hooks, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                         StandardOpenOption.TRUNCATE_EXISTING);
             }
             flushVerbatim();
@@ -149,7 +147,7 @@ final class SegmentCompactor {
             if (out != null) {
                 out.close();
             }
-            Files.deleteIfExists(path);
+            log.dir.deleteIfExists(path);
         }
     }
 
@@ -186,11 +184,11 @@ final class SegmentCompactor {
         log.lock.lock();
         try {
             if (log.isClosedOrOffline() || log.segments.get(seg.baseOffset()) != seg) {
-                Files.deleteIfExists(cleaned);
+                dir.deleteIfExists(cleaned);
                 return false;
             }
-            Files.move(cleaned, dir.swapFile(seg.baseOffset()), StandardCopyOption.ATOMIC_MOVE);
-            PartitionDirectory.fsyncDirectory(dir.path());
+            dir.move(cleaned, dir.swapFile(seg.baseOffset()));
+            dir.fsync(); // the commit point: from here recovery completes the swap
             dir.completeSwap(seg.baseOffset());
             Segment fresh = Segment.open(dir, seg.baseOffset());
             LogRecovery.reopenClosed(fresh, seg.nextOffset());

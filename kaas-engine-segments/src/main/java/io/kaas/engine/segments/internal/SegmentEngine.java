@@ -187,7 +187,7 @@ public final class SegmentEngine implements StorageEngine {
         Path dir = PartitionDirectory.pathOf(dataDir, key);
         Optional<UUID> topicId = PartitionDirectory.readTopicId(dir);
         if (topicId.isEmpty() || topicId.get().equals(key.topicId())) {
-            PartitionDirectory.deleteRecursively(dir);
+            PartitionDirectory.deleteRecursively(dir, hooks);
         }
     }
 

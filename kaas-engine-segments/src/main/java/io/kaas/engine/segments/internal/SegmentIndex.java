@@ -21,19 +21,22 @@ final class SegmentIndex implements Closeable {
     static final int INTERVAL_BYTES = 4096;
 
     private final Path path;
+    private final IoHooks hooks;
     private volatile FileChannel channel;
     private volatile long[] entries = new long[16];
     private volatile int count;
 
-    private SegmentIndex(Path path, FileChannel channel) {
+    private SegmentIndex(Path path, FileChannel channel, IoHooks hooks) {
         this.path = path;
+        this.hooks = hooks;
         this.channel = channel;
     }
 
     /** Opens the index file and loads its entries as they are; the caller validates them. */
-    static SegmentIndex open(Path path) throws IOException {
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        SegmentIndex index = new SegmentIndex(path, ch);
+    static SegmentIndex open(Path path, IoHooks hooks) throws IOException {
+        FileChannel ch = PartitionDirectory.openChannel(path, hooks, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        SegmentIndex index = new SegmentIndex(path, ch, hooks);
         long size = ch.size();
         if (size % ENTRY_SIZE != 0) {
             index.reset();
@@ -136,7 +139,7 @@ final class SegmentIndex implements Closeable {
     void flush() throws IOException {
         FileChannel ch = channel;
         if (ch != null) {
-            ch.force(true);
+            PartitionDirectory.sync(ch, path, hooks);
         }
     }
 

@@ -101,7 +101,7 @@ public final class SegmentPartitionLog implements PartitionLog {
     /** Opens (recovering if needed) the partition's directory under {@code dataDir}. */
     static SegmentPartitionLog open(PartitionKey key, LogConfig config, Path dataDir, EngineResources resources,
                                     IoHooks hooks, Clock clock) throws IOException {
-        PartitionDirectory dir = PartitionDirectory.open(dataDir, key);
+        PartitionDirectory dir = PartitionDirectory.open(dataDir, key, hooks);
         LogRecovery.Result recovered = LogRecovery.recover(dir, clock.millis());
         SegmentPartitionLog log = new SegmentPartitionLog(key, config, dir, recovered, resources, hooks, clock);
         log.deleteSegmentsBelowLogStart();
@@ -413,7 +413,7 @@ public final class SegmentPartitionLog implements PartitionLog {
         }
         if (deleted) {
             try {
-                PartitionDirectory.fsyncDirectory(dir.path());
+                dir.fsync();
             } catch (IOException e) {
                 LOG.atWarn().addKeyValue("dir", dir.path()).setCause(e).setMessage("could not fsync after deleting segments").log();
             }

@@ -21,20 +21,23 @@ final class TimeIndex implements Closeable {
     static final int ENTRY_SIZE = 12;
 
     private final Path path;
+    private final IoHooks hooks;
     private volatile FileChannel channel;
     /** Two slots per entry: timestamp, relative offset. */
     private volatile long[] entries = new long[32];
     private volatile int count;
 
-    private TimeIndex(Path path, FileChannel channel) {
+    private TimeIndex(Path path, FileChannel channel, IoHooks hooks) {
         this.path = path;
+        this.hooks = hooks;
         this.channel = channel;
     }
 
     /** Opens the file and loads its entries as they are; the caller checks them with {@link #isConsistent}. */
-    static TimeIndex open(Path path) throws IOException {
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        TimeIndex index = new TimeIndex(path, ch);
+    static TimeIndex open(Path path, IoHooks hooks) throws IOException {
+        FileChannel ch = PartitionDirectory.openChannel(path, hooks, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        TimeIndex index = new TimeIndex(path, ch, hooks);
         long size = ch.size();
         if (size % ENTRY_SIZE != 0 || size > Integer.MAX_VALUE) {
             index.truncateTo(0);
@@ -160,7 +163,7 @@ final class TimeIndex implements Closeable {
     void flush() throws IOException {
         FileChannel ch = channel;
         if (ch != null) {
-            ch.force(true);
+            PartitionDirectory.sync(ch, path, hooks);
         }
     }
 

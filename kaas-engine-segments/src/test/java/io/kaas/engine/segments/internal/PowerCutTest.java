@@ -12,23 +12,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The power-cut model: {@link IoHooks} report every segment fsync, so the test knows which prefix of each segment
- * file is durable. After each step of a workload (durable and non-durable appends from an idempotent producer and
- * others, rolls, DeleteRecords, a retention pass) the data directory is copied as a power cut would leave it: each
- * segment file cut back to its last fsynced size (in a second variant, with part of the unsynced tail left as
- * garbage), temp files gone. Every other file is one the engine replaced atomically with an fsynced rename and a
- * directory fsync, so it is durable as it stands. The engine must open each cut and hold every durably acknowledged
- * batch byte for byte, the persisted log start, and the producer state (a retry of the last acknowledged batch is
- * a duplicate; the next sequence is accepted).
+ * The power-cut model ({@link PowerCutModel}): {@link IoHooks} report every fsync of a file, every create, rename
+ * and delete and every directory fsync, so the test knows which bytes of each file and which directory entries
+ * are durable. After each step of a workload (durable and non-durable appends from an idempotent producer and
+ * others, rolls, DeleteRecords, a retention pass, producer snapshots, manifest and checkpoint replacements) the
+ * data directory is rebuilt as a power cut would leave it: only the entries each directory had at its last fsync
+ * (a file created or renamed into place since is gone, a name renamed or deleted away since is back with its old
+ * durable content), each file cut back to the content of its last fsync (in a second variant, segment logs keep
+ * part of their unsynced tail, half garbage). A compaction pass is cut after every single event. The engine must
+ * open each cut and hold every durably acknowledged batch byte for byte, the log start a completed DeleteRecords
+ * promised, and the producer state (a retry of the last acknowledged batch is a duplicate; the next sequence is
+ * accepted).
  */
 class PowerCutTest {
     private static final long PRODUCER = 42;
@@ -38,32 +42,13 @@ class PowerCutTest {
     @TempDir
     Path cuts;
 
-    /** Durable size of each segment file: the size it had when an fsync that has since returned began. */
-    static final class DurabilityModel implements IoHooks {
-        final Map<Path, Long> pending = new ConcurrentHashMap<>();
-        final Map<Path, Long> durable = new ConcurrentHashMap<>();
-
-        @Override
-        public void beforeForce(Path file) throws IOException {
-            pending.put(file, Files.size(file));
-        }
-
-        @Override
-        public void afterForce(Path file) {
-            Long size = pending.remove(file);
-            if (size != null) {
-                durable.merge(file, size, Math::max);
-            }
-        }
-    }
-
     /** A durably acknowledged batch: its offset range and the bytes the log must return for it. */
     record Acked(long baseOffset, byte[] bytes) {
     }
 
     @Test
     void everyDurableAcknowledgementSurvivesACutAtEveryStep() throws IOException {
-        DurabilityModel model = new DurabilityModel();
+        PowerCutModel model = new PowerCutModel(dataDir);
         Random random = new Random(7);
         int batchSize = batch().records(3).valueSize(50).producer(PRODUCER, 0, 0).build().remaining();
         LogConfig config = LogFixture.config(3L * batchSize);
@@ -93,48 +78,78 @@ class PowerCutTest {
                 } else {
                     engine.runRetentionPass();
                 }
+                assertThat(model.untracked()).as("operations the hooks did not report").isEmpty();
+                assertThat(model.mismatches()).as("model vs disk after step %d", step).isEmpty();
                 for (boolean garbage : new boolean[] {false, true}) {
-                    Path cut = cut(model, cuts.resolve("step-" + step + (garbage ? "-garbage" : "")), garbage, random);
+                    Path cut = PowerCutModel.materialize(model.image(garbage ? random : null),
+                            cuts.resolve("step-" + step + (garbage ? "-garbage" : "")));
                     verify(cut, config, acked, deletedBefore, lastIdempotent, lastIdempotentOffset);
                     cutsChecked++;
                 }
             }
         }
         assertThat(cutsChecked).isEqualTo(48);
+        assertThat(model.directoryFsyncs()).isGreaterThan(24);
     }
 
-    /** Copies the data directory as a power cut now would leave it. */
-    private Path cut(DurabilityModel model, Path target, boolean garbage, Random random) throws IOException {
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(dataDir)) {
-            files = walk.toList();
-        }
-        for (Path p : files) {
-            Path dest = target.resolve(dataDir.relativize(p).toString());
-            if (Files.isDirectory(p)) {
-                Files.createDirectories(dest);
-                continue;
+    @Test
+    void aCompactionPassSurvivesACutAfterEveryEvent() throws IOException {
+        PowerCutModel model = new PowerCutModel(dataDir);
+        LogConfig config = CompactionTest.compact(3_600_000L, 0, 0); // segment.bytes=1: one batch per segment
+        List<KeyedBatches.Read> written = new ArrayList<>();
+        int batches = 8;
+        ByteBuffer last = null;
+        try (SegmentEngine engine = LogFixture.engine(dataDir, model, Map.of(), new LogFixture.MutableClock(LogFixture.NOW))) {
+            SegmentPartitionLog log = LogFixture.open(engine, config);
+            for (int i = 0; i < batches; i++) {
+                KeyedBatches.KV kv = KeyedBatches.kv("k" + (i % 3), "v" + i);
+                ByteBuffer b = KeyedBatches.batch(LogFixture.NOW, 0, PRODUCER, (short) 0, i, kv);
+                last = ByteBuffer.wrap(LogFixture.bytes(b));
+                assertThat(append(log, b, true).baseOffset()).isEqualTo(i);
+                written.add(new KeyedBatches.Read(i, kv.key(), kv.value()));
             }
-            String name = p.getFileName().toString();
-            if (name.endsWith(".tmp")) {
-                continue; // never renamed into place: its directory entry may not exist
-            }
-            byte[] content = Files.readAllBytes(p);
-            if (name.endsWith(PartitionDirectory.LOG_SUFFIX)) {
-                int durable = (int) Math.min(content.length, model.durable.getOrDefault(p, 0L));
-                byte[] kept = Arrays.copyOf(content, durable);
-                if (garbage && content.length > durable) {
-                    int extra = 1 + random.nextInt(content.length - durable);
-                    kept = Arrays.copyOf(content, durable + extra);
-                    for (int i = durable + extra / 2; i < kept.length; i++) {
-                        kept[i] = (byte) random.nextInt(); // a torn tail: part written, part garbage
-                    }
+            model.captureEveryEvent(true);
+            assertThat(engine.runCleanerPass()).isGreaterThan(0);
+            model.captureEveryEvent(false);
+            List<Map<String, byte[]>> images = model.takeCaptured();
+            images.add(model.image(null));
+            assertThat(model.untracked()).isEmpty();
+            assertThat(model.mismatches()).isEmpty();
+            Set<Map<String, String>> seen = new HashSet<>();
+            int checked = 0;
+            for (Map<String, byte[]> image : images) {
+                if (!seen.add(fingerprint(image))) {
+                    continue; // the event did not change what a cut keeps
                 }
-                content = kept;
+                Path cut = PowerCutModel.materialize(image, cuts.resolve("compaction-" + checked++));
+                verifyCompacted(cut, config, written, batches, last);
             }
-            Files.write(dest, content);
+            assertThat(checked).isGreaterThan(3);
         }
-        return target;
+    }
+
+    private static Map<String, String> fingerprint(Map<String, byte[]> image) {
+        Map<String, String> f = new java.util.TreeMap<>();
+        image.forEach((k, v) -> f.put(k, v == null ? "dir" : Arrays.hashCode(v) + ":" + v.length));
+        return f;
+    }
+
+    /** Compacted or not, every key's latest record is there at its offset, nothing else is invented. */
+    private static void verifyCompacted(Path cut, LogConfig config, List<KeyedBatches.Read> written, int end, ByteBuffer last)
+            throws IOException {
+        try (SegmentEngine engine = LogFixture.engine(cut)) {
+            SegmentPartitionLog log = LogFixture.open(engine, config);
+            assertThat(log.offsets().logStartOffset()).as("log start in %s", cut).isZero();
+            assertThat(log.offsets().highWatermark()).as("log end in %s", cut).isEqualTo(end);
+            List<KeyedBatches.Read> read = KeyedBatches.decode(LogFixture.bytes(log.read(0, Integer.MAX_VALUE, Long.MAX_VALUE, true)));
+            assertThat(written).as("records in %s", cut).containsAll(read);
+            assertThat(read).as("latest per key in %s", cut).containsAll(KeyedBatches.latest(written).values());
+            assertThat(append(log, ByteBuffer.wrap(LogFixture.bytes(last)), true).baseOffset())
+                    .as("retry of the last batch in %s", cut).isEqualTo(end - 1);
+            assertThat(append(log, KeyedBatches.batch(LogFixture.NOW, 0, PRODUCER, (short) 0, end,
+                    KeyedBatches.kv("k0", "next")), true).baseOffset()).isEqualTo(end);
+        }
+        deleteRecursively(cut);
     }
 
     private static void verify(Path cut, LogConfig config, List<Acked> acked, long deletedBefore, ByteBuffer lastIdempotent,
