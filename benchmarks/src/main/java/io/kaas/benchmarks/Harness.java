@@ -23,7 +23,7 @@ import org.apache.kafka.clients.admin.NewTopic;
  * <pre>
  * java -cp &lt;benchmarks runtime classpath&gt; io.kaas.benchmarks.Harness
  *     --kaas-home distribution/target/kaas-0.1.0-SNAPSHOT [--out benchmarks/results] [--mode full|smoke]
- *     [--rounds N] [--systems kaas,kafka,kafka-flush1] [--work DIR]
+ *     [--rounds N] [--systems kaas,kaas-rocksdb,kafka,kafka-flush1] [--work DIR]
  * </pre>
  */
 public final class Harness {
@@ -58,10 +58,11 @@ public final class Harness {
         List<BrokerUnderTest> systems = new ArrayList<>();
         for (String s : opts.getOrDefault("systems", "kaas,kafka,kafka-flush1").split(",")) {
             systems.add(switch (s.trim()) {
-                case "kaas" -> new KaasUnderTest(kaasHome.toAbsolutePath());
+                case "kaas" -> new KaasUnderTest(kaasHome.toAbsolutePath(), "segments");
+                case "kaas-rocksdb" -> new KaasUnderTest(kaasHome.toAbsolutePath(), "rocksdb");
                 case "kafka" -> new KafkaUnderTest(false, classpath);
                 case "kafka-flush1" -> new KafkaUnderTest(true, classpath);
-                default -> throw new IllegalArgumentException("unknown system '" + s + "'; known: kaas, kafka, kafka-flush1");
+                default -> throw new IllegalArgumentException("unknown system '" + s + "'; known: kaas, kaas-rocksdb, kafka, kafka-flush1");
             });
         }
         Harness h = new Harness(sizes, systems, work, classpath);

@@ -12,19 +12,26 @@ import java.util.List;
  */
 final class KaasUnderTest extends BrokerUnderTest {
     private final Path home;
+    private final String engine;
 
-    KaasUnderTest(Path home) {
+    /**
+     * @param engine the storage engine by name: {@code segments} (the default, labelled {@code kaas}) or
+     *               another, e.g. {@code rocksdb} from the shipped plugin (labelled {@code kaas-rocksdb})
+     */
+    KaasUnderTest(Path home, String engine) {
         this.home = home;
+        this.engine = engine;
     }
 
     @Override
     String label() {
-        return "kaas";
+        return engine.equals("segments") ? "kaas" : "kaas-" + engine;
     }
 
     @Override
     String describe() {
-        return "kaas default: fsync before acks=all answers; bin/kaas-server-start.sh defaults (-Xms256m -Xmx1g, G1)";
+        return "kaas, storage.engine=" + engine + ": fsync before acks=all answers; "
+                + "bin/kaas-server-start.sh defaults (-Xms256m -Xmx1g, G1)";
     }
 
     @Override
@@ -37,6 +44,7 @@ final class KaasUnderTest extends BrokerUnderTest {
                 "--override", "log.dirs=" + dataDir,
                 "--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
                 "--override", "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
-                "--override", "auto.create.topics.enable=false");
+                "--override", "auto.create.topics.enable=false",
+                "--override", "storage.engine=" + engine);
     }
 }

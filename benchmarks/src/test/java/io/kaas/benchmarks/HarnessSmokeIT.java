@@ -27,7 +27,7 @@ class HarnessSmokeIT {
         assumeTrue(Files.isRegularFile(home.resolve("bin/kaas-server-start.sh")),
                 "no built distribution at " + home + "; build the distribution module first");
         String classpath = Harness.classpath();
-        Harness harness = new Harness(Sizes.smoke(), List.of(new KaasUnderTest(home.toAbsolutePath()),
+        Harness harness = new Harness(Sizes.smoke(), List.of(new KaasUnderTest(home.toAbsolutePath(), "segments"),
                 new KafkaUnderTest(false, classpath)), work, classpath);
 
         Results results = harness.run();
