@@ -45,6 +45,8 @@ final class KaasUnderTest extends BrokerUnderTest {
                 "--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
                 "--override", "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
                 "--override", "auto.create.topics.enable=false",
+                // As the Kafka broker under test (Kafka's sample server.properties), so group joins compare fairly.
+                "--override", "group.initial.rebalance.delay.ms=0",
                 "--override", "storage.engine=" + engine);
     }
 }
