@@ -1,25 +1,9 @@
 package io.kaas.engine.rocksdb;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.kaas.api.plugin.PluginConfig;
-import io.kaas.api.storage.AppendResult;
-import io.kaas.api.storage.EngineContext;
-import io.kaas.api.storage.LogConfig;
-import io.kaas.api.storage.PartitionKey;
-import io.kaas.api.storage.PartitionLog;
-import io.kaas.api.storage.StorageEngine;
-import io.kaas.api.storage.StorageEngineProvider;
-import io.kaas.plugin.tck.Slices;
-import io.kaas.plugin.tck.TestBatches;
-import io.kaas.plugins.BackendCatalog;
-import io.kaas.plugins.BackendSource;
-import java.nio.file.Files;
+import io.kaas.plugin.tck.PackagedPluginSmoke;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.List;
-import java.util.UUID;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,35 +20,10 @@ class RocksDbEnginePluginIT {
 
     @Test
     void theBuiltZipIsFoundByThePluginHostAndServesAppendReadAndReopen() throws Exception {
-        Path zip = Path.of(System.getProperty("kaas.plugin.zip"));
-        Files.copy(zip, plugins.resolve(zip.getFileName()));
-
-        BackendCatalog catalog = BackendCatalog.discover(List.of(BackendSource.plugins(plugins)));
-        StorageEngineProvider provider = catalog.select(StorageEngineProvider.class, "storage.engine", "rocksdb");
-
-        assertThatThrownBy(() -> Class.forName("io.kaas.engine.rocksdb.RocksDbEngineProvider"))
-                .as("the engine is not on the test class path").isInstanceOf(ClassNotFoundException.class);
-        assertThat(catalog.all()).singleElement().satisfies(found -> {
-            assertThat(found.name()).isEqualTo("rocksdb");
-            assertThat(found.version()).isEqualTo(System.getProperty("project.version", found.version()));
-            assertThat(found.origin()).startsWith("plugin kaas-engine-rocksdb ").endsWith(zip.getFileName() + ")");
-        });
-
-        PartitionKey key = new PartitionKey("smoke", UUID.randomUUID(), 0);
-        byte[] sent = TestBatches.batch().records(3).valueSize(40).bytes();
-        EngineContext context = new EngineContext(data, PluginConfig.of(java.util.Map.of("block.cache.bytes", "1048576",
-                "write.buffer.bytes", "1048576")), 1, Clock.systemUTC());
-        try (StorageEngine engine = provider.open(context)) {
-            PartitionLog log = engine.openPartition(key, LogConfig.defaults());
-            AppendResult result = log.append(TestBatches.batch().records(3).valueSize(40).build(), true).get();
-            assertThat(result.baseOffset()).isZero();
-            assertThat(result.lastOffset()).isEqualTo(2);
-        }
-        try (StorageEngine engine = provider.open(context)) {
-            PartitionLog reopened = engine.openPartition(key, LogConfig.defaults());
-            assertThat(reopened.offsets().highWatermark()).as("after reopening the engine").isEqualTo(3);
-            byte[] read = Slices.bytes(reopened.read(1, 1 << 20, reopened.offsets().highWatermark(), true));
-            assertThat(read).hasSameSizeAs(sent);
-        }
+        PackagedPluginSmoke.of(PackagedPluginSmoke.builtZip(), "kaas-engine-rocksdb", "rocksdb",
+                        "io.kaas.engine.rocksdb.RocksDbEngineProvider")
+                .config(PluginConfig.of(Map.of("block.cache.bytes", "1048576", "write.buffer.bytes", "1048576")))
+                .persistent(true)
+                .run(plugins, data);
     }
 }

@@ -2,12 +2,15 @@ package io.kaas.plugin.tck;
 
 import io.kaas.api.record.RecordBatches;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.zip.GZIPOutputStream;
 
 /**
- * Builds valid v2 record batches (magic 2, CRC32C over attributes to the end) of uncompressed
- * records in Kafka's varint record format, for engine tests. A builder is mutable and not
+ * Builds valid v2 record batches (magic 2, CRC32C over attributes to the end) of records in Kafka's
+ * varint record format, uncompressed or really gzip-compressed ({@link #gzip()}), for engine tests. A builder is mutable and not
  * thread-safe; {@link #build()} may be called many times and returns a fresh buffer each time.
  *
  * <pre>{@code
@@ -15,6 +18,8 @@ import java.nio.charset.StandardCharsets;
  * }</pre>
  */
 public final class TestBatches {
+    private static final int GZIP_CODEC = 1;
+
     private long baseTimestamp = 1_000L;
     private long[] timestampDeltas;
     private int records = 1;
@@ -25,6 +30,7 @@ public final class TestBatches {
     private int baseSequence = -1;
     private int partitionLeaderEpoch = -1;
     private int compressionCodec;
+    private boolean gzip;
 
     private TestBatches() {
     }
@@ -86,6 +92,17 @@ public final class TestBatches {
      */
     public TestBatches compressionAttribute(int codec) {
         this.compressionCodec = codec;
+        this.gzip = false;
+        return this;
+    }
+
+    /**
+     * Really compresses the records with gzip (codec 1), as a Kafka producer with
+     * {@code compression.type=gzip} does: the header stays plain, the records become one gzip stream.
+     */
+    public TestBatches gzip() {
+        this.compressionCodec = GZIP_CODEC;
+        this.gzip = true;
         return this;
     }
 
@@ -102,7 +119,7 @@ public final class TestBatches {
             maxTs = Math.max(maxTs, baseTimestamp + delta);
             body.writeBytes(record(i, delta));
         }
-        byte[] recs = body.toByteArray();
+        byte[] recs = gzip ? gzipped(body.toByteArray()) : body.toByteArray();
         int size = RecordBatches.HEADER_SIZE + recs.length;
         ByteBuffer b = ByteBuffer.allocate(size);
         b.putLong(0L).putInt(size - RecordBatches.LOG_OVERHEAD).putInt(partitionLeaderEpoch)
@@ -166,6 +183,16 @@ public final class TestBatches {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         writeVarlong(out, rec.length);
         out.writeBytes(rec);
+        return out.toByteArray();
+    }
+
+    private static byte[] gzipped(byte[] records) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+            gz.write(records);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // cannot happen: in-memory streams
+        }
         return out.toByteArray();
     }
 

@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.RecordBatches;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 
 class TestBatchesTest {
@@ -31,6 +36,24 @@ class TestBatchesTest {
         List<BatchHeader> headers = RecordBatches.validate(all);
         assertThat(headers).extracting(BatchHeader::recordCount).containsExactly(2, 5);
         assertThat(headers.get(1).compressionCodec()).isEqualTo(4);
+    }
+
+    @Test
+    void gzipBatchesCarryTheSameRecordsReallyCompressed() throws IOException {
+        byte[] plain = TestBatches.batch().timestamps(2000, 0, 5, 10).valueSize(200).bytes();
+        byte[] gzip = TestBatches.batch().timestamps(2000, 0, 5, 10).valueSize(200).gzip().bytes();
+
+        BatchHeader h = RecordBatches.validateOne(ByteBuffer.wrap(gzip), 0, 0);
+        assertThat(h.compressionCodec()).isEqualTo(1);
+        assertThat(h.recordCount()).isEqualTo(3);
+        assertThat(h.maxTimestamp()).isEqualTo(2010);
+        assertThat(gzip.length).isLessThan(plain.length);
+        byte[] inflated;
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzip, RecordBatches.HEADER_SIZE,
+                gzip.length - RecordBatches.HEADER_SIZE))) {
+            inflated = in.readAllBytes();
+        }
+        assertThat(inflated).isEqualTo(Arrays.copyOfRange(plain, RecordBatches.HEADER_SIZE, plain.length));
     }
 
     @Test
