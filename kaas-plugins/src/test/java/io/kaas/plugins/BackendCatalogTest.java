@@ -114,6 +114,11 @@ class BackendCatalogTest {
             }
 
             @Override
+            public int spiVersion() {
+                return io.kaas.api.plugin.SpiVersion.MAJOR;
+            }
+
+            @Override
             public io.kaas.api.storage.StorageEngine open(io.kaas.api.storage.EngineContext context) {
                 throw new UnsupportedOperationException();
             }

@@ -46,6 +46,7 @@ class PluginDirectorySourceTest {
               }
               public String name() { check(); return "checking"; }
               public String version() { check(); return "7.0"; }
+              public int spiVersion() { check(); return io.kaas.api.plugin.SpiVersion.MAJOR; }
               public StorageEngine open(EngineContext c) { check(); return new Engine(); }
               static class Engine implements StorageEngine {
                 final Map<PartitionKey, PartitionLog> logs = new HashMap<>();

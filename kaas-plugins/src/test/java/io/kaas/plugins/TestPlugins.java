@@ -51,6 +51,8 @@ public final class TestPlugins {
                 + "public class Provider implements StorageEngineProvider {\n"
                 + "  public String name() { return \"" + name + "\"; }\n"
                 + "  public StorageEngine open(EngineContext c) { throw new UnsupportedOperationException(); }\n"
+                + (extraMembers.contains("spiVersion") ? ""
+                        : "  public int spiVersion() { return io.kaas.api.plugin.SpiVersion.MAJOR; }\n")
                 + extraMembers
                 + "}\n";
     }

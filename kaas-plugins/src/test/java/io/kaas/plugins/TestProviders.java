@@ -22,6 +22,11 @@ public final class TestProviders {
         public StorageEngine open(EngineContext context) {
             throw new UnsupportedOperationException("test provider");
         }
+
+        @Override
+        public int spiVersion() {
+            return SpiVersion.MAJOR;
+        }
     }
 
     public static final class Memory extends Engine {
@@ -92,6 +97,11 @@ public final class TestProviders {
         public ClusterStateStore open(ClusterStoreContext context) {
             throw new UnsupportedOperationException("test provider");
         }
+
+        @Override
+        public int spiVersion() {
+            return SpiVersion.MAJOR;
+        }
     }
 
     public static final class Authorizers implements AuthorizerProvider {
@@ -103,6 +113,11 @@ public final class TestProviders {
         @Override
         public Authorizer open(AuthorizerContext context) {
             throw new UnsupportedOperationException("test provider");
+        }
+
+        @Override
+        public int spiVersion() {
+            return SpiVersion.MAJOR;
         }
     }
 }

@@ -16,8 +16,11 @@ public interface BackendProvider {
         return v == null ? "unknown" : v;
     }
 
-    /** The SPI major version this backend was compiled against; the default is the one it was compiled with. */
-    default int spiVersion() {
-        return SpiVersion.MAJOR;
-    }
+    /**
+     * The SPI major version this backend was compiled against. Implement it as
+     * {@code return SpiVersion.MAJOR;}: the constant is inlined into the backend's class when it is
+     * compiled, so the host sees the version the backend was built for and refuses an incompatible
+     * one. (A default method here would run the host's copy and always agree.)
+     */
+    int spiVersion();
 }

@@ -1,5 +1,6 @@
 package io.kaas.cluster.files;
 
+import io.kaas.api.plugin.SpiVersion;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.cluster.ClusterStoreContext;
@@ -30,5 +31,10 @@ public final class FileClusterStoreProvider implements ClusterStateStoreProvider
     @Override
     public ClusterStateStore open(ClusterStoreContext context) throws IOException {
         return FileClusterStore.open(context.dataDir().resolve(DIRECTORY));
+    }
+
+    @Override
+    public int spiVersion() {
+        return SpiVersion.MAJOR;
     }
 }

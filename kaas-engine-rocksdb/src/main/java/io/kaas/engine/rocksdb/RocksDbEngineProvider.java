@@ -1,5 +1,6 @@
 package io.kaas.engine.rocksdb;
 
+import io.kaas.api.plugin.SpiVersion;
 import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
@@ -33,5 +34,10 @@ public final class RocksDbEngineProvider implements StorageEngineProvider {
     public StorageEngine open(EngineContext context) throws IOException {
         RocksDbConfig config = RocksDbConfig.from(context.config());
         return RocksDbEngine.open(context.dataDir().resolve(DIRECTORY), config, context.clock());
+    }
+
+    @Override
+    public int spiVersion() {
+        return SpiVersion.MAJOR;
     }
 }

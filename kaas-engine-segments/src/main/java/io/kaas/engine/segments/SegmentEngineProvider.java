@@ -1,5 +1,6 @@
 package io.kaas.engine.segments;
 
+import io.kaas.api.plugin.SpiVersion;
 import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
@@ -22,5 +23,10 @@ public final class SegmentEngineProvider implements StorageEngineProvider {
     @Override
     public StorageEngine open(EngineContext context) throws IOException {
         return SegmentEngine.open(context);
+    }
+
+    @Override
+    public int spiVersion() {
+        return SpiVersion.MAJOR;
     }
 }

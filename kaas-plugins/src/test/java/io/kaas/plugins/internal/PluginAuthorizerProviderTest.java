@@ -32,6 +32,11 @@ class PluginAuthorizerProviderTest {
             }
 
             @Override
+            public int spiVersion() {
+                return io.kaas.api.plugin.SpiVersion.MAJOR;
+            }
+
+            @Override
             public Authorizer open(AuthorizerContext context) {
                 seen.add(Thread.currentThread().getContextClassLoader());
                 return new Authorizer() {

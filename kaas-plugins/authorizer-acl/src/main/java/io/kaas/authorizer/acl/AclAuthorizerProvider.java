@@ -1,5 +1,6 @@
 package io.kaas.authorizer.acl;
 
+import io.kaas.api.plugin.SpiVersion;
 import io.kaas.api.auth.Authorizer;
 import io.kaas.api.auth.AuthorizerContext;
 import io.kaas.api.auth.AuthorizerProvider;
@@ -19,5 +20,10 @@ public final class AclAuthorizerProvider implements AuthorizerProvider {
     public Authorizer open(AuthorizerContext context) throws IOException {
         AclConfig config = AclConfig.from(context.config());
         return new AclAuthorizer(AclFile.read(config.file()), config.superUsers(), config.allowEveryoneIfNoAclFound());
+    }
+
+    @Override
+    public int spiVersion() {
+        return SpiVersion.MAJOR;
     }
 }
