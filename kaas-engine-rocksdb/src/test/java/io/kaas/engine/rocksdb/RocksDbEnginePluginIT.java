@@ -1,7 +1,10 @@
 package io.kaas.engine.rocksdb;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.kaas.api.plugin.PluginConfig;
 import io.kaas.plugin.tck.PackagedPluginSmoke;
+import io.kaas.plugins.FoundBackend;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,10 +23,11 @@ class RocksDbEnginePluginIT {
 
     @Test
     void theBuiltZipIsFoundByThePluginHostAndServesAppendReadAndReopen() throws Exception {
-        PackagedPluginSmoke.of(PackagedPluginSmoke.builtZip(), "kaas-engine-rocksdb", "rocksdb",
+        FoundBackend found = PackagedPluginSmoke.of(PackagedPluginSmoke.builtZip(), "kaas-engine-rocksdb", "rocksdb",
                         "io.kaas.engine.rocksdb.RocksDbEngineProvider")
                 .config(PluginConfig.of(Map.of("block.cache.bytes", "1048576", "write.buffer.bytes", "1048576")))
                 .persistent(true)
                 .run(plugins, data);
+        assertThat(found.name()).isEqualTo("rocksdb");
     }
 }

@@ -1,6 +1,9 @@
 package io.kaas.example.engine;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.kaas.plugin.tck.PackagedPluginSmoke;
+import io.kaas.plugins.FoundBackend;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,8 +22,9 @@ class MemoryEnginePluginIT {
 
     @Test
     void theBuiltZipIsFoundByThePluginHostAndServesAppendReadAndReopen() throws Exception {
-        PackagedPluginSmoke.of(PackagedPluginSmoke.builtZip(), "kaas-example-engine", "memory",
+        FoundBackend found = PackagedPluginSmoke.of(PackagedPluginSmoke.builtZip(), "kaas-example-engine", "memory",
                         "io.kaas.example.engine.MemoryEngineProvider")
                 .run(plugins, data);
+        assertThat(found.name()).isEqualTo("memory");
     }
 }

@@ -12,6 +12,7 @@ import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.plugins.BackendCatalog;
+import io.kaas.plugins.FoundBackend;
 import io.kaas.plugins.BackendSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +57,7 @@ public final class PackagedPluginSmoke {
     private final String providerClass;
     private PluginConfig config = PluginConfig.empty();
     private boolean persistent;
+    private FoundBackend found;
 
     private PackagedPluginSmoke(Path zip, String pluginId, String engineName, String providerClass) {
         this.zip = Objects.requireNonNull(zip, "zip");
@@ -92,8 +94,13 @@ public final class PackagedPluginSmoke {
         return this;
     }
 
-    /** Runs the smoke test with {@code pluginsDir} as the host's plugins directory and {@code dataDir} as the engine's. */
-    public void run(Path pluginsDir, Path dataDir) throws Exception {
+    /**
+     * Runs the smoke test with {@code pluginsDir} as the host's plugins directory and {@code dataDir} as the engine's.
+     *
+     * @return the backend as the plugin host found it (name, version, origin), for further assertions
+     */
+    public FoundBackend run(Path pluginsDir, Path dataDir) throws Exception {
+        found = null;
         StorageEngineProvider provider = discover(pluginsDir);
         EngineContext context = new EngineContext(dataDir, config, 1, Clock.systemUTC());
         PartitionKey key = new PartitionKey("smoke", UUID.randomUUID(), 0);
@@ -109,12 +116,12 @@ public final class PackagedPluginSmoke {
             assertThat(reopened).as("openPartition again on the open engine").isSameAs(log);
             assertReadsBack(reopened, sentSize, "after reopening the partition");
         }
-        if (!persistent) {
-            return;
+        if (persistent) {
+            try (StorageEngine engine = provider.open(context)) {
+                assertReadsBack(engine.openPartition(key, LogConfig.defaults()), sentSize, "after reopening the engine");
+            }
         }
-        try (StorageEngine engine = provider.open(context)) {
-            assertReadsBack(engine.openPartition(key, LogConfig.defaults()), sentSize, "after reopening the engine");
-        }
+        return found;
     }
 
     private StorageEngineProvider discover(Path pluginsDir) throws Exception {
@@ -124,11 +131,12 @@ public final class PackagedPluginSmoke {
 
         assertThatThrownBy(() -> Class.forName(providerClass))
                 .as("the engine is not on the test class path").isInstanceOf(ClassNotFoundException.class);
-        assertThat(catalog.all()).singleElement().satisfies(found -> {
-            assertThat(found.name()).isEqualTo(engineName);
-            assertThat(found.version()).isEqualTo(System.getProperty("project.version", found.version()));
-            assertThat(found.origin()).startsWith("plugin " + pluginId + " ").endsWith(zip.getFileName() + ")");
+        assertThat(catalog.all()).singleElement().satisfies(f -> {
+            assertThat(f.name()).isEqualTo(engineName);
+            assertThat(f.version()).isEqualTo(System.getProperty("project.version", f.version()));
+            assertThat(f.origin()).startsWith("plugin " + pluginId + " ").endsWith(zip.getFileName() + ")");
         });
+        found = catalog.all().get(0);
         return provider;
     }
 
