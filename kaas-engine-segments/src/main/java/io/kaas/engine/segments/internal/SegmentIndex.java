@@ -1,11 +1,9 @@
 package io.kaas.engine.segments.internal;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -16,45 +14,29 @@ import java.util.Arrays;
  * <p>One writer (under the partition lock), any number of lock-free readers: an entry is stored
  * before the volatile count that makes it visible, and a grown array is published before the count.
  */
-final class SegmentIndex implements Closeable {
+final class SegmentIndex extends IndexFile {
     static final int ENTRY_SIZE = 8;
     static final int INTERVAL_BYTES = 4096;
 
-    private final Path path;
-    private final IoHooks hooks;
-    private volatile FileChannel channel;
     private volatile long[] entries = new long[16];
     private volatile int count;
 
     private SegmentIndex(Path path, FileChannel channel, IoHooks hooks) {
-        this.path = path;
-        this.hooks = hooks;
-        this.channel = channel;
+        super(path, channel, hooks, ENTRY_SIZE);
     }
 
     /** Opens the index file and loads its entries as they are; the caller validates them. */
     static SegmentIndex open(Path path, IoHooks hooks) throws IOException {
-        FileChannel ch = PartitionDirectory.openChannel(path, hooks, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
-        SegmentIndex index = new SegmentIndex(path, ch, hooks);
-        long size = ch.size();
-        if (size % ENTRY_SIZE != 0) {
+        SegmentIndex index = new SegmentIndex(path, openChannel(path, hooks), hooks);
+        ByteBuffer buf = index.readWhole();
+        if (buf == null) {
             index.reset();
             return index;
         }
-        ByteBuffer buf = ByteBuffer.allocate((int) size);
-        while (buf.hasRemaining() && ch.read(buf, buf.position()) >= 0) {
-            // positional read until full
-        }
-        buf.flip();
         while (buf.remaining() >= ENTRY_SIZE) {
             index.addInMemory(buf.getInt(), buf.getInt());
         }
         return index;
-    }
-
-    Path path() {
-        return path;
     }
 
     int count() {
@@ -71,12 +53,7 @@ final class SegmentIndex implements Closeable {
 
     /** Adds an entry in memory and appends it to the file (not fsynced). */
     void add(int relativeOffset, int position, IoHooks hooks) throws IOException {
-        hooks.beforeWrite(path);
-        ByteBuffer buf = ByteBuffer.allocate(ENTRY_SIZE).putInt(relativeOffset).putInt(position).flip();
-        long at = (long) count * ENTRY_SIZE;
-        while (buf.hasRemaining()) {
-            at += channel.write(buf, at);
-        }
+        writeEntry(ByteBuffer.allocate(ENTRY_SIZE).putInt(relativeOffset).putInt(position).flip(), count, hooks);
         addInMemory(relativeOffset, position);
     }
 
@@ -117,9 +94,7 @@ final class SegmentIndex implements Closeable {
 
     /** Keeps the first {@code n} entries, in memory and on disk (rollback of a failed append, recovery). */
     void truncateTo(int n) throws IOException {
-        if (channel != null && channel.size() != (long) Math.min(n, count) * ENTRY_SIZE) {
-            channel.truncate((long) Math.min(n, count) * ENTRY_SIZE);
-        }
+        truncateFile(Math.min(n, count));
         if (n == 0) {
             entries = new long[16];
         }
@@ -134,21 +109,5 @@ final class SegmentIndex implements Closeable {
             i++;
         }
         return i;
-    }
-
-    void flush() throws IOException {
-        FileChannel ch = channel;
-        if (ch != null) {
-            PartitionDirectory.sync(ch, path, hooks);
-        }
-    }
-
-    /** Closes the file; the in-memory entries stay usable for reads. */
-    @Override
-    public void close() throws IOException {
-        if (channel != null) {
-            channel.close();
-            channel = null;
-        }
     }
 }

@@ -1,11 +1,9 @@
 package io.kaas.engine.segments.internal;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -17,45 +15,29 @@ import java.util.Arrays;
  * <p>One writer (under the partition lock), lock-free readers: an entry is stored before the volatile
  * count that publishes it, a grown array before the count.
  */
-final class TimeIndex implements Closeable {
+final class TimeIndex extends IndexFile {
     static final int ENTRY_SIZE = 12;
 
-    private final Path path;
-    private final IoHooks hooks;
-    private volatile FileChannel channel;
     /** Two slots per entry: timestamp, relative offset. */
     private volatile long[] entries = new long[32];
     private volatile int count;
 
     private TimeIndex(Path path, FileChannel channel, IoHooks hooks) {
-        this.path = path;
-        this.hooks = hooks;
-        this.channel = channel;
+        super(path, channel, hooks, ENTRY_SIZE);
     }
 
     /** Opens the file and loads its entries as they are; the caller checks them with {@link #isConsistent}. */
     static TimeIndex open(Path path, IoHooks hooks) throws IOException {
-        FileChannel ch = PartitionDirectory.openChannel(path, hooks, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
-        TimeIndex index = new TimeIndex(path, ch, hooks);
-        long size = ch.size();
-        if (size % ENTRY_SIZE != 0 || size > Integer.MAX_VALUE) {
+        TimeIndex index = new TimeIndex(path, openChannel(path, hooks), hooks);
+        ByteBuffer buf = index.readWhole();
+        if (buf == null) {
             index.truncateTo(0);
             return index;
         }
-        ByteBuffer buf = ByteBuffer.allocate((int) size);
-        while (buf.hasRemaining() && ch.read(buf, buf.position()) >= 0) {
-            // positional read until full
-        }
-        buf.flip();
         while (buf.remaining() >= ENTRY_SIZE) {
             index.addInMemory(buf.getLong(), buf.getInt());
         }
         return index;
-    }
-
-    Path path() {
-        return path;
     }
 
     int count() {
@@ -82,12 +64,7 @@ final class TimeIndex implements Closeable {
         if (timestamp < 0 || (n > 0 && timestamp <= entries[2 * (n - 1)])) {
             return;
         }
-        hooks.beforeWrite(path);
-        ByteBuffer buf = ByteBuffer.allocate(ENTRY_SIZE).putLong(timestamp).putInt(relativeOffset).flip();
-        long at = (long) n * ENTRY_SIZE;
-        while (buf.hasRemaining()) {
-            at += channel.write(buf, at);
-        }
+        writeEntry(ByteBuffer.allocate(ENTRY_SIZE).putLong(timestamp).putInt(relativeOffset).flip(), n, hooks);
         addInMemory(timestamp, relativeOffset);
     }
 
@@ -141,9 +118,7 @@ final class TimeIndex implements Closeable {
 
     /** Keeps the first {@code n} entries, in memory and on disk. */
     void truncateTo(int n) throws IOException {
-        if (channel != null && channel.size() != (long) Math.min(n, count) * ENTRY_SIZE) {
-            channel.truncate((long) Math.min(n, count) * ENTRY_SIZE);
-        }
+        truncateFile(Math.min(n, count));
         if (n == 0) {
             entries = new long[32];
         }
@@ -158,21 +133,5 @@ final class TimeIndex implements Closeable {
             i++;
         }
         return i;
-    }
-
-    void flush() throws IOException {
-        FileChannel ch = channel;
-        if (ch != null) {
-            PartitionDirectory.sync(ch, path, hooks);
-        }
-    }
-
-    /** Closes the file; the in-memory entries stay usable for reads. */
-    @Override
-    public void close() throws IOException {
-        if (channel != null) {
-            channel.close();
-            channel = null;
-        }
     }
 }

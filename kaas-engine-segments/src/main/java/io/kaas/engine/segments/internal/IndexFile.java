@@ -1,0 +1,84 @@
+package io.kaas.engine.segments.internal;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The file side shared by a segment's offset index and time index: fixed-size entries appended with
+ * positional writes (not fsynced until {@link #flush}), loaded whole at open, truncated on rollback or
+ * recovery. The entries themselves live in memory in the subclass.
+ */
+abstract class IndexFile implements Closeable {
+    private final Path path;
+    private final IoHooks hooks;
+    private final int entrySize;
+    private volatile FileChannel channel;
+
+    IndexFile(Path path, FileChannel channel, IoHooks hooks, int entrySize) {
+        this.path = path;
+        this.channel = channel;
+        this.hooks = hooks;
+        this.entrySize = entrySize;
+    }
+
+    static FileChannel openChannel(Path path, IoHooks hooks) throws IOException {
+        return PartitionDirectory.openChannel(path, hooks, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+    }
+
+    /** The whole file, flipped for reading, or null if its size is not a whole number of entries. */
+    final ByteBuffer readWhole() throws IOException {
+        FileChannel ch = channel;
+        long size = ch.size();
+        if (size % entrySize != 0 || size > Integer.MAX_VALUE) {
+            return null;
+        }
+        ByteBuffer buf = ByteBuffer.allocate((int) size);
+        while (buf.hasRemaining() && ch.read(buf, buf.position()) >= 0) {
+            // positional read until full
+        }
+        return buf.flip();
+    }
+
+    Path path() {
+        return path;
+    }
+
+    /** Writes {@code entry} as entry number {@code index} of the file. */
+    final void writeEntry(ByteBuffer entry, int index, IoHooks writeHooks) throws IOException {
+        writeHooks.beforeWrite(path);
+        long at = (long) index * entrySize;
+        while (entry.hasRemaining()) {
+            at += channel.write(entry, at);
+        }
+    }
+
+    /** Cuts the file to {@code entries} entries if it is longer or shorter. */
+    final void truncateFile(int entries) throws IOException {
+        FileChannel ch = channel;
+        if (ch != null && ch.size() != (long) entries * entrySize) {
+            ch.truncate((long) entries * entrySize);
+        }
+    }
+
+    final void flush() throws IOException {
+        FileChannel ch = channel;
+        if (ch != null) {
+            PartitionDirectory.sync(ch, path, hooks);
+        }
+    }
+
+    /** Closes the file; the in-memory entries stay usable for reads. */
+    @Override
+    public void close() throws IOException {
+        FileChannel ch = channel;
+        if (ch != null) {
+            ch.close();
+            channel = null;
+        }
+    }
+}
