@@ -5,7 +5,7 @@
 module io.kaas.cluster.files {
     requires transitive io.kaas.api;
     requires org.slf4j;
-    requires com.fasterxml.jackson.databind;
+    requires com.fasterxml.jackson.core;
 
     exports io.kaas.cluster.files;
 

@@ -231,6 +231,38 @@ class FileClusterStoreTest {
     }
 
     @Test
+    void damagedClusterIdFileFailsOpenNamingTheFile() throws IOException {
+        try (FileClusterStore store = FileClusterStore.open(dir)) {
+            store.clusterId();
+        }
+        Path file = dir.resolve("cluster.json");
+        for (String content : new String[] {"", "[]", "{\"clusterId\": 42}", "{\"clusterId\": \"tooShort\"}",
+                "{\"clusterId\": \"" + KafkaUuids.toText(UUID.randomUUID())}) {
+            Files.writeString(file, content);
+            assertThatThrownBy(() -> FileClusterStore.open(dir))
+                    .as(content)
+                    .isInstanceOf(ClusterStateException.class)
+                    .hasMessageContaining("Cannot read the cluster id from " + file);
+        }
+    }
+
+    @Test
+    void damagedProducerIdFileFailsOpenNamingTheFile() throws IOException {
+        try (FileClusterStore store = FileClusterStore.open(dir)) {
+            store.allocateProducerIdBlock(10);
+        }
+        Path file = dir.resolve("producer-ids.json");
+        for (String content : new String[] {"{\"nextBlockStart\": -5}", "{\"nextBlockStart\": \"10\"}",
+                "{\"nextBlockStart\": 99999999999999999999}", "{\"nextBlockStart\": 10", "[10]"}) {
+            Files.writeString(file, content);
+            assertThatThrownBy(() -> FileClusterStore.open(dir))
+                    .as(content)
+                    .isInstanceOf(ClusterStateException.class)
+                    .hasMessageContaining("Cannot read the next producer id from " + file);
+        }
+    }
+
+    @Test
     void topicFileHoldingAnotherNameFailsOpen() throws IOException {
         try (FileClusterStore store = FileClusterStore.open(dir)) {
             store.createTopic(topic("orders", 1));
