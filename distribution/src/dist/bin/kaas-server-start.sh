@@ -16,7 +16,8 @@
 #   KAAS_HEAP_OPTS             heap sizing; default "-Xms256m -Xmx1g"
 #   KAAS_JVM_PERFORMANCE_OPTS  GC and JIT flags; default below
 #   KAAS_OPTS                  anything else for the JVM (system properties, agents, JFR…)
-#   KAAS_LOG_CONFIG            logback configuration; default config/logback.xml
+#   KAAS_LOG_CONFIG            a Logback configuration file; default config/logback.xml if it exists,
+#                              else the built-in console logging (see config/logback-example.xml)
 #   KAAS_CDS                   "off" disables the class-data sharing archive (see below)
 #   KAAS_CDS_DIR               where the archive lives; default cds/ of this installation
 
@@ -73,7 +74,18 @@ heap_opts="${KAAS_HEAP_OPTS:--Xms256m -Xmx1g}"
 #   KAAS_JVM_PERFORMANCE_OPTS="-server -XX:+UseZGC -XX:+ZGenerational"
 perf_opts="${KAAS_JVM_PERFORMANCE_OPTS:--server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:+ParallelRefProcEnabled -Djava.awt.headless=true}"
 
-log_config="${KAAS_LOG_CONFIG:-$base/config/logback.xml}"
+# Logging: a Logback file if there is one, else the broker's built-in console set-up, which is what
+# config/logback-example.xml spells out and starts faster than any XML file.
+log_opts=()
+if [ -n "${KAAS_LOG_CONFIG:-}" ]; then
+  if [ ! -f "$KAAS_LOG_CONFIG" ]; then
+    echo "kaas: KAAS_LOG_CONFIG names '$KAAS_LOG_CONFIG', which is not a file" >&2
+    exit 1
+  fi
+  log_opts=("-Dlogback.configurationFile=$KAAS_LOG_CONFIG")
+elif [ -f "$base/config/logback.xml" ]; then
+  log_opts=("-Dlogback.configurationFile=$base/config/logback.xml")
+fi
 
 # Class-data sharing (AppCDS): the classes the broker loads at start-up (~2,400 from lib/, besides the
 # JDK's own) are kept pre-parsed and pre-verified in an archive, which takes roughly a third off the
@@ -131,7 +143,7 @@ fi
 # Word-splitting of the *_OPTS variables is intended: they hold several flags.
 # shellcheck disable=SC2086
 exec "$java" $heap_opts $perf_opts ${cds_opts[@]+"${cds_opts[@]}"} \
-  -Dlogback.configurationFile="$log_config" \
+  ${log_opts[@]+"${log_opts[@]}"} \
   -Dkaas.home="$base" \
   ${KAAS_OPTS:-} \
   -p "$base/lib" --add-modules ALL-MODULE-PATH \

@@ -13,6 +13,8 @@ module io.kaas.broker {
     requires io.netty.codec;
     requires io.netty.transport.classes.epoll;
     requires org.slf4j;
+    requires ch.qos.logback.classic;
+    requires ch.qos.logback.core;
     requires jdk.unsupported;
 
     exports io.kaas.broker;
@@ -21,4 +23,6 @@ module io.kaas.broker {
     uses io.kaas.api.storage.StorageEngineProvider;
     uses io.kaas.api.cluster.ClusterStateStoreProvider;
     uses io.kaas.api.auth.AuthorizerProvider;
+
+    provides ch.qos.logback.classic.spi.Configurator with io.kaas.broker.logging.ConsoleLogging;
 }

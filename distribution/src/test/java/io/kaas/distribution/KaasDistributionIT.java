@@ -149,6 +149,36 @@ class KaasDistributionIT {
         assertThat(output).as("no stack trace for a config mistake").doesNotContain("\tat ");
     }
 
+    @Test
+    void logsInKafkasConsoleLayoutByDefaultAndFollowsConfigLogbackXmlWhenPresent() throws Exception {
+        int port = freePort();
+        String bootstrap = HOST + ":" + port;
+        Path config = writeConfig(Map.of(
+            "listeners", "PLAINTEXT://" + bootstrap,
+            "advertised.listeners", "PLAINTEXT://" + bootstrap,
+            "log.dirs", tmp.resolve("data").toString()));
+
+        BrokerProcess builtIn = startBroker(config.toString());
+        builtIn.awaitReady(HOST, port);
+        assertStopsCleanly(builtIn);
+        assertThat(Files.readString(brokerLogs.get(0)).lines())
+            .as("the built-in console layout, as config/logback-example.xml spells it\n%s", builtIn.output())
+            .anyMatch(l -> l.matches("\\[\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3}] INFO  \\[main] "
+                + "io\\.kaas\\.broker\\.KaasBroker - kaas broker 1 started: .*"))
+            .noneMatch(l -> l.contains("org.pf4j"));
+
+        String example = Files.readString(install.resolve("config/logback-example.xml"));
+        String custom = example.replace("<pattern>", "<pattern>CUSTOM ");
+        assertThat(custom).as("the example's pattern element").isNotEqualTo(example);
+        Files.writeString(install.resolve("config/logback.xml"), custom);
+        BrokerProcess configured = startBroker(config.toString());
+        configured.awaitReady(HOST, port);
+        assertStopsCleanly(configured);
+        assertThat(Files.readString(brokerLogs.get(1)).lines())
+            .as("config/logback.xml is used when present\n%s", configured.output())
+            .anyMatch(l -> l.startsWith("CUSTOM [") && l.contains("kaas broker 1 started"));
+    }
+
     private void createListAndDescribe(String bootstrap, BrokerProcess broker) throws Exception {
         CliTool.Result create = tool(broker, "org.apache.kafka.tools.TopicCommand", "--bootstrap-server", bootstrap,
             "--create", "--topic", TOPIC, "--partitions", String.valueOf(PARTITIONS), "--replication-factor", "1");
