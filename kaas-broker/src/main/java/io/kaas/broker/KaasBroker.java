@@ -22,6 +22,7 @@ import io.kaas.broker.topic.TopicManager;
 import io.kaas.plugins.BackendCatalog;
 import io.kaas.plugins.PluginsDirectory;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -29,6 +30,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -54,10 +57,12 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private AccessGate accessGate = AccessGate.ALLOW_ALL;
     private ScheduledExecutorService scheduler;
     private KafkaServer server;
+    private FutureTask<InetSocketAddress> bound;
     private TopicManager topics;
     private GroupCoordinator groups;
     private BrokerEndpoint advertised;
     private boolean closed;
+    private volatile boolean serving;
 
     private KaasBroker(BrokerConfig config) {
         this.config = config;
@@ -73,15 +78,17 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     public static KaasBroker start(BrokerConfig config) throws IOException {
         long began = System.nanoTime();
         logConfigWarnings(config);
-        BackendCatalog catalog = BackendCatalog.discover(PluginsDirectory.resolve(config.originalValue("plugins.dir")));
-        StorageEngineProvider engine = catalog.select(StorageEngineProvider.class, "storage.engine", config.storageEngine());
-        ClusterStateStoreProvider store = catalog.select(ClusterStateStoreProvider.class, "cluster.store",
-            config.clusterStore());
-        Optional<AuthorizerProvider> authorizer = catalog.selectOrNone(AuthorizerProvider.class, "authorizer",
-            config.authorizer(), "none");
         KaasBroker broker = new KaasBroker(config);
-        broker.authorizerProvider = authorizer;
+        StorageEngineProvider engine;
+        ClusterStateStoreProvider store;
         try {
+            // Netty's set-up and the bind run while the plugins are found and the backends opened.
+            broker.bindInBackground();
+            BackendCatalog catalog = BackendCatalog.discover(PluginsDirectory.resolve(config.originalValue("plugins.dir")));
+            engine = catalog.select(StorageEngineProvider.class, "storage.engine", config.storageEngine());
+            store = catalog.select(ClusterStateStoreProvider.class, "cluster.store", config.clusterStore());
+            broker.authorizerProvider = catalog.selectOrNone(AuthorizerProvider.class, "authorizer",
+                config.authorizer(), "none");
             broker.open(engine, store);
         } catch (IOException | RuntimeException e) {
             broker.close();
@@ -121,10 +128,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        Listener listener = config.listeners().get(0);
-        server = new KafkaServer(NetworkSettings.from(config, listener));
-        int port = server.bind().getPort();
-        advertised = advertisedFor(listener, port);
+        advertised = advertisedFor(config.listeners().get(0), awaitBound().getPort());
         topics = new TopicManager(this);
         groups = GroupCoordinator.create(this);
         List<ApiHandler<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics));
@@ -133,6 +137,34 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         topics.open();
         groups.start();
         server.serve(registry);
+        serving = true;
+    }
+
+    /** Creates the listener's server and binds it on a thread of its own; {@link #awaitBound} joins it. */
+    private synchronized void bindInBackground() {
+        server = new KafkaServer(NetworkSettings.from(config, config.listeners().get(0)));
+        bound = new FutureTask<>(server::bind);
+        Thread binder = new Thread(bound, "kaas-bind");
+        binder.setDaemon(true);
+        binder.start();
+    }
+
+    private InetSocketAddress awaitBound() throws IOException, InterruptedException {
+        try {
+            return bound.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof InterruptedException interrupted) {
+                throw interrupted;
+            }
+            throw new IOException("cannot bind " + config.listeners().get(0) + ": " + cause, cause);
+        }
     }
 
     private BrokerEndpoint advertisedFor(Listener bound, int port) {
@@ -175,9 +207,11 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         if (scheduler != null) {
             scheduler.shutdownNow();
         }
-        LOG.atInfo().addKeyValue("nodeId", config.nodeId())
-            .log("kaas broker {} stopped in {} ms", config.nodeId(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+        if (serving) {
+            LOG.atInfo().addKeyValue("nodeId", config.nodeId())
+                .log("kaas broker {} stopped in {} ms", config.nodeId(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+        }
         stopped.countDown();
     }
 
