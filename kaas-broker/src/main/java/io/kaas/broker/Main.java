@@ -18,10 +18,20 @@ public final class Main {
 
     private static final Logger LOG = LoggerFactory.getLogger(Main.class);
 
+    /**
+     * Netty's JFR events (buffer and chunk allocations) are off unless asked for with
+     * {@code -Dio.netty.jfr.enabled=true}: the first one registered initialises JFR's event
+     * metadata, which delays the first answered request by ~60 ms.
+     */
+    private static final String NETTY_JFR = "io.netty.jfr.enabled";
+
     private Main() {
     }
 
     public static void main(String[] args) {
+        if (System.getProperty(NETTY_JFR) == null) {
+            System.setProperty(NETTY_JFR, "false");
+        }
         KaasBroker broker;
         try {
             broker = KaasBroker.start(BrokerConfig.fromArgs(args));
