@@ -7,6 +7,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -48,9 +49,7 @@ public final class Harness {
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = options(args);
         Sizes base = "smoke".equals(opts.get("mode")) ? Sizes.smoke() : Sizes.full();
-        Sizes sizes = opts.containsKey("rounds") ? new Sizes(base.name(), Integer.parseInt(opts.get("rounds")),
-                base.recordsSmall(), base.wideRecords(), base.widePartitions(), base.largeRecords(), base.e2eMessages(),
-                base.idleSeconds(), base.e2eRecordSize()) : base;
+        Sizes sizes = opts.containsKey("rounds") ? base.withRounds(Integer.parseInt(opts.get("rounds"))) : base;
         Path kaasHome = Path.of(opts.getOrDefault("kaas-home", "distribution/target/kaas-0.1.0-SNAPSHOT"));
         Path out = Path.of(opts.getOrDefault("out", "benchmarks/results"));
         Path work = Path.of(opts.getOrDefault("work", Files.createTempDirectory("kaas-bench").toString()));
@@ -82,6 +81,7 @@ public final class Harness {
             for (BrokerUnderTest s : systems) {
                 Path dir = Files.createDirectories(work.resolve("round-" + round).resolve(s.label()));
                 System.out.printf("== round %d/%d: %s%n", round, sizes.rounds(), s.label());
+                settleDisk();
                 try {
                     runOne(s, round, dir);
                 } catch (IOException e) {
@@ -114,11 +114,14 @@ public final class Harness {
             step(label, round, "produce 1 KiB x3p acks=1", () -> tools.produce(b.bootstrap(), KIB_TOPIC, n, 1024, "1"));
             double cpu1 = ProcStats.cpuSeconds(pid);
             results.add("CPU s per GB produced", label, (cpu1 - cpu0) / (2.0 * n * 1024 / 1e9));
-            int consumedPasses = 1 + (step(label, round, "consume 1 KiB x3p", () -> tools.consume(b.bootstrap(), KIB_TOPIC, 2 * n)) ? 1 : 0);
-            step(label, round, "consume 1 KiB x3p, assigned (no group)", () -> tools.consumeAssigned(b.bootstrap(), KIB_TOPIC, 2 * n));
+            int passes = sizes.consumePasses();
+            int consumedPasses = step(label, round, "consume 1 KiB x3p",
+                    () -> medianOf(passes, () -> tools.consume(b.bootstrap(), KIB_TOPIC, 2 * n))) ? passes : 0;
+            consumedPasses += step(label, round, "consume 1 KiB x3p, assigned (no group)",
+                    () -> medianOf(passes, () -> tools.consumeAssigned(b.bootstrap(), KIB_TOPIC, 2 * n))) ? passes : 0;
             double cpu2 = ProcStats.cpuSeconds(pid);
-            // Both consume workloads read the topic once each; a failed one (no group support) reads nothing.
-            results.add("CPU s per GB consumed", label, (cpu2 - cpu1) / (consumedPasses * 2.0 * n * 1024 / 1e9));
+            // Every pass reads the whole topic once; a failed workload (no group support) reads nothing counted.
+            results.add("CPU s per GB consumed", label, (cpu2 - cpu1) / (Math.max(1, consumedPasses) * 2.0 * n * 1024 / 1e9));
             step(label, round, "end-to-end 1 KiB one at a time", () -> tools.endToEnd(b.bootstrap(), E2E_TOPIC,
                     sizes.e2eMessages(), sizes.e2eRecordSize()));
             step(label, round, "produce 1 KiB x" + sizes.widePartitions() + "p acks=all", () -> tools.produce(b.bootstrap(),
@@ -133,8 +136,19 @@ public final class Harness {
         }
     }
 
-    private interface Step {
+    interface Step {
         Map<String, Double> run() throws IOException, InterruptedException;
+    }
+
+    /** Runs {@code step} {@code passes} times; each figure is the median over the passes. */
+    static Map<String, Double> medianOf(int passes, Step step) throws IOException, InterruptedException {
+        Map<String, List<Double>> samples = new LinkedHashMap<>();
+        for (int i = 0; i < passes; i++) {
+            step.run().forEach((k, v) -> samples.computeIfAbsent(k, x -> new ArrayList<>()).add(v));
+        }
+        Map<String, Double> medians = new LinkedHashMap<>();
+        samples.forEach((k, v) -> medians.put(k, Results.median(v)));
+        return medians;
     }
 
     /** Runs one workload and records its figures; a failure is recorded and the run goes on. */
@@ -162,6 +176,21 @@ public final class Harness {
                     .all().get(120, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IOException("cannot create the benchmark topics: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@code sync}, so the next system does not start while the file system still writes back and
+     * discards what the previous one wrote and deleted: its first fsync would wait for that.
+     */
+    private static void settleDisk() throws InterruptedException {
+        try {
+            Process sync = new ProcessBuilder("sync").inheritIO().start();
+            if (!sync.waitFor(120, TimeUnit.SECONDS)) {
+                sync.destroyForcibly();
+            }
+        } catch (IOException e) {
+            System.out.println("   (no sync: " + e.getMessage() + ")");
         }
     }
 

@@ -65,10 +65,15 @@ final class Results {
 
     double median(String figure, String system) {
         List<Double> v = samples.getOrDefault(figure, Map.of()).get(system);
-        if (v == null || v.isEmpty()) {
+        return v == null ? Double.NaN : median(v);
+    }
+
+    /** The median of {@code values}; NaN if there are none. */
+    static double median(List<Double> values) {
+        if (values.isEmpty()) {
             return Double.NaN;
         }
-        List<Double> s = new ArrayList<>(v);
+        List<Double> s = new ArrayList<>(values);
         s.sort(null);
         int n = s.size();
         return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;

@@ -5,13 +5,24 @@ package io.kaas.benchmarks;
  * a few minutes per system); {@link #smoke()} only proves the harness still works end to end.
  */
 record Sizes(String name, int rounds, int recordsSmall, int wideRecords, int widePartitions, int largeRecords,
-             int e2eMessages, int idleSeconds, int e2eRecordSize) {
+             int e2eMessages, int idleSeconds, int e2eRecordSize, int consumePasses) {
 
+    /**
+     * 500,000 records per produce run (several seconds even for kaas, so JIT warm-up of the broker and
+     * the load generator is not most of it), and each consume workload read three times per round,
+     * its median pass reported: a 1 GB read takes two seconds, and one pass per round was a cold read
+     * rounded to ConsumerPerformance's milliseconds.
+     */
     static Sizes full() {
-        return new Sizes("full", 3, 200_000, 100_000, 1000, 10_000, 2_000, 10, 1024);
+        return new Sizes("full", 3, 500_000, 100_000, 1000, 10_000, 2_000, 10, 1024, 3);
     }
 
     static Sizes smoke() {
-        return new Sizes("smoke", 1, 2_000, 2_000, 50, 200, 50, 1, 1024);
+        return new Sizes("smoke", 1, 2_000, 2_000, 50, 200, 50, 1, 1024, 1);
+    }
+
+    Sizes withRounds(int n) {
+        return new Sizes(name, n, recordsSmall, wideRecords, widePartitions, largeRecords, e2eMessages, idleSeconds,
+                e2eRecordSize, consumePasses);
     }
 }
