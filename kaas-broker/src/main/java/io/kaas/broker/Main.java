@@ -5,6 +5,7 @@ import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.ConfigException;
 import io.kaas.plugins.BackendSelectionException;
 import java.io.IOException;
+import java.net.BindException;
 import java.io.UncheckedIOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +37,10 @@ public final class Main {
         try {
             broker = KaasBroker.start(BrokerConfig.fromArgs(args));
         } catch (ConfigException | BackendSelectionException | PluginConfigException e) {
+            fail(e.getMessage());
+            return;
+        } catch (BindException e) {
+            // The listener's address is taken or not ours: one line says which, as for a config mistake.
             fail(e.getMessage());
             return;
         } catch (IOException | UncheckedIOException e) {

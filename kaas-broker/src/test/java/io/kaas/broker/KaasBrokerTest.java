@@ -9,6 +9,10 @@ import io.kaas.plugins.BackendSelectionException;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.ApiVersionsResponseData;
 import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -73,5 +77,36 @@ class KaasBrokerTest {
             .isInstanceOf(BackendSelectionException.class)
             .hasMessageContaining("nosuch")
             .hasMessageContaining("segments");
+    }
+
+    @Test
+    void aListenerPortAlreadyInUseFailsStartUpWithTheBindError() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            int port = taken.getLocalPort();
+            assertThatThrownBy(() -> KaasBroker.start(config(Map.of("listeners", "PLAINTEXT://127.0.0.1:" + port))))
+                .isInstanceOf(BindException.class)
+                .hasMessageContaining("Socket server failed to bind to 127.0.0.1:" + port)
+                .hasMessageContaining("Address already in use");
+        }
+        try (KaasBroker broker = KaasBroker.start(config(Map.of()))) {
+            assertThat(broker.boundPort()).as("the data directory is usable after the failed start").isPositive();
+        }
+    }
+
+    @Test
+    void aFailedStartReleasesTheListenerItHadAlreadyBound() throws IOException {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            port = probe.getLocalPort();
+        }
+        // The listener binds while the backends are looked up; an unknown engine must not leave it bound.
+        assertThatThrownBy(() -> KaasBroker.start(config(Map.of("listeners", "PLAINTEXT://127.0.0.1:" + port,
+                "storage.engine", "nosuch"))))
+            .isInstanceOf(BackendSelectionException.class);
+        try (ServerSocket again = new ServerSocket()) {
+            again.setReuseAddress(true);
+            again.bind(new InetSocketAddress("127.0.0.1", port));
+            assertThat(again.isBound()).isTrue();
+        }
     }
 }

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -44,7 +45,7 @@ public final class KafkaServer implements AutoCloseable {
     }
 
     /** Binds and serves at once: {@link #bind()} then {@link #serve}. */
-    public InetSocketAddress start(HandlerRegistry registry) throws InterruptedException {
+    public InetSocketAddress start(HandlerRegistry registry) throws InterruptedException, BindException {
         InetSocketAddress address = bind();
         serve(registry);
         return address;
@@ -68,8 +69,9 @@ public final class KafkaServer implements AutoCloseable {
      * {@link #serve}), so the real port is known before the handlers are built.
      *
      * @return the bound address (its port is the real one when 0 was asked)
+     * @throws BindException if the address cannot be bound (in use, not local, not permitted)
      */
-    public synchronized InetSocketAddress bind() throws InterruptedException {
+    public synchronized InetSocketAddress bind() throws InterruptedException, BindException {
         if (serverChannel != null || closed) {
             throw new IllegalStateException("already started or closed");
         }
@@ -100,9 +102,16 @@ public final class KafkaServer implements AutoCloseable {
             : new InetSocketAddress(settings.host(), settings.port());
         try {
             serverChannel = bootstrap.bind(bindAddress).sync().channel();
-        } catch (Exception e) {
+        } catch (InterruptedException e) {
             close();
             throw e;
+        } catch (Exception e) {
+            close();
+            // Kafka's wording; Netty's native transport reports its own IOException type.
+            BindException failed = new BindException("Socket server failed to bind to " + settings.host() + ":"
+                + settings.port() + ": " + e.getMessage());
+            failed.initCause(e);
+            throw failed;
         }
         return (InetSocketAddress) serverChannel.localAddress();
     }

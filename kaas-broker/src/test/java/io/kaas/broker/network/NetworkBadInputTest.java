@@ -120,7 +120,7 @@ class NetworkBadInputTest {
     }
 
     @BeforeAll
-    static void startServer() throws InterruptedException {
+    static void startServer() throws Exception {
         NetworkSettings settings = new NetworkSettings("PLAINTEXT", "127.0.0.1", 0, MAX_FRAME, 2, 4, 100, -1, -1,
             Duration.ofSeconds(2), Duration.ofMinutes(10));
         server = new KafkaServer(settings);
