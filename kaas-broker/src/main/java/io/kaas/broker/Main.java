@@ -5,8 +5,8 @@ import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.ConfigException;
 import io.kaas.plugins.BackendSelectionException;
 import java.io.IOException;
-import java.net.BindException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

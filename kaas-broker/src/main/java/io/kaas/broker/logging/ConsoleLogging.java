@@ -31,7 +31,7 @@ public final class ConsoleLogging extends ContextAwareBase implements Configurat
 
     @Override
     public ExecutionStatus configure(LoggerContext context) {
-        if (configurationFileGiven()) {
+        if (anotherConfigurationApplies()) {
             return ExecutionStatus.INVOKE_NEXT_IF_ANY;
         }
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
@@ -51,7 +51,8 @@ public final class ConsoleLogging extends ContextAwareBase implements Configurat
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
 
-    private static boolean configurationFileGiven() {
+    /** A named file always; a logback(-test).xml resource unless the start script launched this broker. */
+    private static boolean anotherConfigurationApplies() {
         String file = System.getProperty("logback.configurationFile");
         if (file != null && !file.isBlank()) {
             return true;
