@@ -232,6 +232,14 @@ final class Segment implements Closeable {
         return -1;
     }
 
+    /**
+     * A batch boundary at or below {@code position} and at or above {@code from} (itself a boundary),
+     * from the sparse index: as close to {@code position} as the index knows, else {@code from}.
+     */
+    long batchStartAtOrBelow(long position, long from) {
+        return Math.max(from, index.floorBatchStart(position));
+    }
+
     /** Forces both index files (the committer does so before it writes a recovery checkpoint). */
     void flushIndexes() throws IOException {
         index.flush();

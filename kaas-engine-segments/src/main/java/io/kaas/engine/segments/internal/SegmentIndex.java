@@ -87,6 +87,25 @@ final class SegmentIndex extends IndexFile {
         return found < 0 ? 0 : (int) arr[found];
     }
 
+    /** Position of the last indexed batch that starts at or below {@code position}, or -1 if none does. */
+    long floorBatchStart(long position) {
+        int n = count;
+        long[] arr = entries;
+        int lo = 0;
+        int hi = n - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Integer.toUnsignedLong((int) arr[mid]) <= position) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found < 0 ? -1 : Integer.toUnsignedLong((int) arr[found]);
+    }
+
     /** Empties the index in memory and on disk (before a rebuild). */
     void reset() throws IOException {
         truncateTo(0);
