@@ -70,40 +70,36 @@ final class SegmentIndex extends IndexFile {
 
     /** Position of the last indexed batch whose relative offset is at most {@code relativeOffset}, or 0. */
     long floorPosition(long relativeOffset) {
-        int n = count;
+        int n = count; // before the array: a grown array is published before the count
         long[] arr = entries;
-        int lo = 0;
-        int hi = n - 1;
-        int found = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if ((arr[mid] >>> 32) <= relativeOffset) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return found < 0 ? 0 : (int) arr[found];
+        int i = lastAtOrBelow(arr, n, relativeOffset, false);
+        return i < 0 ? 0 : Integer.toUnsignedLong((int) arr[i]);
     }
 
     /** Position of the last indexed batch that starts at or below {@code position}, or -1 if none does. */
     long floorBatchStart(long position) {
         int n = count;
         long[] arr = entries;
+        int i = lastAtOrBelow(arr, n, position, true);
+        return i < 0 ? -1 : Integer.toUnsignedLong((int) arr[i]);
+    }
+
+    /** Binary search over the first {@code n} entries, by position or by relative offset (both ascend). */
+    private static int lastAtOrBelow(long[] arr, int n, long key, boolean byPosition) {
         int lo = 0;
         int hi = n - 1;
         int found = -1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (Integer.toUnsignedLong((int) arr[mid]) <= position) {
+            long k = byPosition ? Integer.toUnsignedLong((int) arr[mid]) : arr[mid] >>> 32;
+            if (k <= key) {
                 found = mid;
                 lo = mid + 1;
             } else {
                 hi = mid - 1;
             }
         }
-        return found < 0 ? -1 : Integer.toUnsignedLong((int) arr[found]);
+        return found;
     }
 
     /** Empties the index in memory and on disk (before a rebuild). */
