@@ -1,5 +1,6 @@
 package io.kaas.broker.group;
 
+import io.kaas.wire.protocol.Errors;
 import io.kaas.wire.message.JoinGroupRequestData;
 import io.kaas.wire.message.JoinGroupResponseData;
 import io.kaas.wire.message.SyncGroupResponseData;
@@ -94,7 +95,7 @@ final class ClassicProtocol {
             // KIP-394: hand out the id first, so a client that times out does not leave a member behind.
             group.pendingMembers.put(newMemberId, timer.schedule(join.sessionTimeoutMs(),
                     () -> expirePendingMember(group, newMemberId)));
-            f.complete(joinError(GroupErrors.MEMBER_ID_REQUIRED, newMemberId));
+            f.complete(joinError(Errors.MEMBER_ID_REQUIRED, newMemberId));
         } else {
             addMemberAndRebalance(group, newMemberId, join, f);
         }
@@ -104,18 +105,18 @@ final class ClassicProtocol {
         String memberId = join.memberId();
         if (group.pendingMembers.containsKey(memberId)) {
             if (join.groupInstanceId() != null) {
-                f.complete(joinError(GroupErrors.UNKNOWN_MEMBER_ID, memberId));
+                f.complete(joinError(Errors.UNKNOWN_MEMBER_ID, memberId));
                 return;
             }
             addMemberAndRebalance(group, memberId, join, f);
             return;
         }
         if (group.isStaticMemberFenced(join.groupInstanceId(), memberId)) {
-            f.complete(joinError(GroupErrors.FENCED_INSTANCE_ID, memberId));
+            f.complete(joinError(Errors.FENCED_INSTANCE_ID, memberId));
             return;
         }
         if (!group.has(memberId) || (join.groupInstanceId() != null && !group.hasStaticMember(join.groupInstanceId()))) {
-            f.complete(joinError(GroupErrors.UNKNOWN_MEMBER_ID, memberId));
+            f.complete(joinError(Errors.UNKNOWN_MEMBER_ID, memberId));
             return;
         }
         ClassicMember member = group.members.get(memberId);
@@ -137,7 +138,7 @@ final class ClassicProtocol {
                     f.complete(currentGeneration(group, member, false, false));
                 }
             }
-            default -> f.complete(joinError(GroupErrors.UNKNOWN_MEMBER_ID, memberId));
+            default -> f.complete(joinError(Errors.UNKNOWN_MEMBER_ID, memberId));
         }
     }
 
@@ -145,8 +146,8 @@ final class ClassicProtocol {
                                      CompletableFuture<JoinGroupResponseData> f) {
         ClassicMember old = group.members.get(oldMemberId);
         String currentLeader = group.leaderId;
-        old.completeJoin(joinError(GroupErrors.FENCED_INSTANCE_ID, oldMemberId));
-        old.completeSync(syncError(GroupErrors.FENCED_INSTANCE_ID));
+        old.completeJoin(joinError(Errors.FENCED_INSTANCE_ID, oldMemberId));
+        old.completeSync(syncError(Errors.FENCED_INSTANCE_ID));
         ClassicMember member = group.replaceStaticMember(join.groupInstanceId(), oldMemberId, newMemberId);
         List<ClassicMember.Protocol> oldProtocols = member.protocols;
         member.protocols = List.copyOf(join.protocols());
@@ -178,14 +179,14 @@ final class ClassicProtocol {
             case PREPARING_REBALANCE -> member.awaitingJoin = f;
             default -> {
                 member.protocols = oldProtocols;
-                f.complete(joinError(GroupErrors.UNKNOWN_MEMBER_ID, newMemberId));
+                f.complete(joinError(Errors.UNKNOWN_MEMBER_ID, newMemberId));
             }
         }
     }
 
     private JoinGroupResponseData currentGeneration(ClassicGroup group, ClassicMember member, boolean withMembers,
                                                     boolean skipAssignment) {
-        return new JoinGroupResponseData().setErrorCode(GroupErrors.NONE).setGenerationId(group.generationId)
+        return new JoinGroupResponseData().setErrorCode(Errors.NONE).setGenerationId(group.generationId)
                 .setProtocolType(group.protocolType).setProtocolName(group.protocolName)
                 .setLeader(group.leaderId == null ? "" : group.leaderId).setSkipAssignment(skipAssignment)
                 .setMemberId(member.memberId).setMembers(withMembers ? group.memberMetadata() : new ArrayList<>());
@@ -211,7 +212,7 @@ final class ClassicProtocol {
         member.protocols = List.copyOf(join.protocols());
         member.rebalanceTimeoutMs = join.rebalanceTimeoutMs();
         member.sessionTimeoutMs = join.sessionTimeoutMs();
-        member.completeJoin(joinError(GroupErrors.REBALANCE_IN_PROGRESS, member.memberId));
+        member.completeJoin(joinError(Errors.REBALANCE_IN_PROGRESS, member.memberId));
         member.awaitingJoin = f;
         maybePrepareRebalance(group, "member " + member.memberId + " rejoined" + reasonSuffix(join.reason()));
     }
@@ -228,7 +229,7 @@ final class ClassicProtocol {
 
     void prepareRebalance(ClassicGroup group, String reason) {
         if (group.is(GroupState.COMPLETING_REBALANCE)) {
-            propagateAssignment(group, GroupErrors.REBALANCE_IN_PROGRESS, true);
+            propagateAssignment(group, Errors.REBALANCE_IN_PROGRESS, true);
         }
         group.cancelSyncTimer();
         group.cancelJoinTimer();
@@ -294,7 +295,7 @@ final class ClassicProtocol {
                 LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("member", m.memberId)
                         .log("Removing member {} of group {}: it did not rejoin in time", m.memberId, group.groupId);
                 group.remove(m.memberId);
-                m.completeSync(syncError(GroupErrors.UNKNOWN_MEMBER_ID));
+                m.completeSync(syncError(Errors.UNKNOWN_MEMBER_ID));
             }
         }
         if (group.is(GroupState.DEAD)) {
@@ -327,7 +328,7 @@ final class ClassicProtocol {
     /** SyncGroup from a validated member of the current generation while the group is CompletingRebalance. */
     void syncInCompletingRebalance(ClassicGroup group, ClassicMember member, Map<String, byte[]> assignments,
                                    CompletableFuture<SyncGroupResponseData> f) {
-        member.completeSync(syncError(GroupErrors.REBALANCE_IN_PROGRESS));
+        member.completeSync(syncError(Errors.REBALANCE_IN_PROGRESS));
         member.awaitingSync = f;
         group.pendingSyncMembers.remove(member.memberId);
         if (!group.isLeader(member.memberId)) {
@@ -337,7 +338,7 @@ final class ClassicProtocol {
             byte[] a = assignments.get(m.memberId);
             m.assignment = a == null ? EMPTY : a;
         }
-        propagateAssignment(group, GroupErrors.NONE, false);
+        propagateAssignment(group, Errors.NONE, false);
         group.transitionTo(GroupState.STABLE, timer.nowMs());
         if (group.pendingSyncMembers.isEmpty()) {
             group.cancelSyncTimer();
@@ -352,8 +353,8 @@ final class ClassicProtocol {
             }
             if (m.isAwaitingSync()) {
                 m.completeSync(new SyncGroupResponseData().setErrorCode(error).setProtocolType(group.protocolType)
-                        .setProtocolName(group.protocolName).setAssignment(error == GroupErrors.NONE ? m.assignment : EMPTY));
-                if (error == GroupErrors.NONE) {
+                        .setProtocolName(group.protocolName).setAssignment(error == Errors.NONE ? m.assignment : EMPTY));
+                if (error == Errors.NONE) {
                     scheduleHeartbeat(group, m, m.sessionTimeoutMs);
                 }
             }
@@ -371,7 +372,7 @@ final class ClassicProtocol {
                 ClassicMember m = group.members.get(memberId);
                 group.remove(memberId);
                 if (m != null) {
-                    m.completeJoin(joinError(GroupErrors.UNKNOWN_MEMBER_ID, ""));
+                    m.completeJoin(joinError(Errors.UNKNOWN_MEMBER_ID, ""));
                 }
             }
             prepareRebalance(group, "members " + late + " did not send SyncGroup in time");
@@ -411,8 +412,8 @@ final class ClassicProtocol {
 
     /** Removes a member (expiry or LeaveGroup) and rebalances the rest. */
     void removeMember(ClassicGroup group, ClassicMember member, String reason) {
-        member.completeJoin(joinError(GroupErrors.UNKNOWN_MEMBER_ID, ""));
-        member.completeSync(syncError(GroupErrors.UNKNOWN_MEMBER_ID));
+        member.completeJoin(joinError(Errors.UNKNOWN_MEMBER_ID, ""));
+        member.completeSync(syncError(Errors.UNKNOWN_MEMBER_ID));
         group.remove(member.memberId);
         switch (group.state) {
             case STABLE, COMPLETING_REBALANCE -> maybePrepareRebalance(group, reason);
@@ -441,8 +442,8 @@ final class ClassicProtocol {
         group.pendingMembers.clear();
         for (ClassicMember m : group.members.values()) {
             m.cancelHeartbeat();
-            m.completeJoin(joinError(GroupErrors.COORDINATOR_NOT_AVAILABLE, m.memberId));
-            m.completeSync(syncError(GroupErrors.COORDINATOR_NOT_AVAILABLE));
+            m.completeJoin(joinError(Errors.COORDINATOR_NOT_AVAILABLE, m.memberId));
+            m.completeSync(syncError(Errors.COORDINATOR_NOT_AVAILABLE));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.kaas.broker.group;
 
+import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.TopicRecord;
 import io.kaas.broker.group.ConsumerMember.State;
@@ -82,7 +83,7 @@ final class ConsumerProtocol {
             throw invalid("MemberEpoch is invalid.");
         }
         if (r.serverAssignor() != null && !config.consumerAssignors().contains(r.serverAssignor())) {
-            throw new GroupException(GroupErrors.UNSUPPORTED_ASSIGNOR, "ServerAssignor " + r.serverAssignor()
+            throw new GroupException(Errors.UNSUPPORTED_ASSIGNOR, "ServerAssignor " + r.serverAssignor()
                     + " is not supported. Supported assignors: " + String.join(", ", config.consumerAssignors()) + ".");
         }
         if (r.subscribedTopicRegex() != null && !r.subscribedTopicRegex().isEmpty()) {
@@ -94,7 +95,7 @@ final class ConsumerProtocol {
         try {
             return Pattern.compile(regex);
         } catch (PatternSyntaxException e) {
-            throw new GroupException(GroupErrors.INVALID_REGULAR_EXPRESSION, "SubscribedTopicRegex `" + regex
+            throw new GroupException(Errors.INVALID_REGULAR_EXPRESSION, "SubscribedTopicRegex `" + regex
                     + "` is not a valid regular expression: " + e.getDescription() + ".");
         }
     }
@@ -106,7 +107,7 @@ final class ConsumerProtocol {
     }
 
     private static GroupException invalid(String message) {
-        return new GroupException(GroupErrors.INVALID_REQUEST, message);
+        return new GroupException(Errors.INVALID_REQUEST, message);
     }
 
     /** A validated heartbeat on a live group. */
@@ -125,7 +126,7 @@ final class ConsumerProtocol {
             member = replaced ? replaceStatic(group, r.instanceId(), currentStatic, memberId) : group.members.get(memberId);
             if (member == null) {
                 if (group.members.size() >= config.consumerMaxSize()) {
-                    throw new GroupException(GroupErrors.GROUP_MAX_SIZE_REACHED, "The consumer group has reached its maximum"
+                    throw new GroupException(Errors.GROUP_MAX_SIZE_REACHED, "The consumer group has reached its maximum"
                             + " capacity of " + config.consumerMaxSize() + " members.");
                 }
                 member = new ConsumerMember(memberId);
@@ -142,7 +143,7 @@ final class ConsumerProtocol {
         } else {
             member = group.members.get(memberId);
             if (member == null) {
-                throw new GroupException(GroupErrors.UNKNOWN_MEMBER_ID,
+                throw new GroupException(Errors.UNKNOWN_MEMBER_ID,
                         "Member " + memberId + " is not a member of group " + group.groupId + ".");
             }
             throwIfEpochInvalid(member, epoch, Reconciliation.owned(r.topicPartitions()));
@@ -200,7 +201,7 @@ final class ConsumerProtocol {
     private ConsumerMember replaceStatic(ConsumerGroup group, String instanceId, String currentId, String memberId) {
         ConsumerMember current = group.members.get(currentId);
         if (current.memberEpoch != ConsumerMember.LEAVE_STATIC_EPOCH) {
-            throw new GroupException(GroupErrors.UNRELEASED_INSTANCE_ID, "Static member " + memberId + " with instance id "
+            throw new GroupException(Errors.UNRELEASED_INSTANCE_ID, "Static member " + memberId + " with instance id "
                     + instanceId + " cannot join the group " + group.groupId + " since the instance id is already in use.");
         }
         ConsumerMember replacement = current.withMemberId(memberId);
@@ -223,13 +224,13 @@ final class ConsumerProtocol {
 
     private static void throwIfEpochInvalid(ConsumerMember m, int received, Map<UUID, Set<Integer>> owned) {
         if (received > m.memberEpoch) {
-            throw new GroupException(GroupErrors.FENCED_MEMBER_EPOCH, "The consumer group member has a greater member epoch ("
+            throw new GroupException(Errors.FENCED_MEMBER_EPOCH, "The consumer group member has a greater member epoch ("
                     + received + ") than the one known by the group coordinator (" + m.memberEpoch
                     + "). The member must abandon all its partitions and rejoin.");
         }
         if (received < m.memberEpoch && (received != m.previousMemberEpoch || owned == null
                 || !ConsumerMember.containsAll(m.assigned, owned))) {
-            throw new GroupException(GroupErrors.FENCED_MEMBER_EPOCH, "The consumer group member has a smaller member epoch ("
+            throw new GroupException(Errors.FENCED_MEMBER_EPOCH, "The consumer group member has a smaller member epoch ("
                     + received + ") than the one known by the group coordinator (" + m.memberEpoch
                     + "). The member must abandon all its partitions and rejoin.");
         }
@@ -274,17 +275,17 @@ final class ConsumerProtocol {
         if (r.instanceId() != null) {
             String currentId = group.staticMembers.get(r.instanceId());
             if (currentId == null) {
-                throw new GroupException(GroupErrors.UNKNOWN_MEMBER_ID, "Instance id " + r.instanceId() + " is unknown.");
+                throw new GroupException(Errors.UNKNOWN_MEMBER_ID, "Instance id " + r.instanceId() + " is unknown.");
             }
             if (!currentId.equals(r.memberId())) {
-                throw new GroupException(GroupErrors.FENCED_INSTANCE_ID, "Static member " + r.memberId()
+                throw new GroupException(Errors.FENCED_INSTANCE_ID, "Static member " + r.memberId()
                         + " with instance id " + r.instanceId() + " is fenced by existing member " + currentId + ".");
             }
             member = group.members.get(currentId);
         } else {
             member = group.members.get(r.memberId());
             if (member == null) {
-                throw new GroupException(GroupErrors.UNKNOWN_MEMBER_ID,
+                throw new GroupException(Errors.UNKNOWN_MEMBER_ID,
                         "Member " + r.memberId() + " is not a member of group " + group.groupId + ".");
             }
         }

@@ -1,5 +1,6 @@
 package io.kaas.broker.group;
 
+import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateException;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.TopicRecord;
@@ -96,7 +97,7 @@ public final class GroupAdmin {
             d.setAuthorizedOperations(includeAuthorizedOperations ? ALL_GROUP_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED);
         }
         if (groupId == null) {
-            return d.setGroupId("").setErrorCode(GroupErrors.INVALID_GROUP_ID).setGroupState(GroupState.DEAD.kafkaName());
+            return d.setGroupId("").setErrorCode(Errors.INVALID_GROUP_ID).setGroupState(GroupState.DEAD.kafkaName());
         }
         ConsumerGroup consumer = coordinator.consumerGroup(groupId);
         if (consumer != null && !consumer.dead) {
@@ -127,7 +128,7 @@ public final class GroupAdmin {
     private static DescribedGroup dead(DescribedGroup d, short version, String message) {
         d.setGroupState(GroupState.DEAD.kafkaName());
         if (version >= 6) {
-            d.setErrorCode(GroupErrors.GROUP_ID_NOT_FOUND).setErrorMessage(message);
+            d.setErrorCode(Errors.GROUP_ID_NOT_FOUND).setErrorMessage(message);
         }
         return d;
     }
@@ -142,18 +143,18 @@ public final class GroupAdmin {
         var d = new ConsumerGroupDescribeResponseData.DescribedGroup().setGroupId(groupId == null ? "" : groupId)
                 .setAuthorizedOperations(includeAuthorizedOperations ? ALL_GROUP_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED);
         if (groupId == null) {
-            return d.setErrorCode(GroupErrors.INVALID_GROUP_ID);
+            return d.setErrorCode(Errors.INVALID_GROUP_ID);
         }
         ConsumerGroup g = coordinator.consumerGroup(groupId);
         if (g == null || g.dead) {
             ClassicGroup classic = coordinator.group(groupId);
             boolean isClassic = classic != null && !classic.is(GroupState.DEAD);
-            return d.setErrorCode(GroupErrors.GROUP_ID_NOT_FOUND)
+            return d.setErrorCode(Errors.GROUP_ID_NOT_FOUND)
                     .setErrorMessage("Group " + groupId + (isClassic ? " is not a consumer group." : " not found."));
         }
         synchronized (g) {
             if (g.dead) {
-                return d.setErrorCode(GroupErrors.GROUP_ID_NOT_FOUND).setErrorMessage("Group " + groupId + " not found.");
+                return d.setErrorCode(Errors.GROUP_ID_NOT_FOUND).setErrorMessage("Group " + groupId + " not found.");
             }
             d.setGroupState(g.state().kafkaName).setGroupEpoch(g.groupEpoch).setAssignmentEpoch(g.assignmentEpoch)
                     .setAssignorName(g.assignor(coordinator.config().consumerAssignors().get(0)));
@@ -191,17 +192,17 @@ public final class GroupAdmin {
     /** DeleteGroups for one group: removes an Empty group and its committed offsets. */
     public short deleteGroup(String groupId) {
         if (groupId == null) {
-            return GroupErrors.INVALID_GROUP_ID;
+            return Errors.INVALID_GROUP_ID;
         }
         ConsumerGroup consumer = coordinator.consumerGroup(groupId);
         if (consumer != null) {
             synchronized (consumer) {
                 if (!consumer.dead) {
                     if (!consumer.members.isEmpty()) {
-                        return GroupErrors.NON_EMPTY_GROUP;
+                        return Errors.NON_EMPTY_GROUP;
                     }
                     short error = deleteStored(groupId);
-                    if (error == GroupErrors.NONE) {
+                    if (error == Errors.NONE) {
                         coordinator.removeConsumerGroup(consumer);
                     }
                     return error;
@@ -210,17 +211,17 @@ public final class GroupAdmin {
         }
         ClassicGroup g = coordinator.group(groupId);
         if (g == null) {
-            return GroupErrors.GROUP_ID_NOT_FOUND;
+            return Errors.GROUP_ID_NOT_FOUND;
         }
         synchronized (g) {
             if (g.is(GroupState.DEAD)) {
-                return GroupErrors.GROUP_ID_NOT_FOUND;
+                return Errors.GROUP_ID_NOT_FOUND;
             }
             if (!g.is(GroupState.EMPTY)) {
-                return GroupErrors.NON_EMPTY_GROUP;
+                return Errors.NON_EMPTY_GROUP;
             }
             short error = deleteStored(groupId);
-            if (error == GroupErrors.NONE) {
+            if (error == Errors.NONE) {
                 coordinator.remove(g);
             }
             return error;
@@ -232,9 +233,9 @@ public final class GroupAdmin {
             store.deleteGroup(groupId);
         } catch (ClusterStateException e) {
             LOG.atError().setCause(e).addKeyValue("group", groupId).log("Could not delete group {}", groupId);
-            return GroupErrors.COORDINATOR_NOT_AVAILABLE;
+            return Errors.COORDINATOR_NOT_AVAILABLE;
         }
         LOG.atInfo().addKeyValue("group", groupId).log("Deleted group {}", groupId);
-        return GroupErrors.NONE;
+        return Errors.NONE;
     }
 }

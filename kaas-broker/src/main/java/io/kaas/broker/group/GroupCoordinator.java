@@ -1,5 +1,6 @@
 package io.kaas.broker.group;
 
+import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.broker.BrokerContext;
 import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
@@ -212,7 +213,7 @@ public final class GroupCoordinator implements AutoCloseable {
         try {
             consumerProtocol.validate(request, version);
             if (closed) {
-                return ConsumerProtocol.error(GroupErrors.COORDINATOR_NOT_AVAILABLE, null);
+                return ConsumerProtocol.error(Errors.COORDINATOR_NOT_AVAILABLE, null);
             }
             String groupId = request.groupId();
             boolean joining = request.memberEpoch() == 0;
@@ -222,15 +223,15 @@ public final class GroupCoordinator implements AutoCloseable {
                     if (!joining) {
                         ClassicGroup classic = groups.get(groupId);
                         if (classic != null && !classic.is(GroupState.DEAD) && !isEmptyClassic(classic)) {
-                            throw new GroupException(GroupErrors.GROUP_ID_NOT_FOUND, "Group " + groupId + " is not a consumer group.");
+                            throw new GroupException(Errors.GROUP_ID_NOT_FOUND, "Group " + groupId + " is not a consumer group.");
                         }
                         // Kafka: "not found" is UNKNOWN_MEMBER_ID, so the member rejoins (e.g. after a restart here,
                         // where membership is not persisted).
-                        throw new GroupException(GroupErrors.UNKNOWN_MEMBER_ID, "Consumer group " + groupId + " not found.");
+                        throw new GroupException(Errors.UNKNOWN_MEMBER_ID, "Consumer group " + groupId + " not found.");
                     }
                     group = getOrCreateConsumerGroup(groupId);
                     if (group == null) {
-                        throw new GroupException(GroupErrors.GROUP_ID_NOT_FOUND, "Cannot upgrade classic group " + groupId
+                        throw new GroupException(Errors.GROUP_ID_NOT_FOUND, "Cannot upgrade classic group " + groupId
                                 + " to consumer group because online upgrade is not supported.");
                     }
                 }
@@ -273,35 +274,35 @@ public final class GroupCoordinator implements AutoCloseable {
         ClassicProtocol.Join join = ClassicProtocol.Join.of(request, version, clientId, clientHost);
         String groupId = request.groupId();
         if (groupId == null || groupId.isEmpty()) {
-            return done(ClassicProtocol.joinError(GroupErrors.INVALID_GROUP_ID, join.memberId()));
+            return done(ClassicProtocol.joinError(Errors.INVALID_GROUP_ID, join.memberId()));
         }
         if (join.sessionTimeoutMs() < config.minSessionTimeoutMs() || join.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
-            return done(ClassicProtocol.joinError(GroupErrors.INVALID_SESSION_TIMEOUT, join.memberId()));
+            return done(ClassicProtocol.joinError(Errors.INVALID_SESSION_TIMEOUT, join.memberId()));
         }
         if (closed) {
-            return done(ClassicProtocol.joinError(GroupErrors.COORDINATOR_NOT_AVAILABLE, join.memberId()));
+            return done(ClassicProtocol.joinError(Errors.COORDINATOR_NOT_AVAILABLE, join.memberId()));
         }
         boolean newMember = join.memberId().isEmpty();
         while (true) {
             ClassicGroup group = newMember ? getOrCreate(groupId) : group(groupId);
             if (group == null) {
                 // A new member of a consumer (KIP-848) group with members: no mixed groups here.
-                return done(ClassicProtocol.joinError(newMember ? GroupErrors.INCONSISTENT_GROUP_PROTOCOL
-                        : GroupErrors.UNKNOWN_MEMBER_ID, join.memberId()));
+                return done(ClassicProtocol.joinError(newMember ? Errors.INCONSISTENT_GROUP_PROTOCOL
+                        : Errors.UNKNOWN_MEMBER_ID, join.memberId()));
             }
             synchronized (group) {
                 if (group.is(GroupState.DEAD)) {
                     if (newMember) {
                         continue; // removed meanwhile: take the fresh one
                     }
-                    return done(ClassicProtocol.joinError(GroupErrors.UNKNOWN_MEMBER_ID, join.memberId()));
+                    return done(ClassicProtocol.joinError(Errors.UNKNOWN_MEMBER_ID, join.memberId()));
                 }
                 if (!group.supportsProtocols(join.protocolType(), join.protocols())) {
                     removeIfUnused(group);
-                    return done(ClassicProtocol.joinError(GroupErrors.INCONSISTENT_GROUP_PROTOCOL, join.memberId()));
+                    return done(ClassicProtocol.joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, join.memberId()));
                 }
                 if (!protocol.acceptsJoiningMember(group, join.memberId())) {
-                    return done(ClassicProtocol.joinError(GroupErrors.GROUP_MAX_SIZE_REACHED, join.memberId()));
+                    return done(ClassicProtocol.joinError(Errors.GROUP_MAX_SIZE_REACHED, join.memberId()));
                 }
                 CompletableFuture<JoinGroupResponseData> f = new CompletableFuture<>();
                 protocol.join(group, join, f);
@@ -314,27 +315,27 @@ public final class GroupCoordinator implements AutoCloseable {
     public CompletableFuture<SyncGroupResponseData> syncGroup(SyncGroupRequestData request) {
         String groupId = request.groupId();
         if (groupId == null || groupId.isEmpty()) {
-            return done(ClassicProtocol.syncError(GroupErrors.INVALID_GROUP_ID));
+            return done(ClassicProtocol.syncError(Errors.INVALID_GROUP_ID));
         }
         ClassicGroup group = group(groupId);
         if (group == null) {
-            return done(ClassicProtocol.syncError(GroupErrors.UNKNOWN_MEMBER_ID));
+            return done(ClassicProtocol.syncError(Errors.UNKNOWN_MEMBER_ID));
         }
         synchronized (group) {
             short error = validateMember(group, request.memberId(), request.groupInstanceId(), request.generationId());
-            if (error == GroupErrors.NONE && request.protocolType() != null && !request.protocolType().equals(group.protocolType)) {
-                error = GroupErrors.INCONSISTENT_GROUP_PROTOCOL;
+            if (error == Errors.NONE && request.protocolType() != null && !request.protocolType().equals(group.protocolType)) {
+                error = Errors.INCONSISTENT_GROUP_PROTOCOL;
             }
-            if (error == GroupErrors.NONE && request.protocolName() != null && !request.protocolName().equals(group.protocolName)) {
-                error = GroupErrors.INCONSISTENT_GROUP_PROTOCOL;
+            if (error == Errors.NONE && request.protocolName() != null && !request.protocolName().equals(group.protocolName)) {
+                error = Errors.INCONSISTENT_GROUP_PROTOCOL;
             }
-            if (error != GroupErrors.NONE) {
+            if (error != Errors.NONE) {
                 return done(ClassicProtocol.syncError(error));
             }
             ClassicMember member = group.members.get(request.memberId());
             switch (group.state) {
                 case PREPARING_REBALANCE:
-                    return done(ClassicProtocol.syncError(GroupErrors.REBALANCE_IN_PROGRESS));
+                    return done(ClassicProtocol.syncError(Errors.REBALANCE_IN_PROGRESS));
                 case COMPLETING_REBALANCE: {
                     Map<String, byte[]> assignments = new HashMap<>();
                     for (SyncGroupRequestData.SyncGroupRequestAssignment a : request.assignments()) {
@@ -347,11 +348,11 @@ public final class GroupCoordinator implements AutoCloseable {
                 case STABLE:
                     group.pendingSyncMembers.remove(member.memberId);
                     protocol.scheduleHeartbeat(group, member, member.sessionTimeoutMs);
-                    return done(new SyncGroupResponseData().setErrorCode(GroupErrors.NONE)
+                    return done(new SyncGroupResponseData().setErrorCode(Errors.NONE)
                             .setProtocolType(group.protocolType).setProtocolName(group.protocolName)
                             .setAssignment(member.assignment));
                 default:
-                    return done(ClassicProtocol.syncError(GroupErrors.UNKNOWN_MEMBER_ID));
+                    return done(ClassicProtocol.syncError(Errors.UNKNOWN_MEMBER_ID));
             }
         }
     }
@@ -360,15 +361,15 @@ public final class GroupCoordinator implements AutoCloseable {
     public short heartbeat(HeartbeatRequestData request) {
         String groupId = request.groupId();
         if (groupId == null || groupId.isEmpty()) {
-            return GroupErrors.INVALID_GROUP_ID;
+            return Errors.INVALID_GROUP_ID;
         }
         ClassicGroup group = group(groupId);
         if (group == null) {
-            return GroupErrors.UNKNOWN_MEMBER_ID;
+            return Errors.UNKNOWN_MEMBER_ID;
         }
         synchronized (group) {
             short error = validateMember(group, request.memberId(), request.groupInstanceId(), request.generationId());
-            if (error != GroupErrors.NONE) {
+            if (error != Errors.NONE) {
                 return error;
             }
             ClassicMember member = group.members.get(request.memberId());
@@ -376,12 +377,12 @@ public final class GroupCoordinator implements AutoCloseable {
                 case COMPLETING_REBALANCE:
                 case STABLE:
                     protocol.scheduleHeartbeat(group, member, member.sessionTimeoutMs);
-                    return GroupErrors.NONE;
+                    return Errors.NONE;
                 case PREPARING_REBALANCE:
                     protocol.scheduleHeartbeat(group, member, member.sessionTimeoutMs);
-                    return GroupErrors.REBALANCE_IN_PROGRESS;
+                    return Errors.REBALANCE_IN_PROGRESS;
                 default:
-                    return GroupErrors.UNKNOWN_MEMBER_ID;
+                    return Errors.UNKNOWN_MEMBER_ID;
             }
         }
     }
@@ -393,35 +394,35 @@ public final class GroupCoordinator implements AutoCloseable {
      */
     static short validateMember(ClassicGroup group, String memberId, String groupInstanceId, int generationId) {
         if (group.is(GroupState.DEAD)) {
-            return GroupErrors.COORDINATOR_NOT_AVAILABLE;
+            return Errors.COORDINATOR_NOT_AVAILABLE;
         }
         if (group.isStaticMemberFenced(groupInstanceId, memberId)) {
-            return GroupErrors.FENCED_INSTANCE_ID;
+            return Errors.FENCED_INSTANCE_ID;
         }
         if (!group.has(memberId)) {
-            return GroupErrors.UNKNOWN_MEMBER_ID;
+            return Errors.UNKNOWN_MEMBER_ID;
         }
         if (generationId != group.generationId) {
-            return GroupErrors.ILLEGAL_GENERATION;
+            return Errors.ILLEGAL_GENERATION;
         }
-        return GroupErrors.NONE;
+        return Errors.NONE;
     }
 
     /** LeaveGroup for one or more members (v3+ batch; v0-2 pass one member). */
     public LeaveGroupResponseData leaveGroup(String groupId, List<MemberIdentity> leaving) {
         LeaveGroupResponseData response = new LeaveGroupResponseData();
         if (groupId == null || groupId.isEmpty()) {
-            return response.setErrorCode(GroupErrors.INVALID_GROUP_ID);
+            return response.setErrorCode(Errors.INVALID_GROUP_ID);
         }
         ClassicGroup group = group(groupId);
         List<MemberResponse> results = new ArrayList<>();
         if (group == null) {
-            leaving.forEach(m -> results.add(memberResponse(m, GroupErrors.UNKNOWN_MEMBER_ID)));
+            leaving.forEach(m -> results.add(memberResponse(m, Errors.UNKNOWN_MEMBER_ID)));
             return response.setMembers(results);
         }
         synchronized (group) {
             if (group.is(GroupState.DEAD)) {
-                return response.setErrorCode(GroupErrors.COORDINATOR_NOT_AVAILABLE);
+                return response.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE);
             }
             for (MemberIdentity m : leaving) {
                 results.add(memberResponse(m, leaveOne(group, m)));
@@ -437,26 +438,26 @@ public final class GroupCoordinator implements AutoCloseable {
             // Administrative removal by group.instance.id (kafka-consumer-groups --delete-members / Admin).
             String current = m.groupInstanceId() == null ? null : group.staticMembers.get(m.groupInstanceId());
             if (current == null) {
-                return GroupErrors.UNKNOWN_MEMBER_ID;
+                return Errors.UNKNOWN_MEMBER_ID;
             }
             protocol.removeMember(group, group.members.get(current), reason);
-            return GroupErrors.NONE;
+            return Errors.NONE;
         }
         if (group.pendingMembers.containsKey(memberId)) {
             protocol.removePendingMember(group, memberId);
-            return GroupErrors.NONE;
+            return Errors.NONE;
         }
         if (group.isStaticMemberFenced(m.groupInstanceId(), memberId)) {
-            return GroupErrors.FENCED_INSTANCE_ID;
+            return Errors.FENCED_INSTANCE_ID;
         }
         ClassicMember member = group.members.get(memberId);
         if (member == null) {
-            return GroupErrors.UNKNOWN_MEMBER_ID;
+            return Errors.UNKNOWN_MEMBER_ID;
         }
         LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("member", memberId)
                 .log("Member {} left group {}", memberId, group.groupId);
         protocol.removeMember(group, member, reason);
-        return GroupErrors.NONE;
+        return Errors.NONE;
     }
 
     private static MemberResponse memberResponse(MemberIdentity m, short error) {

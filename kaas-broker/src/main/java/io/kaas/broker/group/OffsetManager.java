@@ -1,5 +1,6 @@
 package io.kaas.broker.group;
 
+import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateException;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.CommittedOffset;
@@ -61,7 +62,7 @@ public final class OffsetManager {
                                                 short version) {
         Map<TopicPartitionRef, Short> errors = new LinkedHashMap<>();
         if (groupId == null) {
-            commits.forEach(c -> errors.put(c.partition(), GroupErrors.INVALID_GROUP_ID));
+            commits.forEach(c -> errors.put(c.partition(), Errors.INVALID_GROUP_ID));
             return errors;
         }
         long now = timer.nowMs();
@@ -69,7 +70,7 @@ public final class OffsetManager {
         for (Commit c : commits) {
             short error = validatePartition(c);
             errors.put(c.partition(), error);
-            if (error == GroupErrors.NONE) {
+            if (error == Errors.NONE) {
                 long expire = retentionTimeMs < 0 ? -1 : now + retentionTimeMs;
                 valid.put(c.partition(), new CommittedOffset(c.offset(), c.leaderEpoch(), c.metadata(), now, expire));
             }
@@ -82,7 +83,7 @@ public final class OffsetManager {
             synchronized (consumer) {
                 if (!consumer.dead) {
                     short error = validateConsumerCommit(consumer, memberId, generationId, version);
-                    if (error == GroupErrors.NONE) {
+                    if (error == Errors.NONE) {
                         error = store(groupId, valid);
                     }
                     short e = error;
@@ -94,19 +95,19 @@ public final class OffsetManager {
         ClassicGroup group = coordinator.group(groupId);
         if (group == null) {
             if (generationId >= 0) {
-                short error = version >= 9 ? GroupErrors.GROUP_ID_NOT_FOUND : GroupErrors.ILLEGAL_GENERATION;
+                short error = version >= 9 ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION;
                 valid.keySet().forEach(tp -> errors.put(tp, error));
                 return errors;
             }
             group = coordinator.getOrCreate(groupId); // a "simple" group that only stores offsets
             if (group == null) { // a consumer group with members appeared meanwhile: only they may commit
-                valid.keySet().forEach(tp -> errors.put(tp, GroupErrors.UNKNOWN_MEMBER_ID));
+                valid.keySet().forEach(tp -> errors.put(tp, Errors.UNKNOWN_MEMBER_ID));
                 return errors;
             }
         }
         synchronized (group) {
             short error = validateCommit(group, memberId == null ? "" : memberId, groupInstanceId, generationId);
-            if (error == GroupErrors.NONE) {
+            if (error == Errors.NONE) {
                 error = store(group.groupId, valid);
             }
             short e = error;
@@ -118,34 +119,34 @@ public final class OffsetManager {
     private short validatePartition(Commit c) {
         Optional<TopicRecord> topic = store.topic(c.partition().topic());
         if (topic.isEmpty() || c.partition().partition() >= topic.get().partitions()) {
-            return GroupErrors.UNKNOWN_TOPIC_OR_PARTITION;
+            return Errors.UNKNOWN_TOPIC_OR_PARTITION;
         }
         if (c.metadata() != null && c.metadata().getBytes(StandardCharsets.UTF_8).length > config.offsetMetadataMaxBytes()) {
-            return GroupErrors.OFFSET_METADATA_TOO_LARGE;
+            return Errors.OFFSET_METADATA_TOO_LARGE;
         }
-        return GroupErrors.NONE;
+        return Errors.NONE;
     }
 
     /** Kafka's ClassicGroup.validateOffsetCommit. Under the group's monitor. */
     private static short validateCommit(ClassicGroup group, String memberId, String groupInstanceId, int generationId) {
         if (group.is(GroupState.DEAD)) {
-            return GroupErrors.COORDINATOR_NOT_AVAILABLE;
+            return Errors.COORDINATOR_NOT_AVAILABLE;
         }
         if (generationId < 0 && group.is(GroupState.EMPTY)) {
-            return GroupErrors.NONE; // admin client or a consumer that assigns partitions itself
+            return Errors.NONE; // admin client or a consumer that assigns partitions itself
         }
         if (generationId >= 0 || !memberId.isEmpty() || groupInstanceId != null) {
             short error = GroupCoordinator.validateMember(group, memberId, groupInstanceId, generationId);
-            if (error != GroupErrors.NONE) {
+            if (error != Errors.NONE) {
                 return error;
             }
         } else if (!group.is(GroupState.EMPTY)) {
-            return GroupErrors.UNKNOWN_MEMBER_ID; // only members may commit to a group with members
+            return Errors.UNKNOWN_MEMBER_ID; // only members may commit to a group with members
         }
         if (group.is(GroupState.COMPLETING_REBALANCE)) {
-            return GroupErrors.REBALANCE_IN_PROGRESS;
+            return Errors.REBALANCE_IN_PROGRESS;
         }
-        return GroupErrors.NONE;
+        return Errors.NONE;
     }
 
     /**
@@ -155,16 +156,16 @@ public final class OffsetManager {
      */
     private static short validateConsumerCommit(ConsumerGroup group, String memberId, int memberEpoch, short version) {
         if (memberEpoch < 0 && group.members.isEmpty()) {
-            return GroupErrors.NONE;
+            return Errors.NONE;
         }
         ConsumerMember member = memberId == null ? null : group.members.get(memberId);
         if (member == null) {
-            return GroupErrors.UNKNOWN_MEMBER_ID;
+            return Errors.UNKNOWN_MEMBER_ID;
         }
         if (version < 9) {
-            return GroupErrors.UNSUPPORTED_VERSION;
+            return Errors.UNSUPPORTED_VERSION;
         }
-        return memberEpoch == member.memberEpoch ? GroupErrors.NONE : GroupErrors.STALE_MEMBER_EPOCH;
+        return memberEpoch == member.memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
     }
 
     /**
@@ -174,32 +175,32 @@ public final class OffsetManager {
      */
     public short validateFetch(String groupId, String memberId, int memberEpoch) {
         if (groupId == null || (memberId == null && memberEpoch < 0)) {
-            return GroupErrors.NONE;
+            return Errors.NONE;
         }
         ConsumerGroup group = coordinator.consumerGroup(groupId);
         if (group == null) {
-            return GroupErrors.NONE;
+            return Errors.NONE;
         }
         synchronized (group) {
             if (group.dead) {
-                return GroupErrors.NONE;
+                return Errors.NONE;
             }
             ConsumerMember member = memberId == null ? null : group.members.get(memberId);
             if (member == null) {
-                return GroupErrors.UNKNOWN_MEMBER_ID;
+                return Errors.UNKNOWN_MEMBER_ID;
             }
-            return member.memberEpoch == memberEpoch ? GroupErrors.NONE : GroupErrors.STALE_MEMBER_EPOCH;
+            return member.memberEpoch == memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
         }
     }
 
     private short store(String groupId, Map<TopicPartitionRef, CommittedOffset> offsets) {
         try {
             store.commitOffsets(groupId, offsets);
-            return GroupErrors.NONE;
+            return Errors.NONE;
         } catch (ClusterStateException e) {
             LOG.atError().setCause(e).addKeyValue("group", groupId)
                     .log("Could not store committed offsets of group {}", groupId);
-            return GroupErrors.COORDINATOR_NOT_AVAILABLE;
+            return Errors.COORDINATOR_NOT_AVAILABLE;
         }
     }
 
@@ -210,7 +211,7 @@ public final class OffsetManager {
      */
     public FetchResult fetch(String groupId, Map<String, List<Integer>> topics) {
         if (groupId == null) {
-            return new FetchResult(GroupErrors.INVALID_GROUP_ID, List.of());
+            return new FetchResult(Errors.INVALID_GROUP_ID, List.of());
         }
         Map<TopicPartitionRef, CommittedOffset> committed = store.committedOffsets(groupId);
         List<Fetched> out = new ArrayList<>();
@@ -228,13 +229,13 @@ public final class OffsetManager {
                 }
             });
         }
-        return new FetchResult(GroupErrors.NONE, out);
+        return new FetchResult(Errors.NONE, out);
     }
 
     /** OffsetDelete: the group-level error, and per partition errors in {@code errors}. */
     public short delete(String groupId, List<TopicPartitionRef> partitions, Map<TopicPartitionRef, Short> errors) {
         if (groupId == null || groupId.isEmpty()) {
-            return GroupErrors.INVALID_GROUP_ID;
+            return Errors.INVALID_GROUP_ID;
         }
         ConsumerGroup consumer = coordinator.consumerGroup(groupId);
         if (consumer != null) {
@@ -246,11 +247,11 @@ public final class OffsetManager {
         }
         ClassicGroup group = coordinator.group(groupId);
         if (group == null) {
-            return GroupErrors.GROUP_ID_NOT_FOUND;
+            return Errors.GROUP_ID_NOT_FOUND;
         }
         synchronized (group) {
             if (group.is(GroupState.DEAD)) {
-                return GroupErrors.GROUP_ID_NOT_FOUND;
+                return Errors.GROUP_ID_NOT_FOUND;
             }
             Set<String> subscribed;
             if (group.is(GroupState.EMPTY)) {
@@ -258,7 +259,7 @@ public final class OffsetManager {
             } else {
                 Optional<Set<String>> topics = ConsumerSubscriptions.subscribedTopics(group);
                 if (topics.isEmpty()) {
-                    return GroupErrors.NON_EMPTY_GROUP;
+                    return Errors.NON_EMPTY_GROUP;
                 }
                 subscribed = topics.get();
             }
@@ -280,11 +281,11 @@ public final class OffsetManager {
         for (TopicPartitionRef tp : partitions) {
             Optional<TopicRecord> topic = store.topic(tp.topic());
             if (topic.isEmpty() || tp.partition() >= topic.get().partitions()) {
-                errors.put(tp, GroupErrors.UNKNOWN_TOPIC_OR_PARTITION);
+                errors.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
             } else if (subscribed.contains(tp.topic())) {
-                errors.put(tp, GroupErrors.GROUP_SUBSCRIBED_TO_TOPIC);
+                errors.put(tp, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
             } else {
-                errors.put(tp, GroupErrors.NONE);
+                errors.put(tp, Errors.NONE);
                 deletable.add(tp);
             }
         }
@@ -292,9 +293,9 @@ public final class OffsetManager {
             store.deleteOffsets(groupId, deletable);
         } catch (ClusterStateException e) {
             LOG.atError().setCause(e).addKeyValue("group", groupId).log("Could not delete offsets of group {}", groupId);
-            return GroupErrors.COORDINATOR_NOT_AVAILABLE;
+            return Errors.COORDINATOR_NOT_AVAILABLE;
         }
-        return GroupErrors.NONE;
+        return Errors.NONE;
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.kaas.broker.handler;
 
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.TopicManager;
@@ -52,21 +52,21 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
                     .setResourceName(resource.resourceName());
             try {
                 if (!seen.add(resource.resourceType() + "/" + resource.resourceName())) {
-                    throw new TopicException(ErrorCodes.INVALID_REQUEST, "Duplicate resource in request.");
+                    throw new TopicException(Errors.INVALID_REQUEST, "Duplicate resource in request.");
                 }
                 TopicConfigChanges.checkMayAlter(gate, context, resource.resourceType(), resource.resourceName());
                 Topic topic = TopicConfigChanges.topicResource(topics, resource.resourceType(), resource.resourceName());
                 Map<String, String> overrides = new LinkedHashMap<>();
                 for (AlterableConfig c : resource.configs()) {
                     if (c.value() == null) {
-                        throw new TopicException(ErrorCodes.INVALID_REQUEST, "Null value not supported for : " + c.name());
+                        throw new TopicException(Errors.INVALID_REQUEST, "Null value not supported for : " + c.name());
                     }
                     if (overrides.put(c.name(), c.value()) != null) {
-                        throw new TopicException(ErrorCodes.INVALID_REQUEST, "Error due to duplicate config keys");
+                        throw new TopicException(Errors.INVALID_REQUEST, "Error due to duplicate config keys");
                     }
                 }
                 topics.replaceConfigs(topic.name(), overrides, request.validateOnly());
-                r.setErrorCode(ErrorCodes.NONE).setErrorMessage(null);
+                r.setErrorCode(Errors.NONE).setErrorMessage(null);
             } catch (RuntimeException e) {
                 r.setErrorCode(StorageErrors.code(e)).setErrorMessage(StorageErrors.message(e));
             }

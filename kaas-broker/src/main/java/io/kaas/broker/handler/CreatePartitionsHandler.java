@@ -1,7 +1,7 @@
 package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.ApiMessageType;
@@ -52,14 +52,14 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
             CreatePartitionsTopicResult r = new CreatePartitionsTopicResult().setName(t.name());
             try {
                 if (counts.get(t.name()) > 1) {
-                    throw new TopicException(ErrorCodes.INVALID_REQUEST, "Duplicate topic in request.");
+                    throw new TopicException(Errors.INVALID_REQUEST, "Duplicate topic in request.");
                 }
                 if (!gate.allowedOnTopic(context, Operation.ALTER, t.name())) {
-                    throw new TopicException(ErrorCodes.TOPIC_AUTHORIZATION_FAILED, "Topic authorization failed.");
+                    throw new TopicException(Errors.TOPIC_AUTHORIZATION_FAILED, "Topic authorization failed.");
                 }
                 checkAssignments(t);
                 topics.createPartitions(t.name(), t.count(), request.validateOnly());
-                r.setErrorCode(ErrorCodes.NONE).setErrorMessage(null);
+                r.setErrorCode(Errors.NONE).setErrorMessage(null);
             } catch (RuntimeException e) {
                 r.setErrorCode(StorageErrors.code(e)).setErrorMessage(StorageErrors.message(e));
             }
@@ -74,14 +74,14 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
         }
         for (CreatePartitionsAssignment a : t.assignments()) {
             if (!a.brokerIds().equals(List.of(nodeId))) {
-                throw new TopicException(ErrorCodes.INVALID_REPLICA_ASSIGNMENT,
+                throw new TopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
                         "The manual partition assignment includes broker(s) other than " + nodeId + ": " + a.brokerIds());
             }
         }
         topics.topic(t.name()).ifPresent(topic -> {
             int added = t.count() - topic.partitionCount();
             if (added > 0 && t.assignments().size() != added) {
-                throw new TopicException(ErrorCodes.INVALID_REPLICA_ASSIGNMENT, "Attempted to add " + added
+                throw new TopicException(Errors.INVALID_REPLICA_ASSIGNMENT, "Attempted to add " + added
                         + " additional partition(s), but only " + t.assignments().size() + " assignment(s) were specified.");
             }
         });

@@ -3,7 +3,7 @@ package io.kaas.broker.handler;
 import io.kaas.api.auth.Operation;
 import io.kaas.api.cluster.TopicRecord;
 import io.kaas.broker.topic.DescribedConfig;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.ApiMessageType;
@@ -63,13 +63,13 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         for (CreatableTopic t : request.topics()) {
             if (counts.get(t.name()) > 1) {
                 if (answered.add(t.name())) {
-                    results.add(error(t.name(), ErrorCodes.INVALID_REQUEST,
+                    results.add(error(t.name(), Errors.INVALID_REQUEST,
                             "Create topics request from client contains multiple topics with the same name."));
                 }
                 continue;
             }
             if (!clusterCreate && !gate.allowedOnTopic(context, Operation.CREATE, t.name())) {
-                results.add(error(t.name(), ErrorCodes.TOPIC_AUTHORIZATION_FAILED, null));
+                results.add(error(t.name(), Errors.TOPIC_AUTHORIZATION_FAILED, null));
                 continue;
             }
             boolean configsVisible = gate.allowedOnTopic(context, Operation.DESCRIBE_CONFIGS, t.name());
@@ -85,7 +85,7 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
             List<CreatableReplicaAssignment> assignments = t.assignments();
             if (assignments != null && !assignments.isEmpty()) {
                 if (partitions != -1 || replicationFactor != -1) {
-                    throw new TopicException(ErrorCodes.INVALID_REQUEST,
+                    throw new TopicException(Errors.INVALID_REQUEST,
                             "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.");
                 }
                 partitions = checkAssignments(assignments);
@@ -93,7 +93,7 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
             Map<String, String> configs = new LinkedHashMap<>();
             for (CreatableTopicConfig c : t.configs()) {
                 if (c.value() == null) {
-                    throw new TopicException(ErrorCodes.INVALID_CONFIG,
+                    throw new TopicException(Errors.INVALID_CONFIG,
                             "Null value not supported for topic configs: " + c.name());
                 }
                 configs.put(c.name(), c.value());
@@ -111,14 +111,14 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         Set<Integer> indexes = new HashSet<>();
         for (CreatableReplicaAssignment a : assignments) {
             if (!a.brokerIds().equals(List.of(nodeId))) {
-                throw new TopicException(ErrorCodes.INVALID_REPLICA_ASSIGNMENT,
+                throw new TopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
                         "The manual partition assignment includes broker(s) other than " + nodeId + ": " + a.brokerIds());
             }
             indexes.add(a.partitionIndex());
         }
         for (int p = 0; p < assignments.size(); p++) {
             if (!indexes.contains(p)) {
-                throw new TopicException(ErrorCodes.INVALID_REPLICA_ASSIGNMENT,
+                throw new TopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
                         "Partitions must be numbered consecutively starting at 0; partition " + p + " is missing.");
             }
         }
@@ -129,13 +129,13 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         CreatableTopicResult result = new CreatableTopicResult()
                 .setName(record.name())
                 .setTopicId(record.topicId())
-                .setErrorCode(ErrorCodes.NONE)
+                .setErrorCode(Errors.NONE)
                 .setErrorMessage(null)
                 .setNumPartitions(record.partitions())
                 .setReplicationFactor((short) 1);
         if (version >= 5 && !configsVisible) {
             // As Kafka: created, but the configs are not shown to a principal without DESCRIBE_CONFIGS.
-            result.setTopicConfigErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED);
+            result.setTopicConfigErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED);
         } else if (version >= 5) {
             List<CreatableTopicConfigs> configs = new ArrayList<>();
             for (DescribedConfig c : topics.configs().describeAll(record.configs(), false)) {

@@ -3,7 +3,7 @@ package io.kaas.broker.handler;
 import io.kaas.api.auth.Operation;
 import io.kaas.api.storage.LogOffsets;
 import io.kaas.api.storage.PartitionLog;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.DeleteRecordsRequestData;
@@ -53,7 +53,7 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
                         .setLowWatermark(-1);
                 partitions.add(r);
                 if (!deletable) {
-                    r.setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED);
+                    r.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED);
                     continue;
                 }
                 pending.add(delete(topics.log(t.name(), p.partitionIndex()), p.offset(), r));
@@ -66,18 +66,18 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
 
     private static CompletableFuture<?> delete(PartitionLog log, long requested, DeleteRecordsPartitionResult r) {
         if (log == null) {
-            r.setErrorCode(ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION);
+            r.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION);
             return CompletableFuture.completedFuture(null);
         }
         try {
             LogOffsets offsets = log.offsets();
             long offset = requested == -1 ? offsets.highWatermark() : requested;
             if (offset < 0 || offset > offsets.highWatermark()) {
-                r.setErrorCode(ErrorCodes.OFFSET_OUT_OF_RANGE);
+                r.setErrorCode(Errors.OFFSET_OUT_OF_RANGE);
                 return CompletableFuture.completedFuture(null);
             }
             if (offset <= offsets.logStartOffset()) {
-                r.setErrorCode(ErrorCodes.NONE).setLowWatermark(offsets.logStartOffset());
+                r.setErrorCode(Errors.NONE).setLowWatermark(offsets.logStartOffset());
                 return CompletableFuture.completedFuture(null);
             }
             return log.deleteRecordsBefore(offset).handle((low, e) -> {
@@ -85,7 +85,7 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
                     if (e != null) {
                         r.setErrorCode(StorageErrors.code(e)).setLowWatermark(-1);
                     } else {
-                        r.setErrorCode(ErrorCodes.NONE).setLowWatermark(low);
+                        r.setErrorCode(Errors.NONE).setLowWatermark(low);
                     }
                 }
                 return null;

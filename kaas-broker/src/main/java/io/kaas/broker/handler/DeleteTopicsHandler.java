@@ -2,7 +2,7 @@ package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
 import io.kaas.api.cluster.TopicRecord;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.TopicManager;
@@ -63,7 +63,7 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
         boolean hasId = state.topicId() != null && !ZERO.equals(state.topicId());
         if (state.name() != null && hasId) {
             return new DeletableTopicResult().setName(state.name()).setTopicId(state.topicId())
-                    .setErrorCode(ErrorCodes.INVALID_REQUEST)
+                    .setErrorCode(Errors.INVALID_REQUEST)
                     .setErrorMessage("Both topic name and topic ID were provided; use one of them.");
         }
         if (!hasId) {
@@ -72,14 +72,14 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
         Optional<Topic> topic = topics.topic(state.topicId());
         if (topic.isEmpty()) {
             return new DeletableTopicResult().setName(null).setTopicId(state.topicId())
-                    .setErrorCode(ErrorCodes.UNKNOWN_TOPIC_ID).setErrorMessage("This server does not host this topic ID.");
+                    .setErrorCode(Errors.UNKNOWN_TOPIC_ID).setErrorMessage("This server does not host this topic ID.");
         }
         String name = topic.get().name();
         if (!gate.allowedOnTopic(context, Operation.DELETE, name)) {
             // As Kafka: by id, the name is only shown to a principal that may DESCRIBE the topic.
             boolean describable = gate.allowedOnTopic(context, Operation.DESCRIBE, name);
             return new DeletableTopicResult().setName(describable ? name : null).setTopicId(state.topicId())
-                    .setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED).setErrorMessage(null);
+                    .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setErrorMessage(null);
         }
         return deleteByName(context, name, state.topicId());
     }
@@ -88,11 +88,11 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
         DeletableTopicResult result = new DeletableTopicResult().setName(name)
                 .setTopicId(requestedId == null ? ZERO : requestedId);
         if (!gate.allowedOnTopic(context, Operation.DELETE, name)) {
-            return result.setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED).setErrorMessage(null);
+            return result.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setErrorMessage(null);
         }
         try {
             TopicRecord deleted = topics.delete(name);
-            return result.setTopicId(deleted.topicId()).setErrorCode(ErrorCodes.NONE).setErrorMessage(null);
+            return result.setTopicId(deleted.topicId()).setErrorCode(Errors.NONE).setErrorMessage(null);
         } catch (TopicException e) {
             return result.setErrorCode(e.errorCode()).setErrorMessage(e.getMessage());
         } catch (RuntimeException e) {

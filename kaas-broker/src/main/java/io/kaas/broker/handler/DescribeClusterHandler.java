@@ -2,7 +2,7 @@ package io.kaas.broker.handler;
 
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.BrokerEndpoint;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.DescribeClusterRequestData;
 import io.kaas.wire.message.DescribeClusterResponseData;
@@ -42,13 +42,13 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
         DescribeClusterResponseData response = new DescribeClusterResponseData().setThrottleTimeMs(0)
                 .setClusterId(ctx.clusterId()).setControllerId(ctx.nodeId());
         if (version >= 1 && request.endpointType() != BROKER_ENDPOINT) {
-            return CompletableFuture.completedFuture(response.setErrorCode(ErrorCodes.MISMATCHED_ENDPOINT_TYPE)
+            return CompletableFuture.completedFuture(response.setErrorCode(Errors.MISMATCHED_ENDPOINT_TYPE)
                     .setErrorMessage("The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type "
                             + (request.endpointType() == 2 ? "CONTROLLER" : "UNKNOWN"))
                     .setBrokers(new ArrayList<>()));
         }
         BrokerEndpoint endpoint = ctx.advertisedEndpoint();
-        response.setErrorCode(ErrorCodes.NONE).setErrorMessage(null)
+        response.setErrorCode(Errors.NONE).setErrorMessage(null)
                 .setBrokers(new ArrayList<>(List.of(new DescribeClusterBroker().setBrokerId(ctx.nodeId())
                         .setHost(endpoint.host()).setPort(endpoint.port()).setRack(null))))
                 .setClusterAuthorizedOperations(request.includeClusterAuthorizedOperations()

@@ -6,7 +6,7 @@ import io.kaas.broker.config.ConfigEntry;
 import io.kaas.broker.topic.ConfigSource;
 import io.kaas.broker.topic.ConfigType;
 import io.kaas.broker.topic.DescribedConfig;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicConfigDef;
 import io.kaas.broker.topic.TopicConfigs;
@@ -59,17 +59,17 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
         List<DescribeConfigsResult> results = new ArrayList<>();
         for (DescribeConfigsResource resource : request.resources()) {
             DescribeConfigsResult result = new DescribeConfigsResult().setResourceType(resource.resourceType())
-                    .setResourceName(resource.resourceName()).setErrorCode(ErrorCodes.NONE).setErrorMessage(null);
+                    .setResourceName(resource.resourceName()).setErrorCode(Errors.NONE).setErrorMessage(null);
             AccessGate gate = ctx.accessGate();
             List<DescribedConfig> configs = switch (resource.resourceType()) {
                 case TOPIC -> gate.allowedOnTopic(context, Operation.DESCRIBE_CONFIGS, resource.resourceName())
                         ? topicConfigs(resource.resourceName(), docs, result)
-                        : denied(result, ErrorCodes.TOPIC_AUTHORIZATION_FAILED);
+                        : denied(result, Errors.TOPIC_AUTHORIZATION_FAILED);
                 case BROKER -> gate.allowedOnCluster(context, Operation.DESCRIBE_CONFIGS)
                         ? brokerConfigs(resource.resourceName(), docs, result)
-                        : denied(result, ErrorCodes.CLUSTER_AUTHORIZATION_FAILED);
+                        : denied(result, Errors.CLUSTER_AUTHORIZATION_FAILED);
                 default -> {
-                    result.setErrorCode(ErrorCodes.INVALID_REQUEST)
+                    result.setErrorCode(Errors.INVALID_REQUEST)
                             .setErrorMessage("Unsupported resource type " + resource.resourceType());
                     yield List.of();
                 }
@@ -93,12 +93,12 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
     private List<DescribedConfig> topicConfigs(String name, boolean docs, DescribeConfigsResult result) {
         String invalid = TopicNames.invalidReason(name);
         if (invalid != null) {
-            result.setErrorCode(ErrorCodes.INVALID_TOPIC_EXCEPTION).setErrorMessage(invalid);
+            result.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION).setErrorMessage(invalid);
             return List.of();
         }
         Optional<Topic> topic = topics.topic(name);
         if (topic.isEmpty()) {
-            result.setErrorCode(ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION)
+            result.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION)
                     .setErrorMessage("Topic '" + name + "' does not exist.");
             return List.of();
         }
@@ -110,7 +110,7 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
             return List.of(); // the cluster-wide dynamic defaults: kaas has none
         }
         if (!name.equals(Integer.toString(ctx.nodeId()))) {
-            result.setErrorCode(ErrorCodes.INVALID_REQUEST).setErrorMessage(
+            result.setErrorCode(Errors.INVALID_REQUEST).setErrorMessage(
                     "Unexpected broker id, expected " + ctx.nodeId() + " or empty string, but received " + name);
             return List.of();
         }

@@ -2,7 +2,7 @@ package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
 import io.kaas.broker.BrokerContext;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
@@ -86,14 +86,14 @@ public final class DescribeTopicPartitionsHandler
             }
             int start = name.equals(from) ? startIndex : 0;
             if (!describable.contains(name)) {
-                out.add(new DescribeTopicPartitionsResponseTopic().setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED)
+                out.add(new DescribeTopicPartitionsResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED)
                         .setName(name).setTopicId(ZERO).setIsInternal(false).setPartitions(new ArrayList<>()));
                 continue;
             }
             Optional<Topic> topic = topics.topic(name);
             if (topic.isEmpty()) {
                 if (!all) {
-                    short error = TopicNames.isValid(name) ? ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION : ErrorCodes.INVALID_TOPIC_EXCEPTION;
+                    short error = TopicNames.isValid(name) ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.INVALID_TOPIC_EXCEPTION;
                     out.add(new DescribeTopicPartitionsResponseTopic().setErrorCode(error).setName(name).setTopicId(ZERO)
                             .setIsInternal(false).setPartitions(new ArrayList<>()));
                 }
@@ -115,13 +115,13 @@ public final class DescribeTopicPartitionsHandler
         int node = ctx.nodeId();
         List<DescribeTopicPartitionsResponsePartition> partitions = new ArrayList<>();
         for (int p = start; p < end; p++) {
-            partitions.add(new DescribeTopicPartitionsResponsePartition().setErrorCode(ErrorCodes.NONE)
+            partitions.add(new DescribeTopicPartitionsResponsePartition().setErrorCode(Errors.NONE)
                     .setPartitionIndex(p).setLeaderId(node).setLeaderEpoch(0)
                     .setReplicaNodes(new ArrayList<>(List.of(node))).setIsrNodes(new ArrayList<>(List.of(node)))
                     .setEligibleLeaderReplicas(new ArrayList<>()).setLastKnownElr(new ArrayList<>())
                     .setOfflineReplicas(new ArrayList<>()));
         }
-        return new DescribeTopicPartitionsResponseTopic().setErrorCode(ErrorCodes.NONE).setName(t.name())
+        return new DescribeTopicPartitionsResponseTopic().setErrorCode(Errors.NONE).setName(t.name())
                 .setTopicId(t.id()).setIsInternal(TopicNames.isInternal(t.name())).setPartitions(partitions)
                 .setTopicAuthorizedOperations(AuthorizedOperations.TOPIC);
     }

@@ -2,7 +2,7 @@ package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
 import io.kaas.broker.BrokerContext;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.ApiMessageType;
@@ -67,7 +67,7 @@ public final class FetchHandler implements ApiHandler<FetchRequestData, FetchRes
     public CompletableFuture<FetchResponseData> handle(RequestContext context, FetchRequestData request) {
         short version = context.apiVersion();
         FetchSessions.Context session = sessions.open(request, version);
-        if (session.error() != ErrorCodes.NONE) {
+        if (session.error() != Errors.NONE) {
             return CompletableFuture.completedFuture(new FetchResponseData().setThrottleTimeMs(0)
                     .setErrorCode(session.error()).setSessionId(0).setResponses(new ArrayList<>()));
         }
@@ -99,14 +99,14 @@ public final class FetchHandler implements ApiHandler<FetchRequestData, FetchRes
     FetchReader.Target target(Predicate<String> mayRead, String name, UUID topicId, boolean byId, int partition,
                               long fetchOffset, int maxBytes) {
         Optional<Topic> topic = byId ? topics.topic(topicId) : topics.topic(name);
-        short missing = byId ? ErrorCodes.UNKNOWN_TOPIC_ID : ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION;
+        short missing = byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
         String resolved = topic.map(Topic::name).orElse(name);
         if (resolved != null && !mayRead.test(resolved)) {
             return new FetchReader.Target(resolved, topicId, partition, fetchOffset, maxBytes, null,
-                    ErrorCodes.TOPIC_AUTHORIZATION_FAILED);
+                    Errors.TOPIC_AUTHORIZATION_FAILED);
         }
         var log = topic.map(t -> t.log(partition)).orElse(null);
-        short error = topic.isEmpty() ? missing : log == null ? ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION : ErrorCodes.NONE;
+        short error = topic.isEmpty() ? missing : log == null ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NONE;
         return new FetchReader.Target(resolved, topicId, partition, fetchOffset, maxBytes, log, error);
     }
 

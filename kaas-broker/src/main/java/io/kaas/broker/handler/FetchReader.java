@@ -3,7 +3,7 @@ package io.kaas.broker.handler;
 import io.kaas.api.storage.LogOffsets;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.ReadResult;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.netty.buffer.Unpooled;
 import io.kaas.wire.message.FetchResponseData.AbortedTransaction;
 import io.kaas.wire.message.FetchResponseData.FetchableTopicResponse;
@@ -82,7 +82,7 @@ final class FetchReader {
                 topics.add(current);
             }
             PartitionData pd;
-            if (t.error() != ErrorCodes.NONE) {
+            if (t.error() != Errors.NONE) {
                 pd = error(t.partition(), t.error(), null);
             } else {
                 int limit = Math.min(t.partitionMaxBytes(), remaining);
@@ -94,10 +94,10 @@ final class FetchReader {
                     total += size;
                 }
             }
-            hasError |= pd.errorCode() != ErrorCodes.NONE;
+            hasError |= pd.errorCode() != Errors.NONE;
             current.partitions().add(pd);
         }
-        FetchResponse response = (FetchResponse) new FetchResponse().setThrottleTimeMs(0).setErrorCode(ErrorCodes.NONE)
+        FetchResponse response = (FetchResponse) new FetchResponse().setThrottleTimeMs(0).setErrorCode(Errors.NONE)
                 .setSessionId(0).setResponses(topics);
         return new Result(response, total, hasError, before);
     }
@@ -113,7 +113,7 @@ final class FetchReader {
                 rr = t.log().read(t.fetchOffset(), limit, readLimit(offsets), minOneBatch);
             }
             LogOffsets o = rr.offsets();
-            return new SlicedPartition(rr.slices()).setPartitionIndex(t.partition()).setErrorCode(ErrorCodes.NONE)
+            return new SlicedPartition(rr.slices()).setPartitionIndex(t.partition()).setErrorCode(Errors.NONE)
                     .setHighWatermark(o.highWatermark()).setLastStableOffset(o.lastStableOffset())
                     .setLogStartOffset(o.logStartOffset()).setPreferredReadReplica(-1)
                     .setAbortedTransactions(readCommitted ? new ArrayList<AbortedTransaction>() : null)

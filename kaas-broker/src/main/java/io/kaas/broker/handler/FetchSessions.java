@@ -1,6 +1,6 @@
 package io.kaas.broker.handler;
 
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.wire.message.FetchRequestData;
 import io.kaas.wire.message.FetchRequestData.FetchPartition;
 import io.kaas.wire.message.FetchRequestData.FetchTopic;
@@ -115,7 +115,7 @@ final class FetchSessions {
             }
             boolean hasRecords = p instanceof SlicedPartition sp ? sp.recordsSize() > 0
                     : p.records() != null && p.records().readableBytes() > 0;
-            boolean mustRespond = hasRecords || p.errorCode() != ErrorCodes.NONE;
+            boolean mustRespond = hasRecords || p.errorCode() != Errors.NONE;
             if (c.highWatermark != p.highWatermark()) {
                 c.highWatermark = p.highWatermark();
                 mustRespond = true;
@@ -138,7 +138,7 @@ final class FetchSessions {
     /** The context of {@code request}; sessions are created, closed and advanced here. */
     Context open(FetchRequestData request, short version) {
         if (version < 7) {
-            return new Context(ErrorCodes.NONE, null, false);
+            return new Context(Errors.NONE, null, false);
         }
         int id = request.sessionId();
         int epoch = request.sessionEpoch();
@@ -149,7 +149,7 @@ final class FetchSessions {
                 cache.remove(id);
             }
             if (epoch == FINAL_EPOCH) {
-                return new Context(ErrorCodes.NONE, null, false);
+                return new Context(Errors.NONE, null, false);
             }
             int count = 0;
             for (FetchTopic t : request.topics()) {
@@ -161,7 +161,7 @@ final class FetchSessions {
                     apply(session, request, byId);
                 }
             }
-            return new Context(ErrorCodes.NONE, session, false);
+            return new Context(Errors.NONE, session, false);
         }
         FetchSession session = cache.get(id, now);
         if (session == null) {
@@ -182,7 +182,7 @@ final class FetchSessions {
             }
             session.bumpEpoch();
         }
-        return new Context(ErrorCodes.NONE, session, true);
+        return new Context(Errors.NONE, session, true);
     }
 
     private static void apply(FetchSession session, FetchRequestData request, boolean byId) {

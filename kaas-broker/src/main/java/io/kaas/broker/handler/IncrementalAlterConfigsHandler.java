@@ -1,6 +1,6 @@
 package io.kaas.broker.handler;
 
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.TopicManager;
@@ -53,11 +53,11 @@ public final class IncrementalAlterConfigsHandler
                     .setResourceName(resource.resourceName());
             try {
                 if (!seen.add(resource.resourceType() + "/" + resource.resourceName())) {
-                    throw new TopicException(ErrorCodes.INVALID_REQUEST, "Duplicate resource in request.");
+                    throw new TopicException(Errors.INVALID_REQUEST, "Duplicate resource in request.");
                 }
                 TopicConfigChanges.checkMayAlter(gate, context, resource.resourceType(), resource.resourceName());
                 alter(resource, request.validateOnly());
-                r.setErrorCode(ErrorCodes.NONE).setErrorMessage(null);
+                r.setErrorCode(Errors.NONE).setErrorMessage(null);
             } catch (RuntimeException e) {
                 r.setErrorCode(StorageErrors.code(e)).setErrorMessage(StorageErrors.message(e));
             }
@@ -73,7 +73,7 @@ public final class IncrementalAlterConfigsHandler
         Map<String, String> overrides = TopicConfigChanges.copy(topic.record().configs());
         for (AlterableConfig c : resource.configs()) {
             if (!names.add(c.name())) {
-                throw new TopicException(ErrorCodes.INVALID_REQUEST, "Error due to duplicate config keys");
+                throw new TopicException(Errors.INVALID_REQUEST, "Error due to duplicate config keys");
             }
             TopicConfigChanges.apply(overrides, c.name(), c.configOperation(), c.value());
         }

@@ -1,7 +1,7 @@
 package io.kaas.broker.handler;
 
 import io.kaas.api.cluster.ClusterStateStore;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.InitProducerIdRequestData;
 import io.kaas.wire.message.InitProducerIdResponseData;
@@ -43,14 +43,14 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
         InitProducerIdResponseData response = new InitProducerIdResponseData().setThrottleTimeMs(0)
                 .setProducerId(-1).setProducerEpoch((short) -1);
         if (request.transactionalId() != null) {
-            return CompletableFuture.completedFuture(response.setErrorCode(ErrorCodes.NOT_COORDINATOR));
+            return CompletableFuture.completedFuture(response.setErrorCode(Errors.NOT_COORDINATOR));
         }
         boolean noId = request.producerId() == -1;
         boolean noEpoch = request.producerEpoch() == -1;
         if (noId != noEpoch) {
-            return CompletableFuture.completedFuture(response.setErrorCode(ErrorCodes.INVALID_REQUEST));
+            return CompletableFuture.completedFuture(response.setErrorCode(Errors.INVALID_REQUEST));
         }
-        return CompletableFuture.completedFuture(response.setErrorCode(ErrorCodes.NONE)
+        return CompletableFuture.completedFuture(response.setErrorCode(Errors.NONE)
                 .setProducerId(nextProducerId()).setProducerEpoch((short) 0));
     }
 

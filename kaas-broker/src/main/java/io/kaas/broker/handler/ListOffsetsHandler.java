@@ -4,7 +4,7 @@ import io.kaas.api.auth.Operation;
 import io.kaas.api.storage.LogOffsets;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.TimestampOffset;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.ListOffsetsRequestData;
@@ -61,7 +61,7 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
                 ListOffsetsPartitionResponse r = describable
                         ? lookup(topics.log(t.name(), p.partitionIndex()), p, readCommitted)
                         : new ListOffsetsPartitionResponse().setPartitionIndex(p.partitionIndex())
-                                .setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED).setTimestamp(-1).setOffset(-1)
+                                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setTimestamp(-1).setOffset(-1)
                                 .setLeaderEpoch(-1);
                 if (!withEpoch) {
                     r.setLeaderEpoch(-1);
@@ -76,7 +76,7 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
     private static ListOffsetsPartitionResponse lookup(PartitionLog log, ListOffsetsPartition p, boolean readCommitted) {
         ListOffsetsPartitionResponse r = new ListOffsetsPartitionResponse().setPartitionIndex(p.partitionIndex());
         if (log == null) {
-            return r.setErrorCode(ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION).setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1);
+            return r.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION).setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1);
         }
         try {
             LogOffsets offsets = log.offsets();
@@ -102,6 +102,6 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
     }
 
     private static ListOffsetsPartitionResponse found(ListOffsetsPartitionResponse r, long timestamp, long offset, int epoch) {
-        return r.setErrorCode(ErrorCodes.NONE).setTimestamp(timestamp).setOffset(offset).setLeaderEpoch(epoch);
+        return r.setErrorCode(Errors.NONE).setTimestamp(timestamp).setOffset(offset).setLeaderEpoch(epoch);
     }
 }

@@ -3,7 +3,7 @@ package io.kaas.broker.handler;
 import io.kaas.api.auth.Operation;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.BrokerEndpoint;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
@@ -93,17 +93,17 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
         if (name == null && id != null && !ZERO.equals(id)) {
             Optional<Topic> byId = topics.topic(id);
             if (byId.isEmpty()) {
-                return new MetadataResponseTopic().setErrorCode(ErrorCodes.UNKNOWN_TOPIC_ID).setName(null)
+                return new MetadataResponseTopic().setErrorCode(Errors.UNKNOWN_TOPIC_ID).setName(null)
                         .setTopicId(id).setPartitions(new ArrayList<>());
             }
             if (!gate.allowedOnTopic(context, Operation.DESCRIBE, byId.get().name())) {
-                return new MetadataResponseTopic().setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED).setName(null)
+                return new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setName(null)
                         .setTopicId(id).setIsInternal(false).setPartitions(new ArrayList<>());
             }
             return describe(byId.get(), includeOps, version);
         }
         if (name != null && !gate.allowedOnTopic(context, Operation.DESCRIBE, name)) {
-            return new MetadataResponseTopic().setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED).setName(name)
+            return new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setName(name)
                     .setTopicId(ZERO).setIsInternal(false).setPartitions(new ArrayList<>());
         }
         Optional<Topic> topic = topics.topic(name);
@@ -111,7 +111,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
                 && !gate.allowedOnCluster(context, Operation.CREATE)
                 && !gate.allowedOnTopic(context, Operation.CREATE, name)) {
             // As Kafka: a topic that would be auto-created without CREATE permission is an authorization failure.
-            return new MetadataResponseTopic().setErrorCode(ErrorCodes.TOPIC_AUTHORIZATION_FAILED).setName(name)
+            return new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setName(name)
                     .setTopicId(ZERO).setIsInternal(false).setPartitions(new ArrayList<>());
         }
         if (topic.isEmpty() && autoCreate && name != null) {
@@ -120,7 +120,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
         if (topic.isPresent()) {
             return describe(topic.get(), includeOps, version);
         }
-        short error = TopicNames.isValid(name) ? ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION : ErrorCodes.INVALID_TOPIC_EXCEPTION;
+        short error = TopicNames.isValid(name) ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.INVALID_TOPIC_EXCEPTION;
         return new MetadataResponseTopic().setErrorCode(error).setName(name).setTopicId(ZERO)
                 .setIsInternal(false).setPartitions(new ArrayList<>());
     }
@@ -130,7 +130,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
         List<MetadataResponsePartition> partitions = new ArrayList<>(t.partitionCount());
         for (int p = 0; p < t.partitionCount(); p++) {
             partitions.add(new MetadataResponsePartition()
-                    .setErrorCode(ErrorCodes.NONE)
+                    .setErrorCode(Errors.NONE)
                     .setPartitionIndex(p)
                     .setLeaderId(node)
                     .setLeaderEpoch(0)
@@ -139,7 +139,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
                     .setOfflineReplicas(new ArrayList<>()));
         }
         MetadataResponseTopic topic = new MetadataResponseTopic()
-                .setErrorCode(ErrorCodes.NONE)
+                .setErrorCode(Errors.NONE)
                 .setName(t.name())
                 .setTopicId(t.id())
                 .setIsInternal(TopicNames.isInternal(t.name()))

@@ -6,7 +6,7 @@ import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.PartitionLog;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.ApiMessageType;
@@ -72,14 +72,14 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
             for (PartitionProduceData pd : td.partitionData()) {
                 CompletableFuture<PartitionProduceResponse> f;
                 if (!validAcks) {
-                    f = CompletableFuture.completedFuture(error(pd.index(), ErrorCodes.INVALID_REQUIRED_ACKS, null));
+                    f = CompletableFuture.completedFuture(error(pd.index(), Errors.INVALID_REQUIRED_ACKS, null));
                 } else if (transactionalIdDenied) {
                     f = CompletableFuture.completedFuture(
-                            error(pd.index(), ErrorCodes.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null));
+                            error(pd.index(), Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null));
                 } else if (denied) {
-                    f = CompletableFuture.completedFuture(error(pd.index(), ErrorCodes.TOPIC_AUTHORIZATION_FAILED, null));
+                    f = CompletableFuture.completedFuture(error(pd.index(), Errors.TOPIC_AUTHORIZATION_FAILED, null));
                 } else if (topic.isEmpty()) {
-                    short code = version >= 13 ? ErrorCodes.UNKNOWN_TOPIC_ID : ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION;
+                    short code = version >= 13 ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
                     f = CompletableFuture.completedFuture(error(pd.index(), code, null));
                 } else {
                     f = append(topic.get(), pd, acks == -1, version);
@@ -91,7 +91,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         }
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenApply(v -> {
             if (acks == 0) {
-                if (all.stream().anyMatch(p -> p.join().errorCode() != ErrorCodes.NONE)) {
+                if (all.stream().anyMatch(p -> p.join().errorCode() != Errors.NONE)) {
                     throw new IllegalStateException("acks=0 produce failed: closing the connection as Kafka does");
                 }
                 return null;
@@ -110,7 +110,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         int partition = pd.index();
         PartitionLog log = topic.log(partition);
         if (log == null) {
-            return CompletableFuture.completedFuture(error(partition, ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION, null));
+            return CompletableFuture.completedFuture(error(partition, Errors.UNKNOWN_TOPIC_OR_PARTITION, null));
         }
         ByteBuffer batch;
         try {
@@ -130,7 +130,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
                 return error(partition, StorageErrors.code(e), StorageErrors.message(e));
             }
             topics.appended(log.key());
-            return new PartitionProduceResponse().setIndex(partition).setErrorCode(ErrorCodes.NONE)
+            return new PartitionProduceResponse().setIndex(partition).setErrorCode(Errors.NONE)
                     .setBaseOffset(r.baseOffset()).setLogAppendTimeMs(r.logAppendTime())
                     .setLogStartOffset(r.logStartOffset()).setErrorMessage(null);
         });
@@ -142,32 +142,32 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
      */
     static ByteBuffer checkBatch(ByteBuf records, int maxMessageBytes, short version) throws RejectedBatch {
         if (records == null || records.readableBytes() == 0) {
-            throw new RejectedBatch(ErrorCodes.INVALID_RECORD, "Produce requests with version " + version
+            throw new RejectedBatch(Errors.INVALID_RECORD, "Produce requests with version " + version
                     + " must have at least one record batch per partition");
         }
         ByteBuffer buf = records.nioBuffer();
         int start = buf.position();
         int size = RecordBatches.announcedSize(buf, start);
         if (size < RecordBatches.HEADER_SIZE || size > buf.remaining()) {
-            throw new RejectedBatch(ErrorCodes.CORRUPT_MESSAGE, "Record batch size " + size
+            throw new RejectedBatch(Errors.CORRUPT_MESSAGE, "Record batch size " + size
                     + " does not fit the " + buf.remaining() + " bytes received");
         }
         if (buf.get(start + 16) != RecordBatches.MAGIC_V2) {
-            throw new RejectedBatch(ErrorCodes.INVALID_RECORD, "Produce requests with version " + version
+            throw new RejectedBatch(Errors.INVALID_RECORD, "Produce requests with version " + version
                     + " are only allowed to contain record batches with magic version 2");
         }
         if (size < buf.remaining()) {
-            throw new RejectedBatch(ErrorCodes.INVALID_RECORD, "Produce requests with version " + version
+            throw new RejectedBatch(Errors.INVALID_RECORD, "Produce requests with version " + version
                     + " are only allowed to contain exactly one record batch per partition");
         }
         if (size > maxMessageBytes) {
-            throw new RejectedBatch(ErrorCodes.MESSAGE_TOO_LARGE, "The request included a message larger than "
+            throw new RejectedBatch(Errors.MESSAGE_TOO_LARGE, "The request included a message larger than "
                     + "the max message size the server will accept: " + size + " > " + maxMessageBytes);
         }
         try {
             RecordBatches.validate(buf);
         } catch (CorruptBatchException e) {
-            throw new RejectedBatch(ErrorCodes.CORRUPT_MESSAGE, e.getMessage());
+            throw new RejectedBatch(Errors.CORRUPT_MESSAGE, e.getMessage());
         }
         return buf;
     }

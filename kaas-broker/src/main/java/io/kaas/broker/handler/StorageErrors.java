@@ -10,7 +10,7 @@ import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.OutOfOrderSequenceException;
 import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.api.storage.UnsupportedFeatureException;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.TopicException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -27,39 +27,39 @@ public final class StorageErrors {
             return te.errorCode();
         }
         if (e instanceof OffsetOutOfRangeException) {
-            return ErrorCodes.OFFSET_OUT_OF_RANGE;
+            return Errors.OFFSET_OUT_OF_RANGE;
         }
         if (e instanceof CorruptBatchException) {
-            return ErrorCodes.CORRUPT_MESSAGE;
+            return Errors.CORRUPT_MESSAGE;
         }
         if (e instanceof RecordTooLargeException) {
-            return ErrorCodes.MESSAGE_TOO_LARGE;
+            return Errors.MESSAGE_TOO_LARGE;
         }
         if (e instanceof KafkaStorageException) {
-            return ErrorCodes.KAFKA_STORAGE_ERROR;
+            return Errors.KAFKA_STORAGE_ERROR;
         }
         if (e instanceof OutOfOrderSequenceException) {
-            return ErrorCodes.OUT_OF_ORDER_SEQUENCE_NUMBER;
+            return Errors.OUT_OF_ORDER_SEQUENCE_NUMBER;
         }
         if (e instanceof InvalidProducerEpochException) {
-            return ErrorCodes.INVALID_PRODUCER_EPOCH;
+            return Errors.INVALID_PRODUCER_EPOCH;
         }
         if (e instanceof InvalidRecordException) {
-            return ErrorCodes.INVALID_RECORD;
+            return Errors.INVALID_RECORD;
         }
         if (e instanceof UnsupportedFeatureException) {
-            return ErrorCodes.UNSUPPORTED_VERSION;
+            return Errors.UNSUPPORTED_VERSION;
         }
         if (e instanceof java.io.UncheckedIOException || e instanceof java.io.IOException) {
-            return ErrorCodes.KAFKA_STORAGE_ERROR;
+            return Errors.KAFKA_STORAGE_ERROR;
         }
         if (e instanceof UnknownTopicException) {
-            return ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION;
+            return Errors.UNKNOWN_TOPIC_OR_PARTITION;
         }
         if (e instanceof TopicExistsException) {
-            return ErrorCodes.TOPIC_ALREADY_EXISTS;
+            return Errors.TOPIC_ALREADY_EXISTS;
         }
-        return ErrorCodes.UNKNOWN_SERVER_ERROR;
+        return Errors.UNKNOWN_SERVER_ERROR;
     }
 
     /** The message to put in a response's error message field for {@code t}. */

@@ -2,7 +2,7 @@ package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
 import io.kaas.broker.topic.ConfigType;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicConfigDef;
 import io.kaas.broker.topic.TopicConfigs;
@@ -34,24 +34,24 @@ final class TopicConfigChanges {
      */
     static void checkMayAlter(AccessGate gate, RequestContext context, byte resourceType, String name) {
         if (resourceType == TOPIC && !gate.allowedOnTopic(context, Operation.ALTER_CONFIGS, name)) {
-            throw new TopicException(ErrorCodes.TOPIC_AUTHORIZATION_FAILED, "Topic authorization failed.");
+            throw new TopicException(Errors.TOPIC_AUTHORIZATION_FAILED, "Topic authorization failed.");
         }
         if ((resourceType == BROKER || resourceType == BROKER_LOGGER)
                 && !gate.allowedOnCluster(context, Operation.ALTER_CONFIGS)) {
-            throw new TopicException(ErrorCodes.CLUSTER_AUTHORIZATION_FAILED, "Cluster authorization failed.");
+            throw new TopicException(Errors.CLUSTER_AUTHORIZATION_FAILED, "Cluster authorization failed.");
         }
     }
 
     /** The topic a TOPIC resource names, or TopicException for other resource types or unknown topics. */
     static Topic topicResource(TopicManager topics, byte resourceType, String name) {
         if (resourceType == BROKER || resourceType == BROKER_LOGGER) {
-            throw new TopicException(ErrorCodes.INVALID_REQUEST,
+            throw new TopicException(Errors.INVALID_REQUEST,
                     "Altering broker configs is not supported yet; set them in server.properties and restart.");
         }
         if (resourceType != TOPIC) {
-            throw new TopicException(ErrorCodes.INVALID_REQUEST, "Unsupported resource type " + resourceType);
+            throw new TopicException(Errors.INVALID_REQUEST, "Unsupported resource type " + resourceType);
         }
-        return topics.topic(name).orElseThrow(() -> new TopicException(ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION,
+        return topics.topic(name).orElseThrow(() -> new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION,
                 "Topic '" + name + "' does not exist."));
     }
 
@@ -61,17 +61,17 @@ final class TopicConfigChanges {
         switch (op) {
             case SET -> {
                 if (value == null) {
-                    throw new TopicException(ErrorCodes.INVALID_REQUEST, "Null value not supported for : " + name);
+                    throw new TopicException(Errors.INVALID_REQUEST, "Null value not supported for : " + name);
                 }
                 overrides.put(name, value);
             }
             case DELETE -> overrides.remove(name);
             case APPEND, SUBTRACT -> {
                 if (def == null) {
-                    throw new TopicException(ErrorCodes.INVALID_CONFIG, "Unknown topic config name: " + name);
+                    throw new TopicException(Errors.INVALID_CONFIG, "Unknown topic config name: " + name);
                 }
                 if (def.type() != ConfigType.LIST) {
-                    throw new TopicException(ErrorCodes.INVALID_CONFIG, "Config value " + (op == APPEND ? "append" : "subtract")
+                    throw new TopicException(Errors.INVALID_CONFIG, "Config value " + (op == APPEND ? "append" : "subtract")
                             + " is not allowed for config key: " + name);
                 }
                 String current = overrides.getOrDefault(name, def.kafkaDefault());
@@ -85,7 +85,7 @@ final class TopicConfigChanges {
                 }
                 overrides.put(name, String.join(",", list));
             }
-            default -> throw new TopicException(ErrorCodes.INVALID_REQUEST, "Unknown alter config operation " + op);
+            default -> throw new TopicException(Errors.INVALID_REQUEST, "Unknown alter config operation " + op);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.kaas.broker.topic;
 
+import io.kaas.wire.protocol.Errors;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.ConfigEntry;
@@ -56,11 +57,11 @@ public final class TopicConfigResolver {
         for (Map.Entry<String, String> e : overrides.entrySet()) {
             TopicConfigDef def = TopicConfigs.get(e.getKey());
             if (def == null) {
-                throw new TopicException(ErrorCodes.INVALID_CONFIG, "Unknown topic config name: " + e.getKey());
+                throw new TopicException(Errors.INVALID_CONFIG, "Unknown topic config name: " + e.getKey());
             }
             String error = def.validate(e.getValue());
             if (error != null) {
-                throw new TopicException(ErrorCodes.INVALID_CONFIG, error);
+                throw new TopicException(Errors.INVALID_CONFIG, error);
             }
             clean.put(e.getKey(), e.getValue().trim());
         }

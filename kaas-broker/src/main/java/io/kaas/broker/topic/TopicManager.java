@@ -1,5 +1,6 @@
 package io.kaas.broker.topic;
 
+import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.TopicExistsException;
 import io.kaas.api.cluster.TopicRecord;
 import io.kaas.api.cluster.UnknownTopicException;
@@ -100,22 +101,22 @@ public final class TopicManager implements AutoCloseable {
                               boolean validateOnly) {
         String invalid = TopicNames.invalidReason(name);
         if (invalid != null) {
-            throw new TopicException(ErrorCodes.INVALID_TOPIC_EXCEPTION, invalid);
+            throw new TopicException(Errors.INVALID_TOPIC_EXCEPTION, invalid);
         }
         int count = partitions == -1 ? ctx.config().numPartitions() : partitions;
         if (count < 1) {
-            throw new TopicException(ErrorCodes.INVALID_PARTITIONS,
+            throw new TopicException(Errors.INVALID_PARTITIONS,
                     "Number of partitions was set to an invalid non-positive value.");
         }
         checkReplicationFactor(replicationFactor);
         Map<String, String> clean = resolver.validate(configs);
         synchronized (lock) {
             if (byName.containsKey(name)) {
-                throw new TopicException(ErrorCodes.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
+                throw new TopicException(Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
             }
             for (String existing : byName.keySet()) {
                 if (TopicNames.collide(existing, name)) {
-                    throw new TopicException(ErrorCodes.INVALID_TOPIC_EXCEPTION,
+                    throw new TopicException(Errors.INVALID_TOPIC_EXCEPTION,
                             "Topic '" + name + "' collides with existing topic: " + existing);
                 }
             }
@@ -126,7 +127,7 @@ public final class TopicManager implements AutoCloseable {
             try {
                 ctx.clusterStore().createTopic(record);
             } catch (TopicExistsException e) {
-                throw new TopicException(ErrorCodes.TOPIC_ALREADY_EXISTS, e.getMessage());
+                throw new TopicException(Errors.TOPIC_ALREADY_EXISTS, e.getMessage());
             }
             install(record, openLogs(record, 0, List.of()));
             LOG.atInfo().setMessage("topic created").addKeyValue("topic", name)
@@ -140,10 +141,10 @@ public final class TopicManager implements AutoCloseable {
             return;
         }
         if (replicationFactor < 1) {
-            throw new TopicException(ErrorCodes.INVALID_REPLICATION_FACTOR,
+            throw new TopicException(Errors.INVALID_REPLICATION_FACTOR,
                     "Replication factor must be larger than 0, or -1 to use the default value.");
         }
-        throw new TopicException(ErrorCodes.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
+        throw new TopicException(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
                 + replicationFactor + " time(s): The target replication factor of " + replicationFactor
                 + " cannot be reached because only 1 broker(s) are registered.");
     }
@@ -157,7 +158,7 @@ public final class TopicManager implements AutoCloseable {
         try {
             create(name, -1, -1, Map.of(), false);
         } catch (TopicException e) {
-            if (e.errorCode() != ErrorCodes.TOPIC_ALREADY_EXISTS) {
+            if (e.errorCode() != Errors.TOPIC_ALREADY_EXISTS) {
                 LOG.atWarn().setMessage("auto-creation failed").addKeyValue("topic", name)
                         .addKeyValue("reason", e.getMessage()).log();
             }
@@ -172,13 +173,13 @@ public final class TopicManager implements AutoCloseable {
      */
     public TopicRecord delete(String name) {
         if (!ctx.config().deleteTopicEnable()) {
-            throw new TopicException(ErrorCodes.TOPIC_DELETION_DISABLED,
+            throw new TopicException(Errors.TOPIC_DELETION_DISABLED,
                     "Topic deletion is disabled (delete.topic.enable=false).");
         }
         synchronized (lock) {
             Topic topic = byName.remove(name);
             if (topic == null) {
-                throw new TopicException(ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION,
+                throw new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION,
                         "This server does not host this topic-partition.");
             }
             byId.remove(topic.id());
@@ -210,11 +211,11 @@ public final class TopicManager implements AutoCloseable {
             Topic topic = requireTopic(name);
             int current = topic.partitionCount();
             if (count < current) {
-                throw new TopicException(ErrorCodes.INVALID_PARTITIONS, "Topic currently has " + current
+                throw new TopicException(Errors.INVALID_PARTITIONS, "Topic currently has " + current
                         + " partitions, which is higher than the requested " + count + ".");
             }
             if (count == current) {
-                throw new TopicException(ErrorCodes.INVALID_PARTITIONS,
+                throw new TopicException(Errors.INVALID_PARTITIONS,
                         "Topic already has " + current + " partitions.");
             }
             if (validateOnly) {
@@ -251,7 +252,7 @@ public final class TopicManager implements AutoCloseable {
     private Topic requireTopic(String name) {
         Topic topic = byName.get(name);
         if (topic == null) {
-            throw new TopicException(ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION,
+            throw new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION,
                     "This server does not host this topic-partition.");
         }
         return topic;

@@ -1,5 +1,6 @@
 package io.kaas.broker.group;
 
+import io.kaas.wire.protocol.Errors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.api.cluster.TopicPartitionRef;
@@ -215,7 +216,7 @@ class ConsumerProtocolTest {
         beat("b", 2, Set.of());
         timer.advance(7_000);
         assertThat(group().members).containsOnlyKeys("b");
-        assertThat(beat("a", 1, range(0, 6)).errorCode()).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
+        assertThat(beat("a", 1, range(0, 6)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         assertThat(partitions(beat("b", 2, Set.of()))).isEqualTo(range(0, 6));
     }
 
@@ -227,21 +228,21 @@ class ConsumerProtocolTest {
         join("b", "orders");
         Set<Integer> kept = partitions(beat("a", 1, range(0, 6)));
         beat("a", 1, kept); // a at epoch 2 now, previous 1
-        assertThat(beat("a", 3, kept).errorCode()).isEqualTo(GroupErrors.FENCED_MEMBER_EPOCH);
+        assertThat(beat("a", 3, kept).errorCode()).isEqualTo(Errors.FENCED_MEMBER_EPOCH);
         assertThat(beat("a", 3, kept).errorMessage()).contains("greater member epoch (3)");
         // the answer with epoch 2 was lost: epoch 1 with a subset of the assignment is accepted
         ConsumerGroupHeartbeatResponseData lost = beat("a", 1, kept);
         assertThat(lost.errorCode()).isZero();
         assertThat(lost.memberEpoch()).isEqualTo(2);
         // epoch 1 claiming partitions it no longer has is fenced
-        assertThat(beat("a", 1, range(0, 6)).errorCode()).isEqualTo(GroupErrors.FENCED_MEMBER_EPOCH);
-        assertThat(beat("a", 1, null).errorCode()).isEqualTo(GroupErrors.FENCED_MEMBER_EPOCH);
+        assertThat(beat("a", 1, range(0, 6)).errorCode()).isEqualTo(Errors.FENCED_MEMBER_EPOCH);
+        assertThat(beat("a", 1, null).errorCode()).isEqualTo(Errors.FENCED_MEMBER_EPOCH);
     }
 
     @Test
     void fencedMemberRejoinsWithEpochZeroAndGetsPartitionsBack() {
         join("a", "orders");
-        assertThat(beat("a", 7, range(0, 6)).errorCode()).isEqualTo(GroupErrors.FENCED_MEMBER_EPOCH);
+        assertThat(beat("a", 7, range(0, 6)).errorCode()).isEqualTo(Errors.FENCED_MEMBER_EPOCH);
         ConsumerGroupHeartbeatResponseData again = join("a", "orders");
         assertThat(again.errorCode()).isZero();
         assertThat(again.memberEpoch()).isEqualTo(1);
@@ -250,11 +251,11 @@ class ConsumerProtocolTest {
 
     @Test
     void unknownMembersAndGroupsAnswerUnknownMemberId() {
-        assertThat(beat("x", 1, Set.of()).errorCode()).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
+        assertThat(beat("x", 1, Set.of()).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         assertThat(beat("x", 1, Set.of()).errorMessage()).isEqualTo("Consumer group cg not found.");
         join("a", "orders");
         ConsumerGroupHeartbeatResponseData r = beat("x", 1, Set.of());
-        assertThat(r.errorCode()).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
+        assertThat(r.errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         assertThat(r.errorMessage()).isEqualTo("Member x is not a member of group cg.");
     }
 
@@ -271,14 +272,14 @@ class ConsumerProtocolTest {
         assertThat(send(joinRequest("a", "orders").setInstanceId("")).errorMessage()).isEqualTo("InstanceId can't be empty.");
         assertThat(send(joinRequest("a", "orders").setMemberEpoch(-3)).errorMessage()).isEqualTo("MemberEpoch is invalid.");
         assertThat(send(joinRequest("a", "orders").setMemberEpoch(-2)).errorMessage()).isEqualTo("InstanceId can't be null.");
-        assertThat(send(joinRequest("a", "orders").setMemberEpoch(-3)).errorCode()).isEqualTo(GroupErrors.INVALID_REQUEST);
+        assertThat(send(joinRequest("a", "orders").setMemberEpoch(-3)).errorCode()).isEqualTo(Errors.INVALID_REQUEST);
 
         ConsumerGroupHeartbeatResponseData assignor = send(joinRequest("a", "orders").setServerAssignor("sticky"));
-        assertThat(assignor.errorCode()).isEqualTo(GroupErrors.UNSUPPORTED_ASSIGNOR);
+        assertThat(assignor.errorCode()).isEqualTo(Errors.UNSUPPORTED_ASSIGNOR);
         assertThat(assignor.errorMessage()).isEqualTo("ServerAssignor sticky is not supported. Supported assignors: uniform, range.");
 
         ConsumerGroupHeartbeatResponseData regex = send(joinRequest("a").setSubscribedTopicRegex("ord[ers"));
-        assertThat(regex.errorCode()).isEqualTo(GroupErrors.INVALID_REGULAR_EXPRESSION);
+        assertThat(regex.errorCode()).isEqualTo(Errors.INVALID_REGULAR_EXPRESSION);
         assertThat(coordinator.consumerGroup(G)).as("no group is created by a refused request").isNull();
     }
 
@@ -296,7 +297,7 @@ class ConsumerProtocolTest {
         start(GroupConfig.defaults().withConsumerMaxSize(1));
         join("a", "orders");
         ConsumerGroupHeartbeatResponseData b = join("b", "orders");
-        assertThat(b.errorCode()).isEqualTo(GroupErrors.GROUP_MAX_SIZE_REACHED);
+        assertThat(b.errorCode()).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
         assertThat(b.errorMessage()).isEqualTo("The consumer group has reached its maximum capacity of 1 members.");
     }
 
@@ -324,7 +325,7 @@ class ConsumerProtocolTest {
         assertThat(group().members).containsOnlyKeys("b", "a2");
 
         ConsumerGroupHeartbeatResponseData a3 = send(joinRequest("a3", "orders").setInstanceId("i-a"));
-        assertThat(a3.errorCode()).isEqualTo(GroupErrors.UNRELEASED_INSTANCE_ID);
+        assertThat(a3.errorCode()).isEqualTo(Errors.UNRELEASED_INSTANCE_ID);
     }
 
     @Test
@@ -451,16 +452,16 @@ class ConsumerProtocolTest {
     void classicGroupWithMembersRefusesConsumerProtocolMembers() {
         classicJoin(""); // v3: joins at once (no MEMBER_ID_REQUIRED)
         ConsumerGroupHeartbeatResponseData r = join("a", "orders");
-        assertThat(r.errorCode()).isEqualTo(GroupErrors.GROUP_ID_NOT_FOUND);
+        assertThat(r.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         ConsumerGroupHeartbeatResponseData hb = beat("a", 1, Set.of());
-        assertThat(hb.errorCode()).isEqualTo(GroupErrors.GROUP_ID_NOT_FOUND);
+        assertThat(hb.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         assertThat(hb.errorMessage()).isEqualTo("Group cg is not a consumer group.");
     }
 
     @Test
     void consumerGroupWithMembersRefusesClassicMembersAndAnEmptyOneIsConverted() {
         join("a", "orders");
-        assertThat(classicJoin("").errorCode()).isEqualTo(GroupErrors.INCONSISTENT_GROUP_PROTOCOL);
+        assertThat(classicJoin("").errorCode()).isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL);
         send(new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId("a").setMemberEpoch(-1));
         assertThat(classicJoin("").errorCode()).isZero();
         assertThat(coordinator.consumerGroup(G)).isNull();
@@ -481,7 +482,7 @@ class ConsumerProtocolTest {
                 List.of(new OffsetManager.Commit(new TopicPartitionRef("orders", 0), 42, -1, "")), (short) 9);
         join("a", "orders");
         start(GroupConfig.defaults()); // membership is not persisted; offsets are
-        assertThat(beat("a", 1, range(0, 6)).errorCode()).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
+        assertThat(beat("a", 1, range(0, 6)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         assertThat(join("a", "orders").memberEpoch()).isEqualTo(1);
     }
 
@@ -492,19 +493,19 @@ class ConsumerProtocolTest {
         join("a", "orders");
         List<OffsetManager.Commit> c = List.of(new OffsetManager.Commit(new TopicPartitionRef("orders", 0), 10, -1, ""));
         TopicPartitionRef tp = new TopicPartitionRef("orders", 0);
-        assertThat(coordinator.offsets().commit(G, "a", null, 1, -1, c, (short) 9).get(tp)).isEqualTo(GroupErrors.NONE);
-        assertThat(coordinator.offsets().commit(G, "a", null, 2, -1, c, (short) 9).get(tp)).isEqualTo(GroupErrors.STALE_MEMBER_EPOCH);
-        assertThat(coordinator.offsets().commit(G, "zz", null, 1, -1, c, (short) 9).get(tp)).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
-        assertThat(coordinator.offsets().commit(G, "a", null, 1, -1, c, (short) 8).get(tp)).isEqualTo(GroupErrors.UNSUPPORTED_VERSION);
-        assertThat(coordinator.offsets().commit(G, "", null, -1, -1, c, (short) 9).get(tp)).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
-        assertThat(coordinator.offsets().validateFetch(G, "a", 1)).isEqualTo(GroupErrors.NONE);
-        assertThat(coordinator.offsets().validateFetch(G, "a", 0)).isEqualTo(GroupErrors.STALE_MEMBER_EPOCH);
-        assertThat(coordinator.offsets().validateFetch(G, "q", 1)).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
-        assertThat(coordinator.offsets().validateFetch(G, null, -1)).isEqualTo(GroupErrors.NONE);
+        assertThat(coordinator.offsets().commit(G, "a", null, 1, -1, c, (short) 9).get(tp)).isEqualTo(Errors.NONE);
+        assertThat(coordinator.offsets().commit(G, "a", null, 2, -1, c, (short) 9).get(tp)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(coordinator.offsets().commit(G, "zz", null, 1, -1, c, (short) 9).get(tp)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(coordinator.offsets().commit(G, "a", null, 1, -1, c, (short) 8).get(tp)).isEqualTo(Errors.UNSUPPORTED_VERSION);
+        assertThat(coordinator.offsets().commit(G, "", null, -1, -1, c, (short) 9).get(tp)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(coordinator.offsets().validateFetch(G, "a", 1)).isEqualTo(Errors.NONE);
+        assertThat(coordinator.offsets().validateFetch(G, "a", 0)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(coordinator.offsets().validateFetch(G, "q", 1)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(coordinator.offsets().validateFetch(G, null, -1)).isEqualTo(Errors.NONE);
 
         send(new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId("a").setMemberEpoch(-1));
         assertThat(coordinator.offsets().commit(G, "", null, -1, -1, c, (short) 9).get(tp))
-                .as("an empty group takes admin commits").isEqualTo(GroupErrors.NONE);
+                .as("an empty group takes admin commits").isEqualTo(Errors.NONE);
     }
 
     @Test
@@ -534,7 +535,7 @@ class ConsumerProtocolTest {
         assertThat(coordinator.admin().listGroups(List.of("Empty"), List.of())).isEmpty();
 
         DescribedGroup classicView = coordinator.admin().describe(G, (short) 6, false);
-        assertThat(classicView.errorCode()).isEqualTo(GroupErrors.GROUP_ID_NOT_FOUND);
+        assertThat(classicView.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         assertThat(classicView.errorMessage()).isEqualTo("Group cg is not a classic group.");
         assertThat(classicView.groupState()).isEqualTo("Dead");
         assertThat(coordinator.admin().describe(G, (short) 5, false).errorCode()).isZero();
@@ -558,9 +559,9 @@ class ConsumerProtocolTest {
         });
         assertThat(coordinator.admin().describeConsumerGroup("nope", (short) 1, false).errorMessage())
                 .isEqualTo("Group nope not found.");
-        assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(GroupErrors.NON_EMPTY_GROUP);
+        assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(Errors.NON_EMPTY_GROUP);
         send(new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId("a").setMemberEpoch(-1));
-        assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(GroupErrors.NONE);
+        assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(Errors.NONE);
         assertThat(coordinator.consumerGroup(G)).isNull();
     }
 
@@ -572,7 +573,7 @@ class ConsumerProtocolTest {
         short e = coordinator.offsets().delete(G, List.of(new TopicPartitionRef("orders", 0),
                 new TopicPartitionRef("payments", 0)), errors);
         assertThat(e).isZero();
-        assertThat(errors.get(new TopicPartitionRef("orders", 0))).isEqualTo(GroupErrors.GROUP_SUBSCRIBED_TO_TOPIC);
-        assertThat(errors.get(new TopicPartitionRef("payments", 0))).isEqualTo(GroupErrors.NONE);
+        assertThat(errors.get(new TopicPartitionRef("orders", 0))).isEqualTo(Errors.GROUP_SUBSCRIBED_TO_TOPIC);
+        assertThat(errors.get(new TopicPartitionRef("payments", 0))).isEqualTo(Errors.NONE);
     }
 }

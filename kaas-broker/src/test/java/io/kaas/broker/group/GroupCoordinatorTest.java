@@ -1,5 +1,6 @@
 package io.kaas.broker.group;
 
+import io.kaas.wire.protocol.Errors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.api.cluster.CommittedOffset;
@@ -77,7 +78,7 @@ class GroupCoordinatorTest {
     /** A dynamic v9 member through MEMBER_ID_REQUIRED: the pending second JoinGroup. */
     CompletableFuture<JoinGroupResponseData> newMember() {
         JoinGroupResponseData first = join("").join();
-        assertThat(first.errorCode()).isEqualTo(GroupErrors.MEMBER_ID_REQUIRED);
+        assertThat(first.errorCode()).isEqualTo(Errors.MEMBER_ID_REQUIRED);
         assertThat(first.memberId()).startsWith("client-");
         return join(first.memberId());
     }
@@ -121,7 +122,7 @@ class GroupCoordinatorTest {
         assertThat(f).isNotDone();
         timer.advance(1);
         JoinGroupResponseData r = f.join();
-        assertThat(r.errorCode()).isEqualTo(GroupErrors.NONE);
+        assertThat(r.errorCode()).isEqualTo(Errors.NONE);
         assertThat(r.generationId()).isEqualTo(1);
         assertThat(r.leader()).isEqualTo(r.memberId());
         assertThat(r.protocolName()).isEqualTo("range");
@@ -131,7 +132,7 @@ class GroupCoordinatorTest {
         assertThat(state()).isEqualTo("CompletingRebalance");
 
         SyncGroupResponseData s = sync(r.memberId(), 1, null, Map.of(r.memberId(), "p0-5")).join();
-        assertThat(s.errorCode()).isEqualTo(GroupErrors.NONE);
+        assertThat(s.errorCode()).isEqualTo(Errors.NONE);
         assertThat(s.assignment()).isEqualTo(bytes("p0-5"));
         assertThat(state()).isEqualTo("Stable");
     }
@@ -154,7 +155,7 @@ class GroupCoordinatorTest {
         CompletableFuture<JoinGroupResponseData> f = join("", null, (short) 3, "consumer", "range");
         assertThat(f).isNotDone();
         timer.advance(INITIAL_DELAY);
-        assertThat(f.join().errorCode()).isEqualTo(GroupErrors.NONE);
+        assertThat(f.join().errorCode()).isEqualTo(Errors.NONE);
         assertThat(f.join().memberId()).startsWith("client-");
     }
 
@@ -163,9 +164,9 @@ class GroupCoordinatorTest {
         String m1 = stableSingleMember();
         CompletableFuture<JoinGroupResponseData> j2 = newMember();
         assertThat(state()).isEqualTo("PreparingRebalance");
-        assertThat(heartbeat(m1, 1, null)).isEqualTo(GroupErrors.REBALANCE_IN_PROGRESS);
+        assertThat(heartbeat(m1, 1, null)).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
         // A commit during PreparingRebalance is still accepted (Kafka relies on the heartbeat to signal).
-        assertThat(commit(m1, 1, 5).get(tp(0))).isEqualTo(GroupErrors.NONE);
+        assertThat(commit(m1, 1, 5).get(tp(0))).isEqualTo(Errors.NONE);
         CompletableFuture<JoinGroupResponseData> j1 = join(m1);
         JoinGroupResponseData r1 = j1.join();
         JoinGroupResponseData r2 = j2.join();
@@ -175,9 +176,9 @@ class GroupCoordinatorTest {
         assertThat(r2.members()).isEmpty();
 
         // Commit between JoinGroup and SyncGroup: REBALANCE_IN_PROGRESS, as Kafka.
-        assertThat(commit(m1, 2, 6).get(tp(0))).isEqualTo(GroupErrors.REBALANCE_IN_PROGRESS);
+        assertThat(commit(m1, 2, 6).get(tp(0))).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
         // A commit from the old generation: ILLEGAL_GENERATION.
-        assertThat(commit(m1, 1, 6).get(tp(0))).isEqualTo(GroupErrors.ILLEGAL_GENERATION);
+        assertThat(commit(m1, 1, 6).get(tp(0))).isEqualTo(Errors.ILLEGAL_GENERATION);
 
         CompletableFuture<SyncGroupResponseData> s2 = sync(r2.memberId(), 2, null, Map.of());
         assertThat(s2).isNotDone(); // followers wait for the leader
@@ -185,7 +186,7 @@ class GroupCoordinatorTest {
         assertThat(s1.assignment()).isEqualTo(bytes("p0-2"));
         assertThat(s2.join().assignment()).isEqualTo(bytes("p3-5"));
         assertThat(state()).isEqualTo("Stable");
-        assertThat(commit(m1, 2, 7).get(tp(0))).isEqualTo(GroupErrors.NONE);
+        assertThat(commit(m1, 2, 7).get(tp(0))).isEqualTo(Errors.NONE);
         assertThat(store.committedOffsets(G).get(tp(0)).offset()).isEqualTo(7);
     }
 
@@ -203,26 +204,26 @@ class GroupCoordinatorTest {
         assertThat(r2.generationId()).isEqualTo(2);
         assertThat(r2.leader()).isEqualTo(r2.memberId());
         assertThat(r2.members()).hasSize(1);
-        assertThat(heartbeat(m1, 2, null)).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
+        assertThat(heartbeat(m1, 2, null)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
     }
 
     @Test
     void aSilentMemberExpiresAfterItsSessionTimeoutAndTheGroupEmpties() {
         String m1 = stableSingleMember();
         timer.advance(SESSION - 1);
-        assertThat(heartbeat(m1, 1, null)).isEqualTo(GroupErrors.NONE);
+        assertThat(heartbeat(m1, 1, null)).isEqualTo(Errors.NONE);
         timer.advance(SESSION - 1);
         assertThat(state()).isEqualTo("Stable");
         timer.advance(1);
         assertThat(state()).isEqualTo("Empty");
-        assertThat(heartbeat(m1, 1, null)).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
+        assertThat(heartbeat(m1, 1, null)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
     }
 
     @Test
     void aMemberIdHandedOutButNeverUsedOnlyHoldsTheRebalanceUntilItsSessionTimeout() {
         String m1 = stableSingleMember();
         JoinGroupResponseData first = join("").join(); // MEMBER_ID_REQUIRED, then the client vanishes
-        assertThat(first.errorCode()).isEqualTo(GroupErrors.MEMBER_ID_REQUIRED);
+        assertThat(first.errorCode()).isEqualTo(Errors.MEMBER_ID_REQUIRED);
         assertThat(state()).isEqualTo("Stable"); // a pending member does not rebalance the group
         CompletableFuture<JoinGroupResponseData> rejoin = join(m1); // the leader rejoins: rebalance
         assertThat(state()).isEqualTo("PreparingRebalance");
@@ -242,9 +243,9 @@ class GroupCoordinatorTest {
         sync(m1, 2, null, Map.of()).join();
         LeaveGroupResponseData leave = coordinator.leaveGroup(G, List.of(new MemberIdentity().setMemberId(m1),
                 new MemberIdentity().setMemberId("nobody")));
-        assertThat(leave.errorCode()).isEqualTo(GroupErrors.NONE);
+        assertThat(leave.errorCode()).isEqualTo(Errors.NONE);
         assertThat(leave.members()).extracting(m -> m.errorCode())
-                .containsExactly(GroupErrors.NONE, GroupErrors.UNKNOWN_MEMBER_ID);
+                .containsExactly(Errors.NONE, Errors.UNKNOWN_MEMBER_ID);
         assertThat(state()).isEqualTo("PreparingRebalance");
         JoinGroupResponseData again = join(r2.memberId()).join();
         assertThat(again.generationId()).isEqualTo(3);
@@ -257,36 +258,36 @@ class GroupCoordinatorTest {
     void rejectsInvalidGroupIdsSessionTimeoutsAndInconsistentProtocols() {
         JoinGroupRequestData bad = new JoinGroupRequestData().setGroupId("").setSessionTimeoutMs(SESSION)
                 .setProtocolType("consumer");
-        assertThat(coordinator.joinGroup(bad, (short) 9, "c", "h").join().errorCode()).isEqualTo(GroupErrors.INVALID_GROUP_ID);
+        assertThat(coordinator.joinGroup(bad, (short) 9, "c", "h").join().errorCode()).isEqualTo(Errors.INVALID_GROUP_ID);
         JoinGroupRequestData shortSession = new JoinGroupRequestData().setGroupId(G).setSessionTimeoutMs(5999)
                 .setProtocolType("consumer");
         assertThat(coordinator.joinGroup(shortSession, (short) 9, "c", "h").join().errorCode())
-                .isEqualTo(GroupErrors.INVALID_SESSION_TIMEOUT);
+                .isEqualTo(Errors.INVALID_SESSION_TIMEOUT);
         JoinGroupRequestData longSession = shortSession.setSessionTimeoutMs(1_800_001);
         assertThat(coordinator.joinGroup(longSession, (short) 9, "c", "h").join().errorCode())
-                .isEqualTo(GroupErrors.INVALID_SESSION_TIMEOUT);
+                .isEqualTo(Errors.INVALID_SESSION_TIMEOUT);
 
         stableSingleMember();
         assertThat(join("", null, (short) 9, "connect", "range").join().errorCode())
-                .isEqualTo(GroupErrors.INCONSISTENT_GROUP_PROTOCOL);
+                .isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL);
         assertThat(join("", null, (short) 9, "consumer", "roundrobin").join().errorCode())
-                .isEqualTo(GroupErrors.INCONSISTENT_GROUP_PROTOCOL);
-        assertThat(join("who-is-this").join().errorCode()).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
+                .isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL);
+        assertThat(join("who-is-this").join().errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
     }
 
     @Test
     void syncAndHeartbeatAnswerKafkasErrors() {
         String m1 = stableSingleMember();
-        assertThat(heartbeat(m1, 2, null)).isEqualTo(GroupErrors.ILLEGAL_GENERATION);
-        assertThat(heartbeat("stranger", 1, null)).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
-        assertThat(sync(m1, 0, null, Map.of()).join().errorCode()).isEqualTo(GroupErrors.ILLEGAL_GENERATION);
-        assertThat(sync("stranger", 1, null, Map.of()).join().errorCode()).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
+        assertThat(heartbeat(m1, 2, null)).isEqualTo(Errors.ILLEGAL_GENERATION);
+        assertThat(heartbeat("stranger", 1, null)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(sync(m1, 0, null, Map.of()).join().errorCode()).isEqualTo(Errors.ILLEGAL_GENERATION);
+        assertThat(sync("stranger", 1, null, Map.of()).join().errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         assertThat(coordinator.heartbeat(new HeartbeatRequestData().setGroupId("no-such-group").setMemberId(m1)))
-                .isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         // A Stable group answers SyncGroup again with the member's current assignment.
         assertThat(sync(m1, 1, null, Map.of()).join().assignment()).isEqualTo(bytes("all"));
         newMember();
-        assertThat(sync(m1, 1, null, Map.of()).join().errorCode()).isEqualTo(GroupErrors.REBALANCE_IN_PROGRESS);
+        assertThat(sync(m1, 1, null, Map.of()).join().errorCode()).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
     }
 
     @Test
@@ -296,7 +297,7 @@ class GroupCoordinatorTest {
         coordinator.start();
         stableSingleMember();
         JoinGroupResponseData second = join("", null, (short) 3, "consumer", "range").join();
-        assertThat(second.errorCode()).isEqualTo(GroupErrors.GROUP_MAX_SIZE_REACHED);
+        assertThat(second.errorCode()).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
     }
 
     // ---- static membership ----
@@ -308,7 +309,7 @@ class GroupCoordinatorTest {
         timer.advance(2 * INITIAL_DELAY); // b joined during the initial delay, which extends it once
         JoinGroupResponseData ra = a.join();
         JoinGroupResponseData rb = b.join();
-        assertThat(ra.errorCode()).isEqualTo(GroupErrors.NONE); // static members skip MEMBER_ID_REQUIRED
+        assertThat(ra.errorCode()).isEqualTo(Errors.NONE); // static members skip MEMBER_ID_REQUIRED
         String leader = ra.leader();
         String follower = leader.equals(ra.memberId()) ? rb.memberId() : ra.memberId();
         String followerInstance = follower.equals(ra.memberId()) ? "instance-a" : "instance-b";
@@ -318,16 +319,16 @@ class GroupCoordinatorTest {
 
         // The follower restarts: same instance id, no member id.
         JoinGroupResponseData rejoin = join("", followerInstance, (short) 9, "consumer", "range").join();
-        assertThat(rejoin.errorCode()).isEqualTo(GroupErrors.NONE);
+        assertThat(rejoin.errorCode()).isEqualTo(Errors.NONE);
         assertThat(rejoin.generationId()).isEqualTo(1);
         assertThat(rejoin.memberId()).isNotEqualTo(follower);
         assertThat(rejoin.skipAssignment()).isFalse();
         assertThat(state()).isEqualTo("Stable");
         assertThat(sync(rejoin.memberId(), 1, followerInstance, Map.of()).join().assignment()).isEqualTo(bytes("F"));
         // The old incarnation is fenced.
-        assertThat(heartbeat(follower, 1, followerInstance)).isEqualTo(GroupErrors.FENCED_INSTANCE_ID);
-        assertThat(commit(follower, followerInstance, 1, 3).get(tp(0))).isEqualTo(GroupErrors.FENCED_INSTANCE_ID);
-        assertThat(heartbeat(rejoin.memberId(), 1, followerInstance)).isEqualTo(GroupErrors.NONE);
+        assertThat(heartbeat(follower, 1, followerInstance)).isEqualTo(Errors.FENCED_INSTANCE_ID);
+        assertThat(commit(follower, followerInstance, 1, 3).get(tp(0))).isEqualTo(Errors.FENCED_INSTANCE_ID);
+        assertThat(heartbeat(rejoin.memberId(), 1, followerInstance)).isEqualTo(Errors.NONE);
     }
 
     @Test
@@ -350,7 +351,7 @@ class GroupCoordinatorTest {
         sync(a.join().memberId(), 1, "instance-a", Map.of()).join();
         LeaveGroupResponseData leave = coordinator.leaveGroup(G,
                 List.of(new MemberIdentity().setMemberId("").setGroupInstanceId("instance-a")));
-        assertThat(leave.members().get(0).errorCode()).isEqualTo(GroupErrors.NONE);
+        assertThat(leave.members().get(0).errorCode()).isEqualTo(Errors.NONE);
         assertThat(state()).isEqualTo("Empty");
     }
 
@@ -391,9 +392,9 @@ class GroupCoordinatorTest {
                 List.of(new OffsetManager.Commit(tp(1), 42, 3, "meta"),
                         new OffsetManager.Commit(new TopicPartitionRef("orders", 6), 1, -1, ""),
                         new OffsetManager.Commit(new TopicPartitionRef("nope", 0), 1, -1, "")), (short) 8);
-        assertThat(errors).containsEntry(tp(1), GroupErrors.NONE)
-                .containsEntry(new TopicPartitionRef("orders", 6), GroupErrors.UNKNOWN_TOPIC_OR_PARTITION)
-                .containsEntry(new TopicPartitionRef("nope", 0), GroupErrors.UNKNOWN_TOPIC_OR_PARTITION);
+        assertThat(errors).containsEntry(tp(1), Errors.NONE)
+                .containsEntry(new TopicPartitionRef("orders", 6), Errors.UNKNOWN_TOPIC_OR_PARTITION)
+                .containsEntry(new TopicPartitionRef("nope", 0), Errors.UNKNOWN_TOPIC_OR_PARTITION);
         OffsetManager.FetchResult fetched = coordinator.offsets().fetch(G, Map.of("orders", List.of(1, 2)));
         assertThat(fetched.partitions()).extracting(f -> f.offset() == null ? -1 : f.offset().offset())
                 .containsExactly(42L, -1L);
@@ -408,37 +409,37 @@ class GroupCoordinatorTest {
     void commitsToAnUnknownGroupWithAGenerationAreRejectedAsKafkaDoes() {
         List<OffsetManager.Commit> c = List.of(new OffsetManager.Commit(tp(0), 1, -1, ""));
         assertThat(coordinator.offsets().commit(G, "m", null, 3, -1, c, (short) 9).get(tp(0)))
-                .isEqualTo(GroupErrors.GROUP_ID_NOT_FOUND);
+                .isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         assertThat(coordinator.offsets().commit(G, "m", null, 3, -1, c, (short) 8).get(tp(0)))
-                .isEqualTo(GroupErrors.ILLEGAL_GENERATION);
+                .isEqualTo(Errors.ILLEGAL_GENERATION);
         assertThat(store.commitCalls).isZero();
     }
 
     @Test
     void onlyMembersCommitToAGroupWithMembers() {
         stableSingleMember();
-        assertThat(commit("", -1, 1).get(tp(0))).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
-        assertThat(commit("stranger", 1, 1).get(tp(0))).isEqualTo(GroupErrors.UNKNOWN_MEMBER_ID);
+        assertThat(commit("", -1, 1).get(tp(0))).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(commit("stranger", 1, 1).get(tp(0))).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
     }
 
     @Test
     void metadataOverTheLimitIsRefused() {
         Map<TopicPartitionRef, Short> errors = coordinator.offsets().commit(G, "", null, -1, -1,
                 List.of(new OffsetManager.Commit(tp(0), 1, -1, "x".repeat(4097))), (short) 9);
-        assertThat(errors.get(tp(0))).isEqualTo(GroupErrors.OFFSET_METADATA_TOO_LARGE);
+        assertThat(errors.get(tp(0))).isEqualTo(Errors.OFFSET_METADATA_TOO_LARGE);
     }
 
     @Test
     void deleteGroupsRemovesOnlyEmptyGroupsWithTheirOffsets() {
-        assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(GroupErrors.GROUP_ID_NOT_FOUND);
+        assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         String m1 = stableSingleMember();
         commit(m1, 1, 9);
-        assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(GroupErrors.NON_EMPTY_GROUP);
+        assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(Errors.NON_EMPTY_GROUP);
         coordinator.leaveGroup(G, List.of(new MemberIdentity().setMemberId(m1)));
         assertThat(state()).isEqualTo("Empty");
-        assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(GroupErrors.NONE);
+        assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(Errors.NONE);
         assertThat(store.committedOffsets(G)).isEmpty();
-        assertThat(coordinator.admin().describe(G, (short) 6, false).errorCode()).isEqualTo(GroupErrors.GROUP_ID_NOT_FOUND);
+        assertThat(coordinator.admin().describe(G, (short) 6, false).errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         assertThat(coordinator.admin().describe(G, (short) 5, false).groupState()).isEqualTo("Dead");
         assertThat(coordinator.admin().listGroups(List.of(), List.of())).isEmpty();
     }
@@ -459,11 +460,11 @@ class GroupCoordinatorTest {
                 new OffsetManager.Commit(new TopicPartitionRef("payments", 0), 1, -1, "")), (short) 9);
         Map<TopicPartitionRef, Short> errors = new java.util.HashMap<>();
         short top = coordinator.offsets().delete(G, List.of(tp(0), new TopicPartitionRef("payments", 0)), errors);
-        assertThat(top).isEqualTo(GroupErrors.NONE);
-        assertThat(errors).containsEntry(tp(0), GroupErrors.GROUP_SUBSCRIBED_TO_TOPIC)
-                .containsEntry(new TopicPartitionRef("payments", 0), GroupErrors.NONE);
+        assertThat(top).isEqualTo(Errors.NONE);
+        assertThat(errors).containsEntry(tp(0), Errors.GROUP_SUBSCRIBED_TO_TOPIC)
+                .containsEntry(new TopicPartitionRef("payments", 0), Errors.NONE);
         assertThat(store.committedOffsets(G)).containsOnlyKeys(tp(0));
-        assertThat(coordinator.offsets().delete("unknown", List.of(tp(0)), errors)).isEqualTo(GroupErrors.GROUP_ID_NOT_FOUND);
+        assertThat(coordinator.offsets().delete("unknown", List.of(tp(0)), errors)).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
     }
 
     @Test
@@ -486,7 +487,7 @@ class GroupCoordinatorTest {
         commit(m1, 1, 5);
         for (int i = 0; i < 8 * 24 * 720; i++) { // eight days of heartbeats, one every 5 s
             timer.advance(5_000);
-            assertThat(heartbeat(m1, 1, null)).isEqualTo(GroupErrors.NONE);
+            assertThat(heartbeat(m1, 1, null)).isEqualTo(Errors.NONE);
         }
         assertThat(store.committedOffsets(G)).isNotEmpty();
     }
@@ -514,6 +515,6 @@ class GroupCoordinatorTest {
     void closeFailsWaitingJoinsWithCoordinatorNotAvailable() {
         CompletableFuture<JoinGroupResponseData> f = newMember();
         coordinator.close();
-        assertThat(f.join().errorCode()).isEqualTo(GroupErrors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(f.join().errorCode()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
     }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kaas.api.storage.BufferSlice;
 import io.kaas.api.storage.FileSlice;
 import io.kaas.api.storage.LogSlice;
-import io.kaas.broker.topic.ErrorCodes;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.FetchResponseData.AbortedTransaction;
 import io.kaas.wire.message.FetchResponseData.FetchableTopicResponse;
@@ -69,13 +69,13 @@ class FetchResponseTest {
     /** Two topics: file slices, a buffer slice, nothing, an error, and a file slice after them. */
     private FetchResponse response(short v) {
         FetchResponse r = new FetchResponse();
-        r.setThrottleTimeMs(0).setErrorCode(ErrorCodes.NONE).setSessionId(v >= 7 ? 77 : 0);
+        r.setThrottleTimeMs(0).setErrorCode(Errors.NONE).setSessionId(v >= 7 ? 77 : 0);
         List<FetchableTopicResponse> topics = new ArrayList<>();
         List<PartitionData> a = new ArrayList<>();
         a.add(partition(0, List.of(new FileSlice(channel, 100, 5000), new FileSlice(channel, 10_000, 60_000))));
         a.add(partition(1, List.of(new BufferSlice(ByteBuffer.wrap(bufferBytes)))));
         a.add(partition(2, List.of()));
-        a.add(new PartitionData().setPartitionIndex(3).setErrorCode(ErrorCodes.OFFSET_OUT_OF_RANGE)
+        a.add(new PartitionData().setPartitionIndex(3).setErrorCode(Errors.OFFSET_OUT_OF_RANGE)
                 .setHighWatermark(-1).setLastStableOffset(-1).setLogStartOffset(-1).setRecords(Unpooled.EMPTY_BUFFER));
         topics.add(new FetchableTopicResponse().setTopic("alpha").setTopicId(TOPIC_ID).setPartitions(a));
         List<PartitionData> b = new ArrayList<>();
@@ -86,7 +86,7 @@ class FetchResponseTest {
     }
 
     private static PartitionData partition(int index, List<LogSlice> slices) {
-        return new SlicedPartition(slices).setPartitionIndex(index).setErrorCode(ErrorCodes.NONE)
+        return new SlicedPartition(slices).setPartitionIndex(index).setErrorCode(Errors.NONE)
                 .setHighWatermark(1000 + index).setLastStableOffset(900 + index).setLogStartOffset(index)
                 .setPreferredReadReplica(-1).setAbortedTransactions(List.of(new AbortedTransaction()
                         .setProducerId(5).setFirstOffset(6))).setRecords(Unpooled.EMPTY_BUFFER);

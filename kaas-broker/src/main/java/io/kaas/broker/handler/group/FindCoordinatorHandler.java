@@ -2,7 +2,7 @@ package io.kaas.broker.handler.group;
 
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.BrokerEndpoint;
-import io.kaas.broker.group.GroupErrors;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.handler.ApiHandler;
 import io.kaas.broker.handler.RequestContext;
 import io.kaas.wire.message.ApiMessageType;
@@ -65,13 +65,13 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
         Coordinator c = new Coordinator().setKey(key).setNodeId(-1).setHost("").setPort(-1);
         if (keyType == GROUP) {
             BrokerEndpoint endpoint = ctx.advertisedEndpoint();
-            return c.setErrorCode(GroupErrors.NONE).setErrorMessage(null).setNodeId(ctx.nodeId())
+            return c.setErrorCode(Errors.NONE).setErrorMessage(null).setNodeId(ctx.nodeId())
                     .setHost(endpoint.host()).setPort(endpoint.port());
         }
         if (keyType == TRANSACTION) {
-            return c.setErrorCode(GroupErrors.COORDINATOR_NOT_AVAILABLE)
+            return c.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE)
                     .setErrorMessage("The coordinator is not available.");
         }
-        return c.setErrorCode(GroupErrors.INVALID_REQUEST).setErrorMessage("Unsupported key type " + keyType);
+        return c.setErrorCode(Errors.INVALID_REQUEST).setErrorMessage("Unsupported key type " + keyType);
     }
 }

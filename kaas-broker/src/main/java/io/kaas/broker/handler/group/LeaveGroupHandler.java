@@ -1,7 +1,7 @@
 package io.kaas.broker.handler.group;
 
 import io.kaas.broker.group.GroupCoordinator;
-import io.kaas.broker.group.GroupErrors;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.handler.ApiHandler;
 import io.kaas.broker.handler.RequestContext;
 import io.kaas.wire.message.ApiMessageType;
@@ -46,7 +46,7 @@ public final class LeaveGroupHandler implements ApiHandler<LeaveGroupRequestData
         LeaveGroupResponseData response = coordinator.leaveGroup(request.groupId(), members);
         if (version < 3) {
             short error = response.errorCode();
-            if (error == GroupErrors.NONE && !response.members().isEmpty()) {
+            if (error == Errors.NONE && !response.members().isEmpty()) {
                 error = response.members().get(0).errorCode();
             }
             response.setErrorCode(error).setMembers(new ArrayList<>());

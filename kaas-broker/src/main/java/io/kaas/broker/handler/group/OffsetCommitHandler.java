@@ -2,7 +2,7 @@ package io.kaas.broker.handler.group;
 
 import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.broker.group.GroupCoordinator;
-import io.kaas.broker.group.GroupErrors;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.group.OffsetManager;
 import io.kaas.broker.handler.ApiHandler;
 import io.kaas.broker.handler.RequestContext;
@@ -64,7 +64,7 @@ public final class OffsetCommitHandler implements ApiHandler<OffsetCommitRequest
         for (OffsetCommitRequestTopic t : request.topics()) {
             List<OffsetCommitResponsePartition> partitions = new ArrayList<>();
             for (OffsetCommitRequestPartition p : t.partitions()) {
-                short error = p.partitionIndex() < 0 ? GroupErrors.UNKNOWN_TOPIC_OR_PARTITION
+                short error = p.partitionIndex() < 0 ? Errors.UNKNOWN_TOPIC_OR_PARTITION
                         : errors.get(new TopicPartitionRef(t.name(), p.partitionIndex()));
                 partitions.add(new OffsetCommitResponsePartition().setPartitionIndex(p.partitionIndex()).setErrorCode(error));
             }

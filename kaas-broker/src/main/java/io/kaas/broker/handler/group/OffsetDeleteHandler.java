@@ -2,7 +2,7 @@ package io.kaas.broker.handler.group;
 
 import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.broker.group.GroupCoordinator;
-import io.kaas.broker.group.GroupErrors;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.handler.ApiHandler;
 import io.kaas.broker.handler.RequestContext;
 import io.kaas.wire.message.ApiMessageType;
@@ -57,7 +57,7 @@ public final class OffsetDeleteHandler implements ApiHandler<OffsetDeleteRequest
         Map<TopicPartitionRef, Short> errors = new HashMap<>();
         short error = coordinator.offsets().delete(request.groupId(), partitions, errors);
         OffsetDeleteResponseData response = new OffsetDeleteResponseData().setErrorCode(error);
-        if (error != GroupErrors.NONE) {
+        if (error != Errors.NONE) {
             return CompletableFuture.completedFuture(response);
         }
         List<OffsetDeleteResponseTopic> topics = new ArrayList<>();
@@ -66,7 +66,7 @@ public final class OffsetDeleteHandler implements ApiHandler<OffsetDeleteRequest
             for (OffsetDeleteRequestPartition p : t.partitions()) {
                 Short e = p.partitionIndex() < 0 ? null : errors.get(new TopicPartitionRef(t.name(), p.partitionIndex()));
                 ps.add(new OffsetDeleteResponsePartition().setPartitionIndex(p.partitionIndex())
-                        .setErrorCode(e == null ? GroupErrors.UNKNOWN_TOPIC_OR_PARTITION : e));
+                        .setErrorCode(e == null ? Errors.UNKNOWN_TOPIC_OR_PARTITION : e));
             }
             topics.add(new OffsetDeleteResponseTopic().setName(t.name()).setPartitions(ps));
         }

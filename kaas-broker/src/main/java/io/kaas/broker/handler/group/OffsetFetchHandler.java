@@ -2,7 +2,7 @@ package io.kaas.broker.handler.group;
 
 import io.kaas.api.cluster.CommittedOffset;
 import io.kaas.broker.group.GroupCoordinator;
-import io.kaas.broker.group.GroupErrors;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.group.OffsetManager;
 import io.kaas.broker.handler.ApiHandler;
 import io.kaas.broker.handler.RequestContext;
@@ -59,8 +59,8 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
             List<OffsetFetchResponseGroup> groups = new ArrayList<>();
             for (OffsetFetchRequestGroup g : request.groups()) {
                 short error = version >= 9 ? coordinator.offsets().validateFetch(g.groupId(), g.memberId(), g.memberEpoch())
-                        : GroupErrors.NONE;
-                groups.add(error == GroupErrors.NONE ? fetchGroup(g)
+                        : Errors.NONE;
+                groups.add(error == Errors.NONE ? fetchGroup(g)
                         : new OffsetFetchResponseGroup().setGroupId(g.groupId()).setErrorCode(error));
             }
             return CompletableFuture.completedFuture(response.setGroups(groups));
@@ -81,7 +81,7 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
                             .setCommittedOffset(o == null ? -1 : o.offset())
                             .setCommittedLeaderEpoch(o == null || version < 5 ? -1 : o.leaderEpoch())
                             .setMetadata(o == null ? "" : o.metadata())
-                            .setErrorCode(version < 2 ? result.errorCode() : GroupErrors.NONE));
+                            .setErrorCode(version < 2 ? result.errorCode() : Errors.NONE));
         }
         response.setTopics(new ArrayList<>(topics.values()));
         if (version >= 2) {

@@ -1,16 +1,29 @@
-package io.kaas.broker.topic;
+package io.kaas.wire.protocol;
 
-/** The Kafka error codes the broker answers with (values of Kafka's {@code Errors} enum). */
-public final class ErrorCodes {
+/**
+ * The Kafka error codes kaas answers with: the values of Kafka's {@code Errors} enum, under Kafka's
+ * names. The one error table of the broker; handlers, coordinators and the network layer all use it.
+ */
+public final class Errors {
     public static final short UNKNOWN_SERVER_ERROR = -1;
     public static final short NONE = 0;
     public static final short OFFSET_OUT_OF_RANGE = 1;
     public static final short CORRUPT_MESSAGE = 2;
     public static final short UNKNOWN_TOPIC_OR_PARTITION = 3;
     public static final short MESSAGE_TOO_LARGE = 10;
+    public static final short OFFSET_METADATA_TOO_LARGE = 12;
+    public static final short COORDINATOR_LOAD_IN_PROGRESS = 14;
+    public static final short COORDINATOR_NOT_AVAILABLE = 15;
     public static final short NOT_COORDINATOR = 16;
     public static final short INVALID_TOPIC_EXCEPTION = 17;
     public static final short INVALID_REQUIRED_ACKS = 21;
+    public static final short ILLEGAL_GENERATION = 22;
+    public static final short INCONSISTENT_GROUP_PROTOCOL = 23;
+    public static final short INVALID_GROUP_ID = 24;
+    public static final short UNKNOWN_MEMBER_ID = 25;
+    public static final short INVALID_SESSION_TIMEOUT = 26;
+    public static final short REBALANCE_IN_PROGRESS = 27;
+    public static final short INVALID_COMMIT_OFFSET_SIZE = 28;
     public static final short TOPIC_AUTHORIZATION_FAILED = 29;
     public static final short GROUP_AUTHORIZATION_FAILED = 30;
     public static final short CLUSTER_AUTHORIZATION_FAILED = 31;
@@ -25,11 +38,22 @@ public final class ErrorCodes {
     public static final short INVALID_PRODUCER_EPOCH = 47;
     public static final short TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53;
     public static final short KAFKA_STORAGE_ERROR = 56;
+    public static final short NON_EMPTY_GROUP = 68;
+    public static final short GROUP_ID_NOT_FOUND = 69;
     public static final short TOPIC_DELETION_DISABLED = 73;
+    public static final short MEMBER_ID_REQUIRED = 79;
+    public static final short GROUP_MAX_SIZE_REACHED = 81;
+    public static final short FENCED_INSTANCE_ID = 82;
+    public static final short GROUP_SUBSCRIBED_TO_TOPIC = 86;
     public static final short INVALID_RECORD = 87;
     public static final short UNKNOWN_TOPIC_ID = 100;
+    public static final short FENCED_MEMBER_EPOCH = 110;
+    public static final short UNRELEASED_INSTANCE_ID = 111;
+    public static final short UNSUPPORTED_ASSIGNOR = 112;
+    public static final short STALE_MEMBER_EPOCH = 113;
     public static final short MISMATCHED_ENDPOINT_TYPE = 114;
+    public static final short INVALID_REGULAR_EXPRESSION = 128;
 
-    private ErrorCodes() {
+    private Errors() {
     }
 }
