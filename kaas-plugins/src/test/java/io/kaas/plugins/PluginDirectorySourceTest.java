@@ -82,7 +82,7 @@ class PluginDirectorySourceTest {
         Class<?> own = PluginProvider.implementation(provider);
         assertThat(own.getName()).isEqualTo("jarred.Provider");
         assertThat(own.getClassLoader()).isNotSameAs(getClass().getClassLoader());
-        assertThat(own.getClassLoader().getClass().getSimpleName()).isEqualTo("HostFirstClassLoader");
+        assertThat(own.getClassLoader().getClass().getSimpleName()).isEqualTo("IsolatedPluginClassLoader");
         assertThat(catalog.all()).anySatisfy(found -> {
             assertThat(found.name()).isEqualTo("jarred");
             assertThat(found.version()).isEqualTo("1.4.0");
