@@ -19,6 +19,7 @@ import io.kaas.broker.handler.HandlerRegistry;
 import io.kaas.broker.network.KafkaServer;
 import io.kaas.broker.network.NetworkSettings;
 import io.kaas.broker.topic.TopicManager;
+import io.kaas.broker.topic.TopicNames;
 import io.kaas.plugins.BackendCatalog;
 import io.kaas.plugins.PluginsDirectory;
 import java.io.IOException;
@@ -129,7 +130,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             return t;
         });
         advertised = advertisedFor(config.listeners().get(0), awaitBound().getPort());
-        topics = new TopicManager(this);
+        topics = new TopicManager(this, TopicNames.reservedBy(engineProvider, storeProvider));
         groups = GroupCoordinator.create(this);
         List<ApiHandler<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics));
         handlers.addAll(GroupHandlers.create(this, groups));

@@ -107,7 +107,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
                     .setTopicId(ZERO).setIsInternal(false).setPartitions(new ArrayList<>());
         }
         Optional<Topic> topic = topics.topic(name);
-        if (topic.isEmpty() && autoCreate && name != null && TopicNames.isValid(name)
+        if (topic.isEmpty() && autoCreate && name != null && topics.names().allows(name)
                 && !gate.allowedOnCluster(context, Operation.CREATE)
                 && !gate.allowedOnTopic(context, Operation.CREATE, name)) {
             // As Kafka: a topic that would be auto-created without CREATE permission is an authorization failure.
@@ -120,7 +120,8 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
         if (topic.isPresent()) {
             return describe(topic.get(), includeOps, version);
         }
-        short error = TopicNames.isValid(name) ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.INVALID_TOPIC_EXCEPTION;
+        short error = name != null && topics.names().allows(name) ? Errors.UNKNOWN_TOPIC_OR_PARTITION
+                : Errors.INVALID_TOPIC_EXCEPTION;
         return new MetadataResponseTopic().setErrorCode(error).setName(name).setTopicId(ZERO)
                 .setIsInternal(false).setPartitions(new ArrayList<>());
     }

@@ -29,14 +29,22 @@ public final class TopicManager implements AutoCloseable {
 
     private final BrokerContext ctx;
     private final TopicConfigResolver resolver;
+    private final TopicNames names;
     private final ConcurrentHashMap<String, Topic> byName = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<UUID, Topic> byId = new ConcurrentHashMap<>();
     private final PartitionWatchers watchers = new PartitionWatchers();
     private final Object lock = new Object();
 
-    public TopicManager(BrokerContext ctx) {
+    /** @param names the names topics may have: Kafka's rules, and none the backends reserve */
+    public TopicManager(BrokerContext ctx, TopicNames names) {
         this.ctx = ctx;
         this.resolver = new TopicConfigResolver(ctx.config());
+        this.names = names;
+    }
+
+    /** The names topics may have here. */
+    public TopicNames names() {
+        return names;
     }
 
     /** Loads every topic from the cluster store and opens (recovering) each partition. */
@@ -99,7 +107,7 @@ public final class TopicManager implements AutoCloseable {
      */
     public TopicRecord create(String name, int partitions, int replicationFactor, Map<String, String> configs,
                               boolean validateOnly) {
-        String invalid = TopicNames.invalidReason(name);
+        String invalid = names.refusal(name);
         if (invalid != null) {
             throw new TopicException(Errors.INVALID_TOPIC_EXCEPTION, invalid);
         }
@@ -152,7 +160,7 @@ public final class TopicManager implements AutoCloseable {
     /** Creates {@code name} with broker defaults if auto-creation is on and the name is valid. */
     public Optional<Topic> autoCreate(String name) {
         Topic existing = byName.get(name);
-        if (existing != null || !ctx.config().autoCreateTopicsEnable() || !TopicNames.isValid(name)) {
+        if (existing != null || !ctx.config().autoCreateTopicsEnable() || !names.allows(name)) {
             return Optional.ofNullable(existing);
         }
         try {
