@@ -20,15 +20,19 @@ import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.RecordTooLargeException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -472,5 +476,21 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
                 LogConfig.defaults());
         assertThat(recreated.offsets()).isEqualTo(new LogOffsets(0, 0, 0));
         assertThat(recreated.read(0, 1 << 20, 0, true).slices()).isEmpty();
+    }
+
+    @Test
+    public void everyEntryTheEngineKeepsInTheDataDirectoryBesideTopicsIsAReservedName() throws IOException {
+        // The broker refuses topics of these names, so no topic can be named as the engine's own files.
+        appendDurably(newPartition(), batch().records(2).build());
+        Set<String> reserved = provider().reservedNames();
+        try (Stream<Path> entries = Files.list(dataDir)) {
+            for (Path entry : (Iterable<Path>) entries::iterator) {
+                String name = entry.getFileName().toString();
+                if (!name.startsWith("tck-topic-")) {
+                    assertThat(reserved).as("the engine keeps %s in the data directory but does not list it in reservedNames()",
+                            entry).contains(name);
+                }
+            }
+        }
     }
 }
