@@ -1,12 +1,15 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator;
 
 import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
-/** Time for the coordinator: a clock and one-shot delayed tasks. Tests use a manual implementation. */
-public interface GroupTimer {
+/**
+ * Time for a coordinator: a clock and one-shot delayed tasks (session, rebalance and expiry timeouts).
+ * The broker's runs on its scheduler and clock ({@link #of}); tests use a manual implementation.
+ */
+public interface CoordinatorTimer {
 
     /** A scheduled task that can be cancelled; cancelling after it ran does nothing. */
     interface Task {
@@ -19,8 +22,8 @@ public interface GroupTimer {
     Task schedule(long delayMs, Runnable task);
 
     /** On the broker's scheduler and clock. */
-    static GroupTimer of(ScheduledExecutorService scheduler, Clock clock) {
-        return new GroupTimer() {
+    static CoordinatorTimer of(ScheduledExecutorService scheduler, Clock clock) {
+        return new CoordinatorTimer() {
             @Override
             public long nowMs() {
                 return clock.millis();

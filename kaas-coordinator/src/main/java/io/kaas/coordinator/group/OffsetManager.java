@@ -1,5 +1,6 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.CoordinatorTimer;
 import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateException;
 import io.kaas.api.cluster.ClusterStateStore;
@@ -27,10 +28,10 @@ public final class OffsetManager {
 
     private final GroupCoordinator coordinator;
     private final ClusterStateStore store;
-    private final GroupConfig config;
-    private final GroupTimer timer;
+    private final GroupCoordinatorConfig config;
+    private final CoordinatorTimer timer;
 
-    OffsetManager(GroupCoordinator coordinator, ClusterStateStore store, GroupConfig config, GroupTimer timer) {
+    OffsetManager(GroupCoordinator coordinator, ClusterStateStore store, GroupCoordinatorConfig config, CoordinatorTimer timer) {
         this.coordinator = coordinator;
         this.store = store;
         this.config = config;

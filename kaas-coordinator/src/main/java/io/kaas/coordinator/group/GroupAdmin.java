@@ -1,4 +1,4 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
 import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateException;

@@ -1,5 +1,6 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.CoordinatorTimer;
 import io.kaas.wire.protocol.Errors;
 import io.kaas.wire.message.JoinGroupRequestData;
 import io.kaas.wire.message.JoinGroupResponseData;
@@ -21,10 +22,10 @@ final class ClassicProtocol {
     private static final Logger LOG = LoggerFactory.getLogger(ClassicProtocol.class);
     private static final byte[] EMPTY = new byte[0];
 
-    private final GroupConfig config;
-    private final GroupTimer timer;
+    private final GroupCoordinatorConfig config;
+    private final CoordinatorTimer timer;
 
-    ClassicProtocol(GroupConfig config, GroupTimer timer) {
+    ClassicProtocol(GroupCoordinatorConfig config, CoordinatorTimer timer) {
         this.config = config;
         this.timer = timer;
     }
@@ -203,7 +204,7 @@ final class ClassicProtocol {
         }
         group.add(member, join.protocolType());
         // A new member cannot heartbeat before its JoinGroup is answered; drop it if it never is.
-        scheduleHeartbeat(group, member, GroupConfig.NEW_MEMBER_JOIN_TIMEOUT_MS);
+        scheduleHeartbeat(group, member, GroupCoordinatorConfig.NEW_MEMBER_JOIN_TIMEOUT_MS);
         maybePrepareRebalance(group, "member " + memberId + " joined" + reasonSuffix(join.reason()));
     }
 
@@ -247,7 +248,7 @@ final class ClassicProtocol {
     }
 
     private void scheduleJoin(ClassicGroup group, long delayMs) {
-        GroupTimer.Task[] self = new GroupTimer.Task[1];
+        CoordinatorTimer.Task[] self = new CoordinatorTimer.Task[1];
         // Scheduled under the group's monitor, which the task takes first: self[0] is set when it runs.
         self[0] = timer.schedule(delayMs, () -> {
             synchronized (group) {
@@ -262,7 +263,7 @@ final class ClassicProtocol {
     /** Kafka's InitialDelayedJoin: wait, and wait again (up to the rebalance timeout) while members keep coming. */
     private void scheduleInitialJoin(ClassicGroup group, int delayMs, int remainingMs) {
         group.initialDelayActive = true;
-        GroupTimer.Task[] self = new GroupTimer.Task[1];
+        CoordinatorTimer.Task[] self = new CoordinatorTimer.Task[1];
         self[0] = timer.schedule(delayMs, () -> {
             synchronized (group) {
                 if (group.joinTimer != self[0] || !group.is(GroupState.PREPARING_REBALANCE)) {
@@ -425,7 +426,7 @@ final class ClassicProtocol {
 
     /** Removes a member id handed out with MEMBER_ID_REQUIRED that has not joined yet. */
     void removePendingMember(ClassicGroup group, String memberId) {
-        GroupTimer.Task t = group.pendingMembers.remove(memberId);
+        CoordinatorTimer.Task t = group.pendingMembers.remove(memberId);
         if (t != null) {
             t.cancel();
         }
@@ -438,7 +439,7 @@ final class ClassicProtocol {
     void shutdown(ClassicGroup group) {
         group.cancelJoinTimer();
         group.cancelSyncTimer();
-        group.pendingMembers.values().forEach(GroupTimer.Task::cancel);
+        group.pendingMembers.values().forEach(CoordinatorTimer.Task::cancel);
         group.pendingMembers.clear();
         for (ClassicMember m : group.members.values()) {
             m.cancelHeartbeat();

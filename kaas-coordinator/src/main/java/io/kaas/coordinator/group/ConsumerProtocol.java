@@ -1,9 +1,11 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.CoordinatorTimer;
+import io.kaas.coordinator.group.assignor.ConsumerAssignors;
 import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.TopicRecord;
-import io.kaas.broker.group.ConsumerMember.State;
+import io.kaas.coordinator.group.ConsumerMember.State;
 import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData.Assignment;
@@ -35,11 +37,11 @@ import org.slf4j.LoggerFactory;
 final class ConsumerProtocol {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerProtocol.class);
 
-    private final GroupConfig config;
-    private final GroupTimer timer;
+    private final GroupCoordinatorConfig config;
+    private final CoordinatorTimer timer;
     private final ClusterStateStore store;
 
-    ConsumerProtocol(GroupConfig config, GroupTimer timer, ClusterStateStore store) {
+    ConsumerProtocol(GroupCoordinatorConfig config, CoordinatorTimer timer, ClusterStateStore store) {
         this.config = config;
         this.timer = timer;
         this.store = store;

@@ -1,5 +1,6 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.CoordinatorTimer;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -41,8 +42,8 @@ final class ConsumerMember {
     Map<UUID, Set<Integer>> assigned = new HashMap<>();
     /** The partitions it must give up (still its own until it reports them gone). */
     Map<UUID, Set<Integer>> pendingRevocation = new HashMap<>();
-    GroupTimer.Task sessionTimer;
-    GroupTimer.Task rebalanceTimer;
+    CoordinatorTimer.Task sessionTimer;
+    CoordinatorTimer.Task rebalanceTimer;
     /** Bumped whenever a timer is replaced, so a stale timer that already fired does nothing. */
     long timerEpoch;
 

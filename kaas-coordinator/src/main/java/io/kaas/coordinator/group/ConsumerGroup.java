@@ -1,5 +1,6 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.group.assignor.ConsumerAssignors;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;

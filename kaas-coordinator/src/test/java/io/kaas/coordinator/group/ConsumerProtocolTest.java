@@ -1,5 +1,6 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.group.assignor.ConsumerAssignors;
 import io.kaas.wire.protocol.Errors;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,10 +46,10 @@ class ConsumerProtocolTest {
         timer = new ManualTimer();
         store = new InMemoryStore().withTopic("orders", 6);
         orders = store.topic("orders").orElseThrow().topicId();
-        start(GroupConfig.defaults());
+        start(GroupCoordinatorConfig.defaults());
     }
 
-    void start(GroupConfig config) {
+    void start(GroupCoordinatorConfig config) {
         if (coordinator != null) {
             coordinator.close();
         }
@@ -294,7 +295,7 @@ class ConsumerProtocolTest {
 
     @Test
     void groupMaxSizeIsEnforced() {
-        start(GroupConfig.defaults().withConsumerMaxSize(1));
+        start(GroupCoordinatorConfig.defaults().withConsumerMaxSize(1));
         join("a", "orders");
         ConsumerGroupHeartbeatResponseData b = join("b", "orders");
         assertThat(b.errorCode()).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
@@ -481,7 +482,7 @@ class ConsumerProtocolTest {
         coordinator.offsets().commit(G, "", null, -1, -1,
                 List.of(new OffsetManager.Commit(new TopicPartitionRef("orders", 0), 42, -1, "")), (short) 9);
         join("a", "orders");
-        start(GroupConfig.defaults()); // membership is not persisted; offsets are
+        start(GroupCoordinatorConfig.defaults()); // membership is not persisted; offsets are
         assertThat(beat("a", 1, range(0, 6)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         assertThat(join("a", "orders").memberEpoch()).isEqualTo(1);
     }

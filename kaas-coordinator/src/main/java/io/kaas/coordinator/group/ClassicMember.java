@@ -1,5 +1,6 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.CoordinatorTimer;
 import io.kaas.wire.message.JoinGroupResponseData;
 import io.kaas.wire.message.SyncGroupResponseData;
 import java.util.Arrays;
@@ -28,7 +29,7 @@ final class ClassicMember {
     boolean isNew;
     CompletableFuture<JoinGroupResponseData> awaitingJoin;
     CompletableFuture<SyncGroupResponseData> awaitingSync;
-    GroupTimer.Task heartbeatTimer;
+    CoordinatorTimer.Task heartbeatTimer;
     /** Bumped whenever the heartbeat timer is replaced, so a stale timer that already fired does nothing. */
     long heartbeatEpoch;
 

@@ -1,8 +1,9 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.CoordinatorContext;
+import io.kaas.coordinator.CoordinatorTimer;
 import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateStore;
-import io.kaas.broker.BrokerContext;
 import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
 import io.kaas.wire.message.HeartbeatRequestData;
@@ -39,8 +40,8 @@ public final class GroupCoordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
 
     private final ClusterStateStore store;
-    private final GroupConfig config;
-    private final GroupTimer timer;
+    private final GroupCoordinatorConfig config;
+    private final CoordinatorTimer timer;
     private final ClassicProtocol protocol;
     private final OffsetManager offsets;
     private final GroupAdmin admin;
@@ -50,10 +51,10 @@ public final class GroupCoordinator implements AutoCloseable {
     private final ConcurrentMap<String, ConsumerGroup> consumerGroups = new ConcurrentHashMap<>();
     /** Taken before (never while holding) a group's monitor, to create a group of either type. */
     private final Object registryLock = new Object();
-    private volatile GroupTimer.Task expiryTask;
+    private volatile CoordinatorTimer.Task expiryTask;
     private volatile boolean closed;
 
-    public GroupCoordinator(ClusterStateStore store, GroupConfig config, GroupTimer timer) {
+    public GroupCoordinator(ClusterStateStore store, GroupCoordinatorConfig config, CoordinatorTimer timer) {
         this.store = store;
         this.config = config;
         this.timer = timer;
@@ -63,10 +64,12 @@ public final class GroupCoordinator implements AutoCloseable {
         this.admin = new GroupAdmin(this, store);
     }
 
-    /** On the broker's store, scheduler and clock, with the {@code group.*} / {@code offsets.*} settings. */
-    public static GroupCoordinator create(BrokerContext ctx) {
-        return new GroupCoordinator(ctx.clusterStore(), GroupConfig.from(ctx.config()),
-                GroupTimer.of(ctx.scheduler(), ctx.clock()));
+    /**
+     * On the store and time the broker hands its coordinators, with the settings the broker built from its
+     * {@code group.*} and {@code offsets.*} keys.
+     */
+    public static GroupCoordinator create(CoordinatorContext ctx, GroupCoordinatorConfig config) {
+        return new GroupCoordinator(ctx.clusterStore(), config, ctx.timer());
     }
 
     /** Loads every group with committed offsets (as Empty groups) and schedules offset expiry. */
@@ -96,7 +99,7 @@ public final class GroupCoordinator implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        GroupTimer.Task t = expiryTask;
+        CoordinatorTimer.Task t = expiryTask;
         if (t != null) {
             t.cancel();
         }
@@ -112,7 +115,7 @@ public final class GroupCoordinator implements AutoCloseable {
         }
     }
 
-    public GroupConfig config() {
+    public GroupCoordinatorConfig config() {
         return config;
     }
 

@@ -1,5 +1,6 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.CoordinatorTimer;
 import io.kaas.wire.message.JoinGroupResponseData.JoinGroupResponseMember;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -28,15 +29,15 @@ final class ClassicGroup {
     /** group.instance.id → member id. */
     final Map<String, String> staticMembers = new HashMap<>();
     /** Member ids handed out with MEMBER_ID_REQUIRED, not yet joined with them, with their expiry timers. */
-    final Map<String, GroupTimer.Task> pendingMembers = new HashMap<>();
+    final Map<String, CoordinatorTimer.Task> pendingMembers = new HashMap<>();
     /** Members of the current generation that have not sent SyncGroup yet. */
     final Set<String> pendingSyncMembers = new HashSet<>();
     /** Set when a member joins a new group during the initial delay, which extends the delay. */
     boolean newMemberAdded;
-    GroupTimer.Task joinTimer;
+    CoordinatorTimer.Task joinTimer;
     /** The join timer is the initial delay, which only its expiry completes. */
     boolean initialDelayActive;
-    GroupTimer.Task syncTimer;
+    CoordinatorTimer.Task syncTimer;
 
     ClassicGroup(String groupId, long nowMs) {
         this.groupId = groupId;
@@ -82,7 +83,7 @@ final class ClassicGroup {
         if (member.isStatic()) {
             staticMembers.put(member.groupInstanceId, member.memberId);
         }
-        GroupTimer.Task pending = pendingMembers.remove(member.memberId);
+        CoordinatorTimer.Task pending = pendingMembers.remove(member.memberId);
         if (pending != null) {
             pending.cancel();
         }

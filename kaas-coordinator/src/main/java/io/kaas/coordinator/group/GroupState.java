@@ -1,4 +1,4 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
 /** Kafka's classic group states, with the names ListGroups and DescribeGroups report. */
 public enum GroupState {

@@ -1,6 +1,6 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
-import io.kaas.broker.group.ConsumerMember.State;
+import io.kaas.coordinator.group.ConsumerMember.State;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
 import io.kaas.wire.protocol.Errors;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,7 +44,7 @@ class GroupCoordinatorTest {
         timer = new ManualTimer();
         store = new InMemoryStore().withTopic("orders", 6);
         coordinator = new GroupCoordinator(store,
-                new GroupConfig(6000, 1_800_000, INITIAL_DELAY, Integer.MAX_VALUE, RETENTION, 600_000, 4096), timer);
+                new GroupCoordinatorConfig(6000, 1_800_000, INITIAL_DELAY, Integer.MAX_VALUE, RETENTION, 600_000, 4096), timer);
         coordinator.start();
     }
 
@@ -293,7 +293,7 @@ class GroupCoordinatorTest {
     @Test
     void theGroupSizeIsCapped() {
         coordinator.close();
-        coordinator = new GroupCoordinator(store, new GroupConfig(6000, 1_800_000, 0, 1, RETENTION, 600_000, 4096), timer);
+        coordinator = new GroupCoordinator(store, new GroupCoordinatorConfig(6000, 1_800_000, 0, 1, RETENTION, 600_000, 4096), timer);
         coordinator.start();
         stableSingleMember();
         JoinGroupResponseData second = join("", null, (short) 3, "consumer", "range").join();
@@ -504,7 +504,7 @@ class GroupCoordinatorTest {
     @Test
     void groupsWithStoredOffsetsAreLoadedAtStart() {
         coordinator.offsets().commit("other", "", null, -1, -1, List.of(new OffsetManager.Commit(tp(0), 1, -1, "")), (short) 9);
-        GroupCoordinator restarted = new GroupCoordinator(store, GroupConfig.defaults(), timer);
+        GroupCoordinator restarted = new GroupCoordinator(store, GroupCoordinatorConfig.defaults(), timer);
         restarted.start();
         assertThat(restarted.admin().listGroups(List.of(), List.of())).extracting(ListedGroup::groupId).containsExactly("other");
         assertThat(restarted.admin().describe("other", (short) 5, false).groupState()).isEqualTo("Empty");

@@ -1,4 +1,4 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;

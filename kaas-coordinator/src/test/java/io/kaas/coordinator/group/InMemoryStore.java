@@ -1,4 +1,4 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.CommittedOffset;

@@ -1,4 +1,4 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
 /** A request refused with a Kafka error code and message; thrown inside the coordinator, never past it. */
 final class GroupException extends RuntimeException {

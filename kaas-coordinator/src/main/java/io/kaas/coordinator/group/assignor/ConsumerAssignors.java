@@ -1,4 +1,4 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group.assignor;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,24 +15,24 @@ import java.util.UUID;
  * client's {@code group.remote.assignor} use: {@code uniform} (balanced and sticky, Kafka's default) and
  * {@code range} (contiguous ranges per topic, co-partitioned topics line up). Pure functions of their input.
  */
-final class ConsumerAssignors {
-    static final String UNIFORM = "uniform";
-    static final String RANGE = "range";
-    static final List<String> NAMES = List.of(UNIFORM, RANGE);
+public final class ConsumerAssignors {
+    public static final String UNIFORM = "uniform";
+    public static final String RANGE = "range";
+    public static final List<String> NAMES = List.of(UNIFORM, RANGE);
 
     private ConsumerAssignors() {
     }
 
     /** One member as an assignor sees it: what it subscribes to (existing topics only) and its current target. */
-    record Member(String memberId, Set<UUID> topics, Map<UUID, Set<Integer>> current) {
+    public record Member(String memberId, Set<UUID> topics, Map<UUID, Set<Integer>> current) {
     }
 
     /** A topic as an assignor sees it; {@code name} orders the topics. */
-    record Topic(UUID id, String name, int partitions) {
+    public record Topic(UUID id, String name, int partitions) {
     }
 
     /** The short name for a configured assignor ({@code uniform}, Kafka's class name…), or null if unknown. */
-    static String shortName(String configured) {
+    public static String shortName(String configured) {
         return switch (configured) {
             case UNIFORM, "org.apache.kafka.coordinator.group.assignor.UniformAssignor" -> UNIFORM;
             case RANGE, "org.apache.kafka.coordinator.group.assignor.RangeAssignor" -> RANGE;
@@ -41,7 +41,7 @@ final class ConsumerAssignors {
     }
 
     /** The target assignment of every member (members without partitions map to an empty assignment). */
-    static Map<String, Map<UUID, Set<Integer>>> assign(String assignor, List<Member> members, Map<UUID, Topic> topics) {
+    public static Map<String, Map<UUID, Set<Integer>>> assign(String assignor, List<Member> members, Map<UUID, Topic> topics) {
         List<Member> sorted = new ArrayList<>(members);
         sorted.sort(Comparator.comparing(Member::memberId));
         return RANGE.equals(assignor) ? range(sorted, topics) : uniform(sorted, topics);
@@ -51,7 +51,7 @@ final class ConsumerAssignors {
      * Range: for each topic, its subscribers in member id order each take a contiguous range of
      * {@code partitions / subscribers} partitions, the first {@code partitions % subscribers} one more.
      */
-    static Map<String, Map<UUID, Set<Integer>>> range(List<Member> members, Map<UUID, Topic> topics) {
+    private static Map<String, Map<UUID, Set<Integer>>> range(List<Member> members, Map<UUID, Topic> topics) {
         Map<String, Map<UUID, Set<Integer>>> out = empty(members);
         for (Topic topic : sortedTopics(topics)) {
             List<Member> subscribers = members.stream().filter(m -> m.topics().contains(topic.id())).toList();
@@ -77,7 +77,7 @@ final class ConsumerAssignors {
      * one by one to the least loaded subscriber, then partitions move from the most to the least loaded
      * subscriber until no move can narrow the gap; with identical subscriptions the counts differ by at most one.
      */
-    static Map<String, Map<UUID, Set<Integer>>> uniform(List<Member> members, Map<UUID, Topic> topics) {
+    private static Map<String, Map<UUID, Set<Integer>>> uniform(List<Member> members, Map<UUID, Topic> topics) {
         Map<String, Map<UUID, Set<Integer>>> out = empty(members);
         Map<String, Integer> load = new HashMap<>();
         Map<String, Member> byId = new HashMap<>();

@@ -1,9 +1,10 @@
-package io.kaas.broker.group;
+package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.CoordinatorTimer;
 import java.util.PriorityQueue;
 
-/** A {@link GroupTimer} whose time moves only when a test calls {@link #advance}. Single-threaded. */
-final class ManualTimer implements GroupTimer {
+/** A {@link CoordinatorTimer} whose time moves only when a test calls {@link #advance}. Single-threaded. */
+final class ManualTimer implements CoordinatorTimer {
     private record Entry(long dueMs, long seq, Runnable task, boolean[] cancelled) {
     }
 
