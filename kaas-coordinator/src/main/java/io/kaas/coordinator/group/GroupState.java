@@ -1,7 +1,7 @@
 package io.kaas.coordinator.group;
 
 /** Kafka's classic group states, with the names ListGroups and DescribeGroups report. */
-public enum GroupState {
+enum GroupState {
     /** No members; may still hold committed offsets. */
     EMPTY("Empty"),
     /** Waiting for members to (re)join. */

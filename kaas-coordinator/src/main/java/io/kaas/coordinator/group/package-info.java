@@ -11,8 +11,8 @@
  * <p>The exported API is what the broker's group handlers call: {@link io.kaas.coordinator.group.GroupCoordinator}
  * (membership), its {@link io.kaas.coordinator.group.OffsetManager} (committed offsets) and
  * {@link io.kaas.coordinator.group.GroupAdmin} (list, describe, delete), configured by a
- * {@link io.kaas.coordinator.group.GroupCoordinatorConfig}. The group and member state and the two
- * protocols' state machines are package-private here; the assignors are in the unexported
+ * {@link io.kaas.coordinator.group.GroupCoordinatorConfig}. The group and member state, the group states and
+ * the two protocols' state machines are package-private here; the assignors are in the unexported
  * {@code io.kaas.coordinator.group.assignor}.
  */
 package io.kaas.coordinator.group;
