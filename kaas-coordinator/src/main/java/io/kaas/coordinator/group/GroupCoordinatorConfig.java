@@ -56,25 +56,11 @@ public record GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTime
                 ConsumerAssignors.NAMES);
     }
 
-    /** A copy with other KIP-848 session and heartbeat settings. */
-    public GroupCoordinatorConfig withConsumerTimeouts(int sessionTimeoutMs, int heartbeatIntervalMs) {
-        return new GroupCoordinatorConfig(minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, maxSize,
-                offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, sessionTimeoutMs, heartbeatIntervalMs,
-                consumerMaxSize, consumerAssignors);
-    }
-
     /** A copy with another {@code group.consumer.max.size}. */
     public GroupCoordinatorConfig withConsumerMaxSize(int size) {
         return new GroupCoordinatorConfig(minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, maxSize,
                 offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, consumerSessionTimeoutMs,
                 consumerHeartbeatIntervalMs, size, consumerAssignors);
-    }
-
-    /** A copy with other {@code group.consumer.assignors}. */
-    public GroupCoordinatorConfig withConsumerAssignors(List<String> assignors) {
-        return new GroupCoordinatorConfig(minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, maxSize,
-                offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, consumerSessionTimeoutMs,
-                consumerHeartbeatIntervalMs, consumerMaxSize, assignors);
     }
 
     /** How long a new member's JoinGroup may wait before the member is dropped (Kafka's constant). */
