@@ -6,8 +6,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The group coordinator's settings, with Kafka's names and defaults, as typed values: the broker parses
- * and validates its {@code group.*} / {@code offsets.*} keys once (kaas-broker's {@code BrokerConfigDef})
- * and builds this record from them; the coordinator never reads a config key itself.
+ * and validates its {@code group.*} / {@code offsets.*} keys once, with its other config keys, and builds
+ * this record from them; the coordinator never reads a config key itself.
  *
  * @param minSessionTimeoutMs          {@code group.min.session.timeout.ms} (6000)
  * @param maxSessionTimeoutMs          {@code group.max.session.timeout.ms} (1800000)
