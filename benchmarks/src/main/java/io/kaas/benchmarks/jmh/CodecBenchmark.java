@@ -3,6 +3,7 @@ package io.kaas.benchmarks.jmh;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.FetchResponseData;
 import io.kaas.wire.message.ProduceRequestData;
+import io.kaas.wire.protocol.Records;
 import io.kaas.wire.protocol.ResponseWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -47,7 +48,7 @@ public class CodecBenchmark {
         ByteBuf records = Unpooled.wrappedBuffer(Batches.batch(16, 1024));
         List<ProduceRequestData.PartitionProduceData> partitions = new ArrayList<>();
         for (int p = 0; p < 3; p++) {
-            partitions.add(new ProduceRequestData.PartitionProduceData().setIndex(p).setRecords(records));
+            partitions.add(new ProduceRequestData.PartitionProduceData().setIndex(p).setRecords(Records.of(records)));
         }
         ProduceRequestData produce = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(30_000)
                 .setTopicData(new ArrayList<>(List.of(new ProduceRequestData.TopicProduceData().setName("bench")
@@ -59,7 +60,7 @@ public class CodecBenchmark {
         List<FetchResponseData.PartitionData> fp = new ArrayList<>();
         for (int p = 0; p < 3; p++) {
             fp.add(new FetchResponseData.PartitionData().setPartitionIndex(p).setHighWatermark(1000)
-                    .setLastStableOffset(1000).setLogStartOffset(0).setRecords(fetched));
+                    .setLastStableOffset(1000).setLogStartOffset(0).setRecords(Records.of(fetched)));
         }
         fetchResponse = new FetchResponseData().setSessionId(1).setResponses(new ArrayList<>(List.of(
                 new FetchResponseData.FetchableTopicResponse().setTopicId(UUID.randomUUID()).setPartitions(fp))));
