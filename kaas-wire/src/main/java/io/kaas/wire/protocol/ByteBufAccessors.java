@@ -7,8 +7,9 @@ import java.util.UUID;
 
 /**
  * The primitive encodings of the Kafka protocol on a {@link ByteBuf}: varints, nullable and compact strings,
- * bytes, records (length prefixes; the bytes go through a {@link RecordsWriter}) and array lengths. "Compact" is the flexible-version form: an unsigned varint of length + 1,
- * with 0 meaning null. The classic form is an int16 (strings) or int32 (bytes, arrays) length, -1 meaning null.
+ * bytes, records (the length prefix here, the bytes through a {@link RecordsWriter}) and array lengths.
+ * "Compact" is the flexible-version form: an unsigned varint of length + 1, with 0 meaning null. The classic
+ * form is an int16 (strings) or int32 (bytes, arrays) length, -1 meaning null.
  */
 public final class ByteBufAccessors {
 
