@@ -25,7 +25,7 @@ public final class FetchReader {
 
     /** One requested partition, resolved; {@code log} is null when {@code error} is set. */
     public record Target(String topic, UUID topicId, int partition, long fetchOffset, int partitionMaxBytes,
-                  PartitionLog log, short error) {
+                         PartitionLog log, short error) {
     }
 
     /** The outcome of one read pass. */
@@ -119,7 +119,7 @@ public final class FetchReader {
                     .setHighWatermark(o.highWatermark()).setLastStableOffset(o.lastStableOffset())
                     .setLogStartOffset(o.logStartOffset()).setPreferredReadReplica(-1)
                     .setAbortedTransactions(readCommitted ? new ArrayList<AbortedTransaction>() : null)
-                    .setRecords(new LogSliceRecords(rr.slices()));
+                    .setRecords(rr.slices().isEmpty() ? Records.EMPTY : new LogSliceRecords(rr.slices()));
         } catch (RuntimeException e) {
             return error(t.partition(), StorageErrors.code(e), offsets);
         }
