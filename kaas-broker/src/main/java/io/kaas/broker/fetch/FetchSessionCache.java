@@ -1,4 +1,4 @@
-package io.kaas.broker.handler;
+package io.kaas.broker.fetch;
 
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -12,13 +12,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * least recently used one that has fewer partitions than the newcomer; otherwise the newcomer goes
  * without a session (its fetches stay full ones, answered with session id 0), as in Kafka.
  */
-final class FetchSessionCache {
+public final class FetchSessionCache {
     private final int maxSessions;
     private final long evictionMs;
     /** Access order: the eldest entry is the least recently used session. */
     private final LinkedHashMap<Integer, FetchSession> sessions = new LinkedHashMap<>(16, 0.75f, true);
 
-    FetchSessionCache(int maxSessions, long evictionMs) {
+    public FetchSessionCache(int maxSessions, long evictionMs) {
         this.maxSessions = maxSessions;
         this.evictionMs = evictionMs;
     }

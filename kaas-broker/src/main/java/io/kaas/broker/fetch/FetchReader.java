@@ -1,13 +1,15 @@
-package io.kaas.broker.handler;
+package io.kaas.broker.fetch;
 
 import io.kaas.api.storage.LogOffsets;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.ReadResult;
-import io.kaas.wire.protocol.Errors;
-import io.netty.buffer.Unpooled;
+import io.kaas.broker.handler.StorageErrors;
+import io.kaas.wire.message.FetchResponseData;
 import io.kaas.wire.message.FetchResponseData.AbortedTransaction;
 import io.kaas.wire.message.FetchResponseData.FetchableTopicResponse;
 import io.kaas.wire.message.FetchResponseData.PartitionData;
+import io.kaas.wire.protocol.Errors;
+import io.kaas.wire.protocol.Records;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -17,24 +19,24 @@ import java.util.UUID;
  * Reads the partitions of one fetch request, honouring {@code fetch.max.bytes} across partitions and
  * {@code max.partition.fetch.bytes} per partition, with at least one whole batch from the first partition
  * that has data (KIP-74). Can be run again for a long-poll re-check. Reads do no I/O beyond the engine's
- * index look-ups: records stay the engine's slices until the response is encoded ({@link FetchResponse}).
+ * index look-ups: records stay the engine's slices ({@link LogSliceRecords}) until the response is encoded.
  */
-final class FetchReader {
+public final class FetchReader {
 
     /** One requested partition, resolved; {@code log} is null when {@code error} is set. */
-    record Target(String topic, UUID topicId, int partition, long fetchOffset, int partitionMaxBytes,
-                  PartitionLog log, short error) {
+    public record Target(String topic, UUID topicId, int partition, long fetchOffset, int partitionMaxBytes,
+                         PartitionLog log, short error) {
     }
 
     /** The outcome of one read pass. */
-    record Result(FetchResponse response, int bytes, boolean hasError, long[] before) {
+    public record Result(FetchResponseData response, int bytes, boolean hasError, long[] before) {
     }
 
     private final List<Target> targets;
     private final int maxBytes;
     private final boolean readCommitted;
 
-    FetchReader(List<Target> targets, int maxBytes, boolean readCommitted) {
+    public FetchReader(List<Target> targets, int maxBytes, boolean readCommitted) {
         this.targets = targets;
         this.maxBytes = maxBytes;
         this.readCommitted = readCommitted;
@@ -67,7 +69,7 @@ final class FetchReader {
      * Reads every target once. {@link Result#before} is the {@link #snapshot()} taken just before, so
      * a waiter can tell whether anything changed since.
      */
-    Result read() {
+    public Result read() {
         long[] before = snapshot();
         List<FetchableTopicResponse> topics = new ArrayList<>();
         FetchableTopicResponse current = null;
@@ -87,7 +89,7 @@ final class FetchReader {
             } else {
                 int limit = Math.min(t.partitionMaxBytes(), remaining);
                 pd = readOne(t, Math.max(limit, 0), minOneBatch);
-                int size = pd instanceof SlicedPartition sp ? sp.recordsSize() : 0;
+                int size = pd.records() == null ? 0 : pd.records().sizeInBytes();
                 if (size > 0) {
                     minOneBatch = false;
                     remaining = Math.max(0, remaining - size);
@@ -97,7 +99,7 @@ final class FetchReader {
             hasError |= pd.errorCode() != Errors.NONE;
             current.partitions().add(pd);
         }
-        FetchResponse response = (FetchResponse) new FetchResponse().setThrottleTimeMs(0).setErrorCode(Errors.NONE)
+        FetchResponseData response = new FetchResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE)
                 .setSessionId(0).setResponses(topics);
         return new Result(response, total, hasError, before);
     }
@@ -113,14 +115,13 @@ final class FetchReader {
                 rr = t.log().read(t.fetchOffset(), limit, readLimit(offsets), minOneBatch);
             }
             LogOffsets o = rr.offsets();
-            return new SlicedPartition(rr.slices()).setPartitionIndex(t.partition()).setErrorCode(Errors.NONE)
+            return new PartitionData().setPartitionIndex(t.partition()).setErrorCode(Errors.NONE)
                     .setHighWatermark(o.highWatermark()).setLastStableOffset(o.lastStableOffset())
                     .setLogStartOffset(o.logStartOffset()).setPreferredReadReplica(-1)
                     .setAbortedTransactions(readCommitted ? new ArrayList<AbortedTransaction>() : null)
-                    .setRecords(Unpooled.EMPTY_BUFFER);
+                    .setRecords(rr.slices().isEmpty() ? Records.EMPTY : new LogSliceRecords(rr.slices()));
         } catch (RuntimeException e) {
-            PartitionData pd = error(t.partition(), StorageErrors.code(e), offsets);
-            return pd;
+            return error(t.partition(), StorageErrors.code(e), offsets);
         }
     }
 
@@ -138,6 +139,6 @@ final class FetchReader {
                 .setLogStartOffset(offsets == null ? -1 : offsets.logStartOffset())
                 .setPreferredReadReplica(-1)
                 .setAbortedTransactions(null)
-                .setRecords(Unpooled.EMPTY_BUFFER);
+                .setRecords(Records.EMPTY);
     }
 }

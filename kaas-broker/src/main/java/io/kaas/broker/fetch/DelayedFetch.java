@@ -1,4 +1,4 @@
-package io.kaas.broker.handler;
+package io.kaas.broker.fetch;
 
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.broker.BrokerContext;
@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * executor when data is appended, and a timer on the broker scheduler hands the final read to the same
  * executor at the deadline. The scheduler thread itself never reads; an idle long-poll costs one timer.
  */
-final class DelayedFetch {
+public final class DelayedFetch {
     private final BrokerContext ctx;
     private final Executor executor;
     private final PartitionWatchers watchers;
@@ -46,7 +46,7 @@ final class DelayedFetch {
     }
 
     /** Parks a fetch whose first read ({@code first}) did not satisfy {@code minBytes}. */
-    static CompletableFuture<FetchReader.Result> park(BrokerContext ctx, Executor executor, PartitionWatchers watchers,
+    public static CompletableFuture<FetchReader.Result> park(BrokerContext ctx, Executor executor, PartitionWatchers watchers,
                                                       FetchReader reader, int minBytes, int maxWaitMs,
                                                       FetchReader.Result first) {
         DelayedFetch d = new DelayedFetch(ctx, executor, watchers, reader, minBytes);

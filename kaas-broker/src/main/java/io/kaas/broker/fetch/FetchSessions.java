@@ -1,10 +1,11 @@
-package io.kaas.broker.handler;
+package io.kaas.broker.fetch;
 
 import io.kaas.wire.protocol.Errors;
 import io.kaas.wire.message.FetchRequestData;
 import io.kaas.wire.message.FetchRequestData.FetchPartition;
 import io.kaas.wire.message.FetchRequestData.FetchTopic;
 import io.kaas.wire.message.FetchRequestData.ForgottenTopic;
+import io.kaas.wire.message.FetchResponseData;
 import io.kaas.wire.message.FetchResponseData.FetchableTopicResponse;
 import io.kaas.wire.message.FetchResponseData.PartitionData;
 import java.time.Clock;
@@ -29,7 +30,7 @@ import java.util.UUID;
  * </ul>
  * Fetch v4-6 has no sessions: every fetch is full.
  */
-final class FetchSessions {
+public final class FetchSessions {
     static final short FETCH_SESSION_ID_NOT_FOUND = 70;
     static final short INVALID_FETCH_SESSION_EPOCH = 71;
     static final short FETCH_SESSION_TOPIC_ID_ERROR = 106;
@@ -37,24 +38,20 @@ final class FetchSessions {
     private static final int INITIAL_EPOCH = 0;
 
     /** Resolves a session partition into a fetch target. */
-    interface Resolver {
+    public interface Resolver {
         FetchReader.Target target(String name, UUID topicId, boolean byId, int partition, long fetchOffset, int maxBytes);
     }
 
     private final FetchSessionCache cache;
     private final Clock clock;
 
-    FetchSessions(FetchSessionCache cache, Clock clock) {
+    public FetchSessions(FetchSessionCache cache, Clock clock) {
         this.cache = cache;
         this.clock = clock;
     }
 
-    FetchSessionCache cache() {
-        return cache;
-    }
-
     /** What one request is: an error, a full fetch (with or without a new session) or an incremental one. */
-    static final class Context {
+    public static final class Context {
         private final short error;
         private final FetchSession session;
         private final boolean incremental;
@@ -65,16 +62,16 @@ final class FetchSessions {
             this.incremental = incremental;
         }
 
-        short error() {
+        public short error() {
             return error;
         }
 
-        boolean isIncremental() {
+        public boolean isIncremental() {
             return incremental;
         }
 
         /** The session's partitions as targets, in the session's order. */
-        List<FetchReader.Target> targets(Resolver resolver) {
+        public List<FetchReader.Target> targets(Resolver resolver) {
             synchronized (session) {
                 List<FetchReader.Target> out = new ArrayList<>(session.size());
                 boolean byId = session.usesTopicIds();
@@ -87,7 +84,7 @@ final class FetchSessions {
         }
 
         /** Records what the client is told, and drops what it need not be told (incremental only). */
-        FetchResponse respond(FetchResponse response) {
+        public FetchResponseData respond(FetchResponseData response) {
             if (session == null) {
                 response.setSessionId(0);
                 return response;
@@ -113,8 +110,7 @@ final class FetchSessions {
             if (c == null) {
                 return true;
             }
-            boolean hasRecords = p instanceof SlicedPartition sp ? sp.recordsSize() > 0
-                    : p.records() != null && p.records().readableBytes() > 0;
+            boolean hasRecords = p.records() != null && p.records().sizeInBytes() > 0;
             boolean mustRespond = hasRecords || p.errorCode() != Errors.NONE;
             if (c.highWatermark != p.highWatermark()) {
                 c.highWatermark = p.highWatermark();
@@ -136,7 +132,7 @@ final class FetchSessions {
     }
 
     /** The context of {@code request}; sessions are created, closed and advanced here. */
-    Context open(FetchRequestData request, short version) {
+    public Context open(FetchRequestData request, short version) {
         if (version < 7) {
             return new Context(Errors.NONE, null, false);
         }

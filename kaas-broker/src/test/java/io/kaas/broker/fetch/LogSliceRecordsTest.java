@@ -1,4 +1,4 @@
-package io.kaas.broker.handler;
+package io.kaas.broker.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,9 +10,10 @@ import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.FetchResponseData.AbortedTransaction;
 import io.kaas.wire.message.FetchResponseData.FetchableTopicResponse;
 import io.kaas.wire.message.FetchResponseData.PartitionData;
+import io.kaas.wire.protocol.Records;
+import io.kaas.wire.protocol.ResponseWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.FileRegion;
 import io.netty.util.ReferenceCountUtil;
 import java.io.ByteArrayOutputStream;
@@ -39,8 +40,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The zero-copy encoding of a Fetch response, decoded by kafka-clients' own parser, every version. */
-class FetchResponseTest {
+/**
+ * A Fetch response whose records are the engine's slices, encoded zero-copy by the codec and decoded by
+ * kafka-clients' own parser, every version.
+ */
+class LogSliceRecordsTest {
     private static final UUID TOPIC_ID = UUID.randomUUID();
 
     @TempDir
@@ -67,8 +71,8 @@ class FetchResponseTest {
     }
 
     /** Two topics: file slices, a buffer slice, nothing, an error, and a file slice after them. */
-    private FetchResponse response(short v) {
-        FetchResponse r = new FetchResponse();
+    private io.kaas.wire.message.FetchResponseData response(short v) {
+        var r = new io.kaas.wire.message.FetchResponseData();
         r.setThrottleTimeMs(0).setErrorCode(Errors.NONE).setSessionId(v >= 7 ? 77 : 0);
         List<FetchableTopicResponse> topics = new ArrayList<>();
         List<PartitionData> a = new ArrayList<>();
@@ -76,7 +80,7 @@ class FetchResponseTest {
         a.add(partition(1, List.of(new BufferSlice(ByteBuffer.wrap(bufferBytes)))));
         a.add(partition(2, List.of()));
         a.add(new PartitionData().setPartitionIndex(3).setErrorCode(Errors.OFFSET_OUT_OF_RANGE)
-                .setHighWatermark(-1).setLastStableOffset(-1).setLogStartOffset(-1).setRecords(Unpooled.EMPTY_BUFFER));
+                .setHighWatermark(-1).setLastStableOffset(-1).setLogStartOffset(-1).setRecords(Records.EMPTY));
         topics.add(new FetchableTopicResponse().setTopic("alpha").setTopicId(TOPIC_ID).setPartitions(a));
         List<PartitionData> b = new ArrayList<>();
         b.add(partition(0, List.of(new FileSlice(channel, 0, 1))));
@@ -86,10 +90,10 @@ class FetchResponseTest {
     }
 
     private static PartitionData partition(int index, List<LogSlice> slices) {
-        return new SlicedPartition(slices).setPartitionIndex(index).setErrorCode(Errors.NONE)
+        return new PartitionData().setPartitionIndex(index).setErrorCode(Errors.NONE)
                 .setHighWatermark(1000 + index).setLastStableOffset(900 + index).setLogStartOffset(index)
                 .setPreferredReadReplica(-1).setAbortedTransactions(List.of(new AbortedTransaction()
-                        .setProducerId(5).setFirstOffset(6))).setRecords(Unpooled.EMPTY_BUFFER);
+                        .setProducerId(5).setFirstOffset(6))).setRecords(new LogSliceRecords(slices));
     }
 
     private byte[][] expectedRecords() {
@@ -102,11 +106,13 @@ class FetchResponseTest {
     @Test
     void splicedPartsDecodeWithKafkasParserInEveryVersion() throws IOException {
         for (short v = 4; v <= 18; v++) {
-            List<Object> parts = response(v).encodeParts(UnpooledByteBufAllocator.DEFAULT, 9, responseHeader(v), v, true);
+            List<Object> parts = ResponseWriter.writeParts(UnpooledByteBufAllocator.DEFAULT, 9, responseHeader(v), response(v),
+                    v, true);
             assertThat(parts).anyMatch(p -> p instanceof FileRegion);
             byte[] spliced = concat(parts);
             assertDecodes(spliced, v);
-            List<Object> copied = response(v).encodeParts(UnpooledByteBufAllocator.DEFAULT, 9, responseHeader(v), v, false);
+            List<Object> copied = ResponseWriter.writeParts(UnpooledByteBufAllocator.DEFAULT, 9, responseHeader(v),
+                    response(v), v, false);
             assertThat(copied).hasSize(1).allMatch(p -> p instanceof ByteBuf);
             assertThat(concat(copied)).as("v%d copy path is byte-identical", v).isEqualTo(spliced);
         }
@@ -114,16 +120,17 @@ class FetchResponseTest {
 
     @Test
     void regionsLeaveTheEnginesChannelOpen() throws IOException {
-        List<Object> parts = response((short) 16).encodeParts(UnpooledByteBufAllocator.DEFAULT, 1, (short) 1, (short) 16, true);
+        List<Object> parts = ResponseWriter.writeParts(UnpooledByteBufAllocator.DEFAULT, 1, (short) 1, response((short) 16),
+                (short) 16, true);
         concat(parts);
         assertThat(channel.isOpen()).isTrue();
     }
 
     @Test
     void responseWithoutSlicesIsOneBuffer() {
-        FetchResponse r = new FetchResponse();
+        var r = new io.kaas.wire.message.FetchResponseData();
         r.setSessionId(0).setResponses(new ArrayList<>());
-        List<Object> parts = r.encodeParts(UnpooledByteBufAllocator.DEFAULT, 1, (short) 1, (short) 16, true);
+        List<Object> parts = ResponseWriter.writeParts(UnpooledByteBufAllocator.DEFAULT, 1, (short) 1, r, (short) 16, true);
         assertThat(parts).hasSize(1);
         parts.forEach(ReferenceCountUtil::release);
     }

@@ -1,4 +1,4 @@
-package io.kaas.broker.handler;
+package io.kaas.broker.fetch;
 
 import java.util.Collection;
 import java.util.LinkedHashMap;
