@@ -4,7 +4,7 @@ import io.kaas.api.auth.Operation;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.config.ConfigEntry;
 import io.kaas.broker.topic.ConfigSource;
-import io.kaas.broker.topic.ConfigType;
+import io.kaas.broker.config.ConfigType;
 import io.kaas.broker.topic.DescribedConfig;
 import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.Topic;

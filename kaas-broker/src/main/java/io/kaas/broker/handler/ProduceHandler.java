@@ -6,6 +6,7 @@ import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.wire.protocol.BufferRecords;
 import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
@@ -114,7 +115,8 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         }
         ByteBuffer batch;
         try {
-            batch = checkBatch(pd.records(), topic.logConfig().maxMessageBytes(), version);
+            batch = checkBatch(pd.records() instanceof BufferRecords r ? r.buffer() : null,
+                    topic.logConfig().maxMessageBytes(), version);
         } catch (RejectedBatch e) {
             return CompletableFuture.completedFuture(error(partition, e.code, e.getMessage()));
         }

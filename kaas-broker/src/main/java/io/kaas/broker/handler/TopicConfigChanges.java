@@ -1,7 +1,7 @@
 package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
-import io.kaas.broker.topic.ConfigType;
+import io.kaas.broker.config.ConfigType;
 import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicConfigDef;

@@ -223,10 +223,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                                        ApiMessage response, boolean fileRegions) {
         short version = context.apiVersion();
         short headerVersion = api.responseHeaderVersion(version);
-        if (response instanceof MultipartResponse multipart) {
-            return multipart.encodeParts(alloc, context.correlationId(), headerVersion, version, fileRegions);
-        }
-        return List.of(ResponseWriter.write(alloc, context.correlationId(), headerVersion, response, version));
+        return ResponseWriter.writeParts(alloc, context.correlationId(), headerVersion, response, version, fileRegions);
     }
 
     /**

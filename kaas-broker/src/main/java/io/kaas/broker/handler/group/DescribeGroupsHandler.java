@@ -1,6 +1,6 @@
 package io.kaas.broker.handler.group;
 
-import io.kaas.broker.group.GroupCoordinator;
+import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.broker.handler.ApiHandler;
 import io.kaas.broker.handler.RequestContext;
 import io.kaas.wire.message.ApiMessageType;

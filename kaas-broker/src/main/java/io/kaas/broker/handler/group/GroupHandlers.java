@@ -1,7 +1,7 @@
 package io.kaas.broker.handler.group;
 
 import io.kaas.broker.BrokerContext;
-import io.kaas.broker.group.GroupCoordinator;
+import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.broker.handler.ApiHandler;
 import io.kaas.broker.handler.RequestContext;
 import java.net.InetSocketAddress;

@@ -1,9 +1,9 @@
 package io.kaas.broker.handler.group;
 
 import io.kaas.api.cluster.CommittedOffset;
-import io.kaas.broker.group.GroupCoordinator;
+import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.wire.protocol.Errors;
-import io.kaas.broker.group.OffsetManager;
+import io.kaas.coordinator.group.OffsetManager;
 import io.kaas.broker.handler.ApiHandler;
 import io.kaas.broker.handler.RequestContext;
 import io.kaas.wire.message.ApiMessageType;
