@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Data, topic ids and the log start survive a broker restart over the same data directory, on every engine. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-class RestartTest {
+class RestartIT {
     @TempDir
     Path root;
 

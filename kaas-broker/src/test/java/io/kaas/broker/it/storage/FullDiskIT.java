@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Timeout;
  * succeed again once a topic is deleted.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-class FullDiskTest {
+class FullDiskIT {
     private static Path mountPoint;
 
     @BeforeAll

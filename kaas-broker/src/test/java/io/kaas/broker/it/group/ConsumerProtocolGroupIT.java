@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (Admin.describeConsumerGroups through ConsumerGroupDescribe, {@code kafka-consumer-groups --describe}).
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
-class ConsumerProtocolGroupTest {
+class ConsumerProtocolGroupIT {
     @TempDir
     static Path dataDir;
     static GroupBroker broker;

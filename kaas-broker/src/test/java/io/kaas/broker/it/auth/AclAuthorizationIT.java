@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (principal {@code User:ANONYMOUS}): Kafka's errors for what the ACL file does not allow.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-class AclAuthorizationTest {
+class AclAuthorizationIT {
     @TempDir
     Path dir;
 

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Start-up of a broker with plugins: the example plugin serves; a broken or unknown one stops start-up clearly. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class PluginStartupTest {
+class PluginStartupIT {
     @TempDir
     Path dataDir;
     @TempDir
@@ -37,13 +37,13 @@ class PluginStartupTest {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
                 admin.createTopics(List.of(new NewTopic("mem", 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
             }
-            try (KafkaProducer<String, String> producer = EngineEndToEndTest.producer(bootstrap)) {
+            try (KafkaProducer<String, String> producer = EngineEndToEndIT.producer(bootstrap)) {
                 for (int i = 0; i < 50; i++) {
                     producer.send(new ProducerRecord<>("mem", 0, "k" + i, "v" + i));
                 }
                 producer.flush();
             }
-            List<ConsumerRecord<String, String>> got = EngineEndToEndTest.consumeAll(bootstrap,
+            List<ConsumerRecord<String, String>> got = EngineEndToEndIT.consumeAll(bootstrap,
                     List.of(new TopicPartition("mem", 0)), 50);
             assertThat(got).extracting(ConsumerRecord::value).containsExactlyElementsOf(
                     java.util.stream.IntStream.range(0, 50).mapToObj(i -> "v" + i).toList());

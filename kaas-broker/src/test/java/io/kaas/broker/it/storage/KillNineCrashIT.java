@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * default; {@code -Dkaas.crash.rounds=N} runs more.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
-class KillNineCrashTest {
+class KillNineCrashIT {
     private static final String TOPIC = "crash";
     private static final int PARTITIONS = 3;
     private static final int PRODUCERS = 3;

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * run in its own JVM because the tool calls System.exit.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class ConsumerGroupCommandTest {
+class ConsumerGroupCommandIT {
     static final String TOPIC = "tool-topic";
     static final String GROUP = "tool-group";
 

@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * test). Produce with acks=all, consume back, restart over the same data, read back, append after.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class EngineEndToEndTest {
+class EngineEndToEndIT {
     private static final int RECORDS = 500;
 
     @TempDir

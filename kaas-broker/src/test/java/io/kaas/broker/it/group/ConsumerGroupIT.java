@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Real Java consumers in classic groups: rebalancing, exactly-once hand-over, static membership. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ConsumerGroupTest {
+class ConsumerGroupIT {
     @TempDir
     static Path dataDir;
     static GroupBroker broker;

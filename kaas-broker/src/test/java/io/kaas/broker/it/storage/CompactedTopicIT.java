@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** cleanup.policy=compact through the real Java client: latest value per key, offsets kept, tombstones expire. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-class CompactedTopicTest {
+class CompactedTopicIT {
     private static final List<String> CODECS = List.of("none", "gzip", "snappy", "lz4", "zstd");
 
     @TempDir

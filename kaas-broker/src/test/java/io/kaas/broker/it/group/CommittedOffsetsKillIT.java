@@ -41,7 +41,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * group protocols.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
-class CommittedOffsetsKillTest {
+class CommittedOffsetsKillIT {
     @TempDir
     Path dataDir;
 
@@ -164,7 +164,7 @@ class CommittedOffsetsKillTest {
         }
     }
 
-    /** {@code io.kaas.broker.Main} in its own JVM on this test's class path, as in KillNineCrashTest. */
+    /** {@code io.kaas.broker.Main} in its own JVM on this test's class path, as in KillNineCrashIT. */
     static final class BrokerProcess {
         private final Process process;
 

@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ParameterizedClass(name = "storage.engine={0}")
 @ValueSource(strings = {TestBroker.SEGMENTS, TestBroker.ROCKSDB})
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class AdminOffsetsTest {
+class AdminOffsetsIT {
     private static final long BASE = 1_700_000_000_000L;
 
     @TempDir

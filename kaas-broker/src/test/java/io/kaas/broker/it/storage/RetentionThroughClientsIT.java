@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pass runs every 100 ms ({@code storage.segments.retention.check.interval.ms}).
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-class RetentionThroughClientsTest {
+class RetentionThroughClientsIT {
     private static final Map<String, String> FAST_PASS = Map.of("storage.segments.retention.check.interval.ms", "100");
     private static final String VALUE_10K = "x".repeat(10_000);
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Committed offsets are durable: a consumer resumes from its last commit after the broker restarts. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class CommittedOffsetsRestartTest {
+class CommittedOffsetsRestartIT {
     @TempDir
     Path dataDir;
 

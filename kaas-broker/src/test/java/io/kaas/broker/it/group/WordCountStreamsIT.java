@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A Kafka Streams word count (at-least-once, classic group protocol) against kaas, output checked exactly. */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class WordCountStreamsTest {
+class WordCountStreamsIT {
     @TempDir
     Path dataDir;
     @TempDir
