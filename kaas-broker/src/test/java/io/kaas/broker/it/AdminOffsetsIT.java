@@ -49,7 +49,7 @@ class AdminOffsetsIT {
 
     @BeforeParameterizedClassInvocation
     static void start(String engine) throws Exception {
-        broker = TestBroker.start(root.resolve(engine), engine, Map.of());
+        broker = TestBroker.builder(root.resolve(engine)).engine(engine).start();
         admin = broker.admin();
     }
 

@@ -52,7 +52,7 @@ class ProduceConsumeIT {
 
     @BeforeParameterizedClassInvocation
     static void start(String engine) throws Exception {
-        broker = TestBroker.start(root.resolve(engine), engine, Map.of());
+        broker = TestBroker.builder(root.resolve(engine)).engine(engine).start();
     }
 
     @AfterParameterizedClassInvocation
