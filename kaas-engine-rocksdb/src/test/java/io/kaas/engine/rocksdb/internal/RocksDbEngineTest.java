@@ -1,6 +1,7 @@
 package io.kaas.engine.rocksdb.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.kaas.api.plugin.PluginConfig;
 import io.kaas.api.storage.AppendResult;
@@ -10,6 +11,7 @@ import io.kaas.api.storage.PartitionLog;
 import io.kaas.plugin.tck.TestBatches;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -78,10 +80,8 @@ class RocksDbEngineTest {
 
             PartitionLog every = engine.openPartition(key(1), flushMessages(1));
             every.append(TestBatches.batch().build(), false).get();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (engine.walSyncs() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
+            await("a WAL sync after flush.messages=1").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> engine.walSyncs() != 0);
             assertThat(engine.walSyncs()).isPositive();
         }
     }

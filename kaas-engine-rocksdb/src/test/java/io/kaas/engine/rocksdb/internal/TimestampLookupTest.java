@@ -8,7 +8,6 @@ import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.TimestampOffset;
 import io.kaas.plugin.tck.TestBatches;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -54,8 +53,9 @@ class TimestampLookupTest {
                     deltas[r] = random.nextInt(60) - 10;
                     ts[b * perBatch + r] = base + deltas[r];
                 }
-                ByteBuffer batch = TestBatches.batch().timestamps(base, deltas).build();
-                log.append(b % 3 == 2 ? batch : CompressedBatches.compress(batch, codec), false).get();
+                TestBatches batch = TestBatches.batch().timestamps(base, deltas);
+                log.append((b % 3 == 2 ? batch : batch.compressed(codec, CompressedBatches.codec(codec))).build(), false)
+                        .get();
             }
             assertMatchesModel(log, ts, 0);
             log.deleteRecordsBefore(152).get(); // inside the batch at 150..154
@@ -71,9 +71,12 @@ class TimestampLookupTest {
     void maxTimestampIsTheFirstRecordCarryingItInsideACompressedBatch(int codec) throws Exception {
         try (RocksDbEngine engine = open()) {
             PartitionLog log = engine.openPartition(KEY, LogConfig.defaults());
-            log.append(CompressedBatches.compress(TestBatches.batch().timestamps(1000, 0, 10).build(), codec), false).get();
-            log.append(CompressedBatches.compress(TestBatches.batch().timestamps(2000, 5, 70, 1, 70).build(), codec), false).get();
-            log.append(CompressedBatches.compress(TestBatches.batch().timestamps(1500, 0).build(), codec), false).get();
+            log.append(TestBatches.batch().timestamps(1000, 0, 10)
+                    .compressed(codec, CompressedBatches.codec(codec)).build(), false).get();
+            log.append(TestBatches.batch().timestamps(2000, 5, 70, 1, 70)
+                    .compressed(codec, CompressedBatches.codec(codec)).build(), false).get();
+            log.append(TestBatches.batch().timestamps(1500, 0)
+                    .compressed(codec, CompressedBatches.codec(codec)).build(), false).get();
 
             assertThat(log.maxTimestamp()).contains(new TimestampOffset(2070, 3, -1));
             assertThat(log.offsetForTimestamp(2002)).contains(new TimestampOffset(2005, 2, -1));
@@ -94,8 +97,10 @@ class TimestampLookupTest {
                 d.maxMessageBytes(), d.flushMessages(), true, false);
         try (RocksDbEngine engine = open()) {
             PartitionLog log = engine.openPartition(KEY, logAppendTime);
-            log.append(CompressedBatches.compress(TestBatches.batch().timestamps(5, 0, 9, 3).build(), Compression.ZSTD), false).get();
-            log.append(CompressedBatches.compress(TestBatches.batch().timestamps(5, 0, 1).build(), Compression.LZ4), false).get();
+            log.append(TestBatches.batch().timestamps(5, 0, 9, 3)
+                    .compressed(Compression.ZSTD, CompressedBatches.codec(Compression.ZSTD)).build(), false).get();
+            log.append(TestBatches.batch().timestamps(5, 0, 1)
+                    .compressed(Compression.LZ4, CompressedBatches.codec(Compression.LZ4)).build(), false).get();
 
             assertThat(log.offsetForTimestamp(6)).contains(new TimestampOffset(NOW, 0, -1));
             assertThat(log.maxTimestamp()).contains(new TimestampOffset(NOW, 0, -1));

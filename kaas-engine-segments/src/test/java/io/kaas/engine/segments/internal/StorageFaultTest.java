@@ -149,6 +149,7 @@ class StorageFaultTest {
 
         hang.set(false);
         release.complete(null); // the fsync finally returns: too late, nothing it covered is acknowledged
+        // Not a wait for a condition: the late fsync gets time to return, which must change nothing.
         Thread.sleep(50);
         assertThatThrownBy(() -> log.append(batch().build(), true)).isInstanceOf(PartitionOfflineException.class);
         assertThatThrownBy(() -> log.append(batch().build(), false)).isInstanceOf(PartitionOfflineException.class);

@@ -1,11 +1,10 @@
 package io.kaas.broker.it.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import io.kaas.broker.it.BrokerJvm;
+import io.kaas.broker.it.KafkaClients;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * default; {@code -Dkaas.crash.rounds=N} runs more.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
-class KillNineCrashTest {
+class KillNineCrashIT {
     private static final String TOPIC = "crash";
     private static final int PARTITIONS = 3;
     private static final int PRODUCERS = 3;
@@ -54,12 +53,12 @@ class KillNineCrashTest {
         long seed = Long.getLong("kaas.crash.seed", System.nanoTime());
         Random random = new Random(seed);
         Path data = Files.createDirectories(tmp.resolve("data"));
-        int port = freePort();
+        int port = BrokerJvm.freePort();
         String bootstrap = "127.0.0.1:" + port;
-        BrokerProcess broker = BrokerProcess.start(data, port, tmp.resolve("broker-0.log"));
+        BrokerJvm broker = BrokerJvm.start(data, port, tmp.resolve("broker-0.log"));
         try {
-            try (Admin admin = StorageBroker.admin(bootstrap)) {
-                StorageBroker.createTopic(admin, TOPIC, PARTITIONS, Map.of("segment.bytes", String.valueOf(1024 * 1024)));
+            try (Admin admin = KafkaClients.at(bootstrap).admin()) {
+                KafkaClients.createTopic(admin, TOPIC, PARTITIONS, Map.of("segment.bytes", String.valueOf(1024 * 1024)));
             }
             Map<String, Acked> acked = new ConcurrentHashMap<>();
             AtomicBoolean running = new AtomicBoolean(true);
@@ -67,7 +66,7 @@ class KillNineCrashTest {
             List<KafkaProducer<String, String>> producers = new ArrayList<>();
             AtomicLong failures = new AtomicLong();
             for (int p = 0; p < PRODUCERS; p++) {
-                KafkaProducer<String, String> producer = StorageBroker.producer(bootstrap, Map.of(
+                KafkaProducer<String, String> producer = KafkaClients.at(bootstrap).producer(Map.of(
                         ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000,
                         ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000, ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000,
                         ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 50, ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200));
@@ -78,13 +77,16 @@ class KillNineCrashTest {
                 t.start();
             }
             for (int round = 1; round <= rounds; round++) {
+                // Not a wait for a condition: a random moment under load is what is killed.
                 Thread.sleep(400 + random.nextInt(1200));
                 long before = acked.size();
                 broker.kill();
-                broker = BrokerProcess.start(data, port, tmp.resolve("broker-" + round + ".log"));
+                broker = BrokerJvm.start(data, port, tmp.resolve("broker-" + round + ".log"));
                 assertThat(before).as("acknowledged before kill %d (seed %d)", round, seed).isPositive();
             }
-            Thread.sleep(500);
+            int ackedAtLastRestart = acked.size();
+            await("acknowledgements from the restarted broker (seed " + seed + ")").atMost(Duration.ofSeconds(30))
+                    .until(() -> acked.size() > ackedAtLastRestart);
             running.set(false);
             for (Thread t : threads) {
                 t.join(60_000);
@@ -131,12 +133,12 @@ class KillNineCrashTest {
 
     private static void verify(String bootstrap, Map<String, Acked> acked, long seed) {
         assertThat(acked).as("acknowledged records (seed %d)", seed).isNotEmpty();
-        try (KafkaConsumer<String, String> consumer = StorageBroker.consumer(bootstrap)) {
+        try (KafkaConsumer<String, String> consumer = KafkaClients.at(bootstrap).consumer()) {
             Set<String> seen = new HashSet<>();
             Map<String, String> readAt = new HashMap<>();
             for (int p = 0; p < PARTITIONS; p++) {
                 TopicPartition tp = new TopicPartition(TOPIC, p);
-                List<ConsumerRecord<String, String>> records = StorageBroker.readAll(consumer, tp, Duration.ofSeconds(60));
+                List<ConsumerRecord<String, String>> records = KafkaClients.readAll(consumer, tp, Duration.ofSeconds(60));
                 Map<Integer, Long> lastSeqPerProducer = new HashMap<>();
                 for (ConsumerRecord<String, String> r : records) {
                     assertThat(seen.add(r.value())).as("duplicate %s at %s (seed %d)", r.value(), r.offset(), seed).isTrue();
@@ -151,58 +153,6 @@ class KillNineCrashTest {
             acked.forEach((value, at) -> assertThat(readAt.get(at.partition() + "@" + at.offset()))
                     .as("acknowledged %s at %s (seed %d)", value, at, seed).isEqualTo(value));
             System.out.printf("kill -9 test: %d acknowledged, %d read back, seed %d%n", acked.size(), seen.size(), seed);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        }
-    }
-
-    /** {@code io.kaas.broker.Main} in its own JVM on this test's class path. */
-    static final class BrokerProcess {
-        private final Process process;
-        private final Path log;
-
-        private BrokerProcess(Process process, Path log) {
-            this.process = process;
-            this.log = log;
-        }
-
-        static BrokerProcess start(Path data, int port, Path log) throws Exception {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                    "io.kaas.broker.Main", "--override", "node.id=1",
-                    "--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
-                    "--override", "log.dirs=" + data)
-                    .redirectErrorStream(true).redirectOutput(log.toFile());
-            BrokerProcess broker = new BrokerProcess(pb.start(), log);
-            broker.awaitListening(port);
-            return broker;
-        }
-
-        private void awaitListening(int port) throws Exception {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (System.nanoTime() < deadline) {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("broker exited: " + Files.readString(log));
-                }
-                try (Socket s = new Socket()) {
-                    s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                    return;
-                } catch (IOException e) {
-                    Thread.sleep(50);
-                }
-            }
-            throw new IllegalStateException("broker not listening after 30 s: " + Files.readString(log));
-        }
-
-        /** SIGKILL: no shutdown hook, no flush, no clean-shutdown marker. */
-        void kill() throws InterruptedException {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
         }
     }
 }

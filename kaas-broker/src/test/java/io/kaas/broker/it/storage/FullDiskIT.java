@@ -2,6 +2,8 @@ package io.kaas.broker.it.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.broker.it.KafkaClients;
+import io.kaas.broker.it.TestBroker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +33,7 @@ import org.junit.jupiter.api.Timeout;
  * succeed again once a topic is deleted.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-class FullDiskTest {
+class FullDiskIT {
     private static Path mountPoint;
 
     @BeforeAll
@@ -67,9 +69,9 @@ class FullDiskTest {
 
     @Test
     void refusesWritesWhenFullKeepsServingReadsAndRecoversAfterATopicIsDeleted() throws Exception {
-        try (StorageBroker broker = StorageBroker.start(mountPoint.resolve("data"), Map.of()); Admin admin = broker.admin()) {
-            StorageBroker.createTopic(admin, "filler", 1, Map.of());
-            StorageBroker.createTopic(admin, "survivor", 1, Map.of());
+        try (TestBroker broker = TestBroker.start(mountPoint.resolve("data"), Map.of()); Admin admin = broker.admin()) {
+            KafkaClients.createTopic(admin, "filler", 1, Map.of());
+            KafkaClients.createTopic(admin, "survivor", 1, Map.of());
             String value = "x".repeat(64 * 1024);
             List<Long> acked = new ArrayList<>();
             Throwable refusal = null;
@@ -87,7 +89,7 @@ class FullDiskTest {
                 assertThat(refusal).as("a produce refused once the filesystem is full").isInstanceOf(KafkaStorageException.class);
                 // still refused, nothing half-written: the next acknowledged offset continues where the last one ended
                 try (KafkaConsumer<String, String> consumer = broker.consumer()) {
-                    List<ConsumerRecord<String, String>> read = StorageBroker.readAll(consumer, new TopicPartition("filler", 0),
+                    List<ConsumerRecord<String, String>> read = KafkaClients.readAll(consumer, new TopicPartition("filler", 0),
                             Duration.ofSeconds(20));
                     assertThat(read).hasSize(acked.size() - 1);
                     assertThat(read).extracting(ConsumerRecord::value).containsOnly(value);
@@ -97,7 +99,7 @@ class FullDiskTest {
                 assertThat(after).isEqualTo(1);
             }
             try (KafkaConsumer<String, String> consumer = broker.consumer()) {
-                assertThat(StorageBroker.readAll(consumer, new TopicPartition("survivor", 0), Duration.ofSeconds(20)))
+                assertThat(KafkaClients.readAll(consumer, new TopicPartition("survivor", 0), Duration.ofSeconds(20)))
                         .extracting(ConsumerRecord::value).containsExactly("before", "after");
             }
         }

@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ParameterizedClass(name = "storage.engine={0}")
 @ValueSource(strings = {TestBroker.SEGMENTS, TestBroker.ROCKSDB})
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class AdminOffsetsTest {
+class AdminOffsetsIT {
     private static final long BASE = 1_700_000_000_000L;
 
     @TempDir
@@ -49,7 +49,7 @@ class AdminOffsetsTest {
 
     @BeforeParameterizedClassInvocation
     static void start(String engine) throws Exception {
-        broker = TestBroker.start(root.resolve(engine), engine, Map.of());
+        broker = TestBroker.builder(root.resolve(engine)).engine(engine).start();
         admin = broker.admin();
     }
 

@@ -2,6 +2,7 @@ package io.kaas.broker.it.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.broker.it.TestBroker;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,17 +27,17 @@ import org.junit.jupiter.api.io.TempDir;
  * run in its own JVM because the tool calls System.exit.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class ConsumerGroupCommandTest {
+class ConsumerGroupCommandIT {
     static final String TOPIC = "tool-topic";
     static final String GROUP = "tool-group";
 
     @TempDir
     static Path dataDir;
-    static GroupBroker broker;
+    static TestBroker broker;
 
     @BeforeAll
     static void start() throws Exception {
-        broker = GroupBroker.start(dataDir);
+        broker = TestBroker.builder(dataDir).noInitialRebalanceDelay().start();
         broker.createTopic(TOPIC, 2);
         try (KafkaProducer<String, String> producer = broker.producer()) {
             for (int i = 0; i < 10; i++) {
@@ -77,7 +78,7 @@ class ConsumerGroupCommandTest {
 
     /** Consumes {@code count} records as the group and commits, then leaves. */
     static void consumeAndCommit(int count) {
-        try (KafkaConsumer<String, String> consumer = broker.consumer(GROUP, Map.of())) {
+        try (KafkaConsumer<String, String> consumer = broker.groupConsumer(GROUP, Map.of())) {
             consumer.subscribe(List.of(TOPIC));
             List<ConsumerRecord<String, String>> got = new ArrayList<>();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

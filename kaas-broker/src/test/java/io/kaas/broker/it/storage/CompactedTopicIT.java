@@ -2,7 +2,10 @@ package io.kaas.broker.it.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import io.kaas.broker.it.KafkaClients;
+import io.kaas.broker.it.TestBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -18,15 +21,15 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** cleanup.policy=compact through the real Java client: latest value per key, offsets kept, tombstones expire. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-class CompactedTopicTest {
+class CompactedTopicIT {
     private static final List<String> CODECS = List.of("none", "gzip", "snappy", "lz4", "zstd");
 
     @TempDir
@@ -34,30 +37,30 @@ class CompactedTopicTest {
 
     @Test
     void keepsTheLatestValuePerKeyAtItsOffsetAndDropsTombstonesAfterDeleteRetention() throws Exception {
-        try (StorageBroker broker = StorageBroker.start(dataDir, Map.of("storage.segments.retention.check.interval.ms", "100"));
+        try (TestBroker broker = TestBroker.start(dataDir, Map.of("storage.segments.retention.check.interval.ms", "100"));
              Admin admin = broker.admin(); KafkaConsumer<String, String> consumer = broker.consumer()) {
             Map<String, Map<String, Long>> latestOffsets = new HashMap<>();
             for (String codec : CODECS) {
-                StorageBroker.createTopic(admin, "compacted-" + codec, 1, Map.of("cleanup.policy", "compact",
+                KafkaClients.createTopic(admin, "compacted-" + codec, 1, Map.of("cleanup.policy", "compact",
                         "segment.ms", "50", "delete.retention.ms", "3000", "min.cleanable.dirty.ratio", "0.01"));
                 Map<String, Long> expected = produceWithOverwrites(broker, "compacted-" + codec, codec);
                 latestOffsets.put(codec, expected);
                 // k0 and k1 end with a tombstone: still readable (as null values) within delete.retention.ms
                 awaitRead(consumer, new TopicPartition("compacted-" + codec, 0), expected, Duration.ofSeconds(2));
             }
-            Thread.sleep(3_000);
             for (String codec : CODECS) {
                 TopicPartition tp = new TopicPartition("compacted-" + codec, 0);
                 Map<String, Long> live = new LinkedHashMap<>(latestOffsets.get(codec));
                 live.remove("k0");
                 live.remove("k1");
-                awaitRead(consumer, tp, live, Duration.ofSeconds(20));
+                // the tombstones go once delete.retention.ms (3 s) has passed, at a later cleaning pass
+                awaitRead(consumer, tp, live, Duration.ofSeconds(3 + 20));
             }
         }
     }
 
     /** Five rounds over ten keys, one segment per round (segment.ms=50), k0 and k1 deleted in the last. */
-    private static Map<String, Long> produceWithOverwrites(StorageBroker broker, String topic, String codec) throws Exception {
+    private static Map<String, Long> produceWithOverwrites(TestBroker broker, String topic, String codec) throws Exception {
         Map<String, Long> latest = new LinkedHashMap<>();
         try (KafkaProducer<String, String> producer = broker.producer(Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, codec,
                 ProducerConfig.LINGER_MS_CONFIG, 20))) {
@@ -70,6 +73,7 @@ class CompactedTopicTest {
                 for (int k = 0; k < 10; k++) {
                     latest.put("k" + k, sent.get(k).get(10, TimeUnit.SECONDS).offset());
                 }
+                // Not a wait for a condition: segment.ms (50 ms) passing is what rolls the next round into a new segment.
                 Thread.sleep(60);
             }
         }
@@ -78,31 +82,33 @@ class CompactedTopicTest {
 
     /** Reads until exactly {@code expected} (key -> offset, value as the producer wrote it) is what the partition holds. */
     private static void awaitRead(KafkaConsumer<String, String> consumer, TopicPartition tp, Map<String, Long> expected,
-                                  Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Map<String, Long> got = Map.of();
-        while (System.nanoTime() < deadline) {
-            List<ConsumerRecord<String, String>> records = StorageBroker.readAll(consumer, tp, Duration.ofSeconds(10));
-            got = new LinkedHashMap<>();
-            boolean valuesMatch = true;
-            for (ConsumerRecord<String, String> r : records) {
-                got.put(r.key(), r.offset());
-                int k = Integer.parseInt(r.key().substring(1));
-                valuesMatch &= r.value() == null ? k < 2 : r.value().equals("v4-" + k);
-            }
-            if (got.size() == records.size() && got.equals(expected) && valuesMatch) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        assertThat(got).as(tp + " after compaction").isEqualTo(expected);
+                                  Duration timeout) {
+        // in this thread: the consumer is closed by it afterwards
+        await(tp + " after compaction").atMost(timeout).pollInterval(Duration.ofMillis(200)).pollInSameThread()
+                .untilAsserted(() -> {
+                    List<ConsumerRecord<String, String>> records = KafkaClients.readAll(consumer, tp, Duration.ofSeconds(10));
+                    Map<String, Long> got = new LinkedHashMap<>();
+                    for (ConsumerRecord<String, String> r : records) {
+                        got.put(r.key(), r.offset());
+                    }
+                    assertThat(got).as(tp + " after compaction").isEqualTo(expected);
+                    assertThat(records).as("one record per key").hasSize(got.size());
+                    assertThat(records).as("the last value of each key").allSatisfy(r -> {
+                        int k = Integer.parseInt(r.key().substring(1));
+                        if (r.value() == null) {
+                            assertThat(k).as("a tombstone's key").isLessThan(2);
+                        } else {
+                            assertThat(r.value()).isEqualTo("v4-" + k);
+                        }
+                    });
+                });
     }
 
     @Test
     void refusesKeylessRecordsOnCompactedTopicsWithInvalidRecord() throws Exception {
-        try (StorageBroker broker = StorageBroker.start(dataDir, Map.of()); Admin admin = broker.admin()) {
-            StorageBroker.createTopic(admin, "keyed", 1, Map.of("cleanup.policy", "compact,delete"));
-            StorageBroker.createTopic(admin, "plain", 1, Map.of());
+        try (TestBroker broker = TestBroker.start(dataDir, Map.of()); Admin admin = broker.admin()) {
+            KafkaClients.createTopic(admin, "keyed", 1, Map.of("cleanup.policy", "compact,delete"));
+            KafkaClients.createTopic(admin, "plain", 1, Map.of());
             for (String codec : List.of("none", "zstd")) {
                 try (KafkaProducer<String, String> producer = broker.producer(Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, codec,
                         ProducerConfig.RETRIES_CONFIG, 0, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false))) {

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The errors a Kafka client expects, surfaced as the client's own exceptions. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ErrorCodesTest {
+class ErrorCodesIT {
     @TempDir
     static Path dataDir;
     static TestBroker broker;

@@ -39,7 +39,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ParameterizedClass(name = "storage.engine={0}")
 @ValueSource(strings = {TestBroker.SEGMENTS, TestBroker.ROCKSDB})
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ProduceConsumeTest {
+class ProduceConsumeIT {
     private static final int RECORDS = 10_000;
     private static final int PARTITIONS = 3;
 
@@ -52,7 +52,7 @@ class ProduceConsumeTest {
 
     @BeforeParameterizedClassInvocation
     static void start(String engine) throws Exception {
-        broker = TestBroker.start(root.resolve(engine), engine, Map.of());
+        broker = TestBroker.builder(root.resolve(engine)).engine(engine).start();
     }
 
     @AfterParameterizedClassInvocation

@@ -2,9 +2,11 @@ package io.kaas.broker.it.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.broker.it.TestBroker;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -25,6 +27,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,15 +40,15 @@ import org.junit.jupiter.api.io.TempDir;
  * (Admin.describeConsumerGroups through ConsumerGroupDescribe, {@code kafka-consumer-groups --describe}).
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
-class ConsumerProtocolGroupTest {
+class ConsumerProtocolGroupIT {
     @TempDir
     static Path dataDir;
-    static GroupBroker broker;
+    static TestBroker broker;
 
     @BeforeAll
     static void start() throws Exception {
-        broker = GroupBroker.start(dataDir, Map.of("group.consumer.heartbeat.interval.ms", "500",
-                "group.consumer.session.timeout.ms", "10000"));
+        broker = TestBroker.builder(dataDir).noInitialRebalanceDelay().config(Map.of("group.consumer.heartbeat.interval.ms", "500",
+                "group.consumer.session.timeout.ms", "10000")).start();
     }
 
     @AfterAll
@@ -64,14 +67,18 @@ class ConsumerProtocolGroupTest {
         }
     }
 
-    static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(50);
-        }
+    static void await(String what, BooleanSupplier condition) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                .until(condition::getAsBoolean);
+    }
+
+    /** No record is read a second time during {@code window}: the count stays at {@code records}, once each. */
+    static void assertNoDuplicateDuring(Duration window, Map<String, List<String>> seenBy, int records) {
+        Awaitility.await("no record read twice for " + window).during(window).atMost(window.multipliedBy(10))
+                .untilAsserted(() -> {
+                    assertThat(seenBy).hasSize(records);
+                    assertThat(seenBy.values()).allSatisfy(readers -> assertThat(readers).hasSize(1));
+                });
     }
 
     RebalancingConsumer member(String name, String group, String topic, Map<String, List<String>> seenBy,
@@ -113,7 +120,7 @@ class ConsumerProtocolGroupTest {
             assertDisjoint(c2, c3);
             produce(topic, 900, 300);
             await("1200 records", () -> seenBy.size() >= 1200);
-            Thread.sleep(500); // a duplicate would show up now
+            assertNoDuplicateDuring(Duration.ofMillis(500), seenBy, 1200); // a duplicate would show up now
 
             assertThat(seenBy).hasSize(1200);
             assertThat(seenBy.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).hasSize(1));

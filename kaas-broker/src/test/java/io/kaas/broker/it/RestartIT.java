@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Data, topic ids and the log start survive a broker restart over the same data directory, on every engine. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-class RestartTest {
+class RestartIT {
     @TempDir
     Path root;
 
@@ -33,7 +33,8 @@ class RestartTest {
     void readsEverythingBackAfterRestartWithTheSameTopicIds(String engine) throws Exception {
         Uuid idBefore;
         TopicPartition p1 = new TopicPartition("durable", 1);
-        try (TestBroker broker = TestBroker.start(root, engine, Map.of()); Admin admin = broker.admin()) {
+        TestBroker.Builder over = TestBroker.builder(root).engine(engine);
+        try (TestBroker broker = over.start(); Admin admin = broker.admin()) {
             admin.createTopics(List.of(new NewTopic("durable", 2, (short) 1))).all().get(20, TimeUnit.SECONDS);
             try (KafkaProducer<String, String> producer = broker.producer(Map.of())) {
                 for (int i = 0; i < 2000; i++) {
@@ -46,7 +47,7 @@ class RestartTest {
             // on the second partition, the log start moves; offsets stay where they are
             admin.deleteRecords(Map.of(p1, RecordsToDelete.beforeOffset(400))).all().get(20, TimeUnit.SECONDS);
         }
-        try (TestBroker broker = TestBroker.start(root, engine, Map.of()); Admin admin = broker.admin()) {
+        try (TestBroker broker = over.start(); Admin admin = broker.admin()) {
             Uuid idAfter = admin.describeTopics(List.of("durable")).allTopicNames().get(20, TimeUnit.SECONDS)
                     .get("durable").topicId();
             assertThat(idAfter).isEqualTo(idBefore);

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** KIP-227 incremental fetch sessions: epochs and errors over the raw protocol, then the real consumer. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class FetchSessionTest {
+class FetchSessionIT {
     private static final String TOPIC = "sessions";
     private static final String WIDE = "wide";
     private static final int WIDE_PARTITIONS = 300;

@@ -3,16 +3,12 @@ package io.kaas.broker.it.plugins;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kaas.broker.KaasBroker;
+import io.kaas.broker.it.TestBroker;
 import io.kaas.plugins.BackendSelectionException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -23,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Start-up of a broker with plugins: the example plugin serves; a broken or unknown one stops start-up clearly. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class PluginStartupTest {
+class PluginStartupIT {
     @TempDir
     Path dataDir;
     @TempDir
@@ -31,19 +27,16 @@ class PluginStartupTest {
 
     @Test
     void theExamplePluginSelectedByNameServesProduceAndConsume() throws Exception {
-        PluginBrokers.installPlugin("kaas-example-engine", pluginsDir);
-        try (KaasBroker broker = PluginBrokers.start(dataDir, pluginsDir, "memory")) {
-            String bootstrap = "127.0.0.1:" + broker.boundPort();
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-                admin.createTopics(List.of(new NewTopic("mem", 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
-            }
-            try (KafkaProducer<String, String> producer = EngineEndToEndTest.producer(bootstrap)) {
+        TestBroker.installPlugin("kaas-example-engine", pluginsDir);
+        try (TestBroker broker = start("memory")) {
+            broker.createTopic("mem", 1);
+            try (KafkaProducer<String, String> producer = broker.producer()) {
                 for (int i = 0; i < 50; i++) {
                     producer.send(new ProducerRecord<>("mem", 0, "k" + i, "v" + i));
                 }
                 producer.flush();
             }
-            List<ConsumerRecord<String, String>> got = EngineEndToEndTest.consumeAll(bootstrap,
+            List<ConsumerRecord<String, String>> got = EngineEndToEndIT.consumeAll(broker,
                     List.of(new TopicPartition("mem", 0)), 50);
             assertThat(got).extracting(ConsumerRecord::value).containsExactlyElementsOf(
                     java.util.stream.IntStream.range(0, 50).mapToObj(i -> "v" + i).toList());
@@ -52,10 +45,10 @@ class PluginStartupTest {
 
     @Test
     void aBrokenPluginJarStopsStartUpWithOneLineNamingItAndTheBackendsAvailable() throws Exception {
-        PluginBrokers.installPlugin("kaas-engine-rocksdb", pluginsDir);
+        TestBroker.installPlugin("kaas-engine-rocksdb", pluginsDir);
         Files.write(pluginsDir.resolve("broken-engine.jar"), "not a jar".getBytes());
 
-        assertThatThrownBy(() -> PluginBrokers.start(dataDir, pluginsDir, "segments"))
+        assertThatThrownBy(() -> start("segments"))
                 .isInstanceOf(BackendSelectionException.class)
                 .hasMessageStartingWith("Plugin broken-engine.jar in " + pluginsDir.toAbsolutePath() + ": cannot be loaded: ")
                 .hasMessageContaining("; available: storage engines: rocksdb, segments; cluster-state stores: files")
@@ -64,11 +57,15 @@ class PluginStartupTest {
 
     @Test
     void anUnknownEngineNameListsEveryEngineFoundIncludingPlugins() throws Exception {
-        PluginBrokers.installPlugin("kaas-engine-rocksdb", pluginsDir);
-        PluginBrokers.installPlugin("kaas-example-engine", pluginsDir);
+        TestBroker.installPlugin("kaas-engine-rocksdb", pluginsDir);
+        TestBroker.installPlugin("kaas-example-engine", pluginsDir);
 
-        assertThatThrownBy(() -> PluginBrokers.start(dataDir, pluginsDir, "leveldb"))
+        assertThatThrownBy(() -> start("leveldb"))
                 .isInstanceOf(BackendSelectionException.class)
                 .hasMessage("No storage engine named 'leveldb' (storage.engine); available: memory, rocksdb, segments");
+    }
+
+    private TestBroker start(String engine) throws Exception {
+        return TestBroker.builder(dataDir).dataDir(dataDir).pluginsDir(pluginsDir).engine(engine).start();
     }
 }

@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * codec, which needs Produce v0 advertised: KAFKA-18659) and consumes. Skipped where kcat is not installed.
  */
 @Timeout(120)
-class KcatTest {
+class KcatIT {
     @TempDir
     static Path dataDir;
     static TestBroker broker;

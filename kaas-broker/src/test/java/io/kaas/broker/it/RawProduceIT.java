@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Produce requests encoded by kafka-clients' own serialization, sent over a plain socket. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class RawProduceTest {
+class RawProduceIT {
     private static final String TOPIC = "raw";
     private static final String BY_ID = "raw-by-id";
 

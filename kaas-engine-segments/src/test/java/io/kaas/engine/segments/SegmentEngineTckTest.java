@@ -1,12 +1,10 @@
-package io.kaas.plugin.tck;
+package io.kaas.engine.segments;
 
 import io.kaas.api.storage.StorageEngineProvider;
-import io.kaas.engine.segments.SegmentEngineProvider;
+import io.kaas.plugin.tck.EngineCapability;
+import io.kaas.plugin.tck.StorageEngineTck;
 
-/**
- * The TCK's own check against the segment engine, which does not depend on the kit. Zero-copy
- * reads: the engine answers with file slices.
- */
+/** The segment engine against the plugin TCK. Zero-copy reads: the engine answers with file slices. */
 class SegmentEngineTckTest extends StorageEngineTck {
     @Override
     protected StorageEngineProvider provider() {

@@ -2,33 +2,24 @@ package io.kaas.broker.it.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import io.kaas.broker.it.BrokerJvm;
+import io.kaas.broker.it.KafkaClients;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,7 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * group protocols.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
-class CommittedOffsetsKillTest {
+class CommittedOffsetsKillIT {
     @TempDir
     Path dataDir;
 
@@ -51,29 +42,27 @@ class CommittedOffsetsKillTest {
         String topic = "kill-topic";
         String group = "kill-group-" + protocol;
         TopicPartition tp = new TopicPartition(topic, 0);
-        int port = freePort();
+        int port = BrokerJvm.freePort();
         Path log = dataDir.resolve("broker.log");
         Path data = Files.createDirectories(dataDir.resolve("data"));
-        BrokerProcess broker = BrokerProcess.start(data, port, log);
-        String bootstrap = "127.0.0.1:" + port;
+        BrokerJvm broker = start(data, port, log);
+        KafkaClients clients = KafkaClients.at("127.0.0.1:" + port);
         try {
-            try (Admin admin = admin(bootstrap)) {
-                admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
-            }
-            try (KafkaProducer<String, String> producer = producer(bootstrap)) {
+            clients.createTopic(topic, 1);
+            try (KafkaProducer<String, String> producer = clients.producer()) {
                 for (int i = 0; i < 100; i++) {
                     producer.send(new ProducerRecord<>(topic, "v" + i));
                 }
                 producer.flush();
             }
-            try (KafkaConsumer<String, String> consumer = consumer(bootstrap, group, protocol)) {
+            try (KafkaConsumer<String, String> consumer = consumer(clients, group, protocol)) {
                 consumer.subscribe(List.of(topic));
                 consumeAndCommit(consumer, tp, 0, 42);
                 broker.kill(); // right after the 42nd commit was acknowledged
-                broker = BrokerProcess.start(data, port, log);
+                broker = start(data, port, log);
                 consumeAndCommit(consumer, tp, 42, 70); // the same consumer carries on where it committed
             }
-            try (KafkaConsumer<String, String> fresh = consumer(bootstrap, group, protocol)) {
+            try (KafkaConsumer<String, String> fresh = consumer(clients, group, protocol)) {
                 OffsetAndMetadata committed = fresh.committed(Set.of(tp), Duration.ofSeconds(30)).get(tp);
                 assertThat(committed.offset()).isEqualTo(70);
                 assertThat(committed.metadata()).isEqualTo("at-69");
@@ -124,83 +113,22 @@ class CommittedOffsetsKillTest {
         assertThat(next).as("after %d failed commits", failedCommits).isEqualTo(to);
     }
 
-    private static KafkaConsumer<String, String> consumer(String bootstrap, String group, String protocol) {
+    private static KafkaConsumer<String, String> consumer(KafkaClients clients, String group, String protocol) {
         Map<String, Object> p = new HashMap<>();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, protocol);
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
-        p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
         p.put(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 500);
         if (protocol.equals("classic")) {
             p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500);
             p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
         }
-        return new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        return clients.consumer(p);
     }
 
-    private static KafkaProducer<String, String> producer(String bootstrap) {
-        Map<String, Object> p = new HashMap<>();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
-    }
-
-    private static Admin admin(String bootstrap) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000");
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
-        return Admin.create(p);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        }
-    }
-
-    /** {@code io.kaas.broker.Main} in its own JVM on this test's class path, as in KillNineCrashTest. */
-    static final class BrokerProcess {
-        private final Process process;
-
-        private BrokerProcess(Process process) {
-            this.process = process;
-        }
-
-        static BrokerProcess start(Path data, int port, Path log) throws Exception {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                    "io.kaas.broker.Main", "--override", "node.id=1",
-                    "--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
-                    "--override", "log.dirs=" + data,
-                    "--override", "group.initial.rebalance.delay.ms=0",
-                    "--override", "group.consumer.heartbeat.interval.ms=500")
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            BrokerProcess broker = new BrokerProcess(pb.start());
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (System.nanoTime() < deadline) {
-                if (!broker.process.isAlive()) {
-                    throw new IllegalStateException("broker exited: " + Files.readString(log));
-                }
-                try (Socket s = new Socket()) {
-                    s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                    return broker;
-                } catch (IOException e) {
-                    Thread.sleep(50);
-                }
-            }
-            throw new IllegalStateException("broker not listening after 30 s: " + Files.readString(log));
-        }
-
-        /** SIGKILL: no shutdown hook, no flush. */
-        void kill() throws InterruptedException {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-        }
+    private static BrokerJvm start(Path data, int port, Path log) throws Exception {
+        return BrokerJvm.start(data, port, log, "group.initial.rebalance.delay.ms=0",
+                "group.consumer.heartbeat.interval.ms=500");
     }
 }

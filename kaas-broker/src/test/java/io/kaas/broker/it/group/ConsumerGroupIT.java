@@ -2,6 +2,7 @@ package io.kaas.broker.it.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.broker.it.TestBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,14 +32,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Real Java consumers in classic groups: rebalancing, exactly-once hand-over, static membership. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ConsumerGroupTest {
+class ConsumerGroupIT {
     @TempDir
     static Path dataDir;
-    static GroupBroker broker;
+    static TestBroker broker;
 
     @BeforeAll
     static void start() throws Exception {
-        broker = GroupBroker.start(dataDir);
+        broker = TestBroker.builder(dataDir).noInitialRebalanceDelay().start();
     }
 
     @AfterAll
@@ -56,14 +58,18 @@ class ConsumerGroupTest {
         }
     }
 
-    static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(50);
-        }
+    static void await(String what, BooleanSupplier condition) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                .until(condition::getAsBoolean);
+    }
+
+    /** No record is read a second time during {@code window}: the count stays at {@code records}, once each. */
+    static void assertNoDuplicateDuring(Duration window, Map<String, List<String>> seenBy, int records) {
+        Awaitility.await("no record read twice for " + window).during(window).atMost(window.multipliedBy(10))
+                .untilAsserted(() -> {
+                    assertThat(seenBy).hasSize(records);
+                    assertThat(seenBy.values()).allSatisfy(readers -> assertThat(readers).hasSize(1));
+                });
     }
 
     @Test
@@ -75,8 +81,8 @@ class ConsumerGroupTest {
         List<RebalancingConsumer> members = new ArrayList<>();
         try {
             produce(topic, 0, 300);
-            RebalancingConsumer c1 = new RebalancingConsumer("c1", broker.consumer(group, Map.of()), topic, seenBy);
-            RebalancingConsumer c2 = new RebalancingConsumer("c2", broker.consumer(group, Map.of()), topic, seenBy);
+            RebalancingConsumer c1 = new RebalancingConsumer("c1", broker.groupConsumer(group, Map.of()), topic, seenBy);
+            RebalancingConsumer c2 = new RebalancingConsumer("c2", broker.groupConsumer(group, Map.of()), topic, seenBy);
             members.add(c1);
             members.add(c2);
             await("two members sharing six partitions",
@@ -84,7 +90,7 @@ class ConsumerGroupTest {
             await("the first 300 records", () -> seenBy.size() >= 300);
 
             produce(topic, 300, 300);
-            RebalancingConsumer c3 = new RebalancingConsumer("c3", broker.consumer(group, Map.of()), topic, seenBy);
+            RebalancingConsumer c3 = new RebalancingConsumer("c3", broker.groupConsumer(group, Map.of()), topic, seenBy);
             members.add(c3);
             await("three members with two partitions each", () -> c1.assigned.size() == 2 && c2.assigned.size() == 2
                     && c3.assigned.size() == 2);
@@ -96,7 +102,7 @@ class ConsumerGroupTest {
             await("two members again", () -> c2.assigned.size() + c3.assigned.size() == 6);
             produce(topic, 900, 300);
             await("1200 records", () -> seenBy.size() >= 1200);
-            Thread.sleep(500); // a duplicate would show up now
+            assertNoDuplicateDuring(Duration.ofMillis(500), seenBy, 1200); // a duplicate would show up now
 
             assertThat(seenBy).hasSize(1200);
             assertThat(seenBy.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).hasSize(1));
@@ -129,8 +135,8 @@ class ConsumerGroupTest {
                 ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 30_000);
         Map<String, Object> b = Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-b",
                 ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 30_000);
-        RebalancingConsumer ca = new RebalancingConsumer("a", broker.consumer(group, a), topic, seenBy);
-        RebalancingConsumer cb = new RebalancingConsumer("b", broker.consumer(group, b), topic, seenBy);
+        RebalancingConsumer ca = new RebalancingConsumer("a", broker.groupConsumer(group, a), topic, seenBy);
+        RebalancingConsumer cb = new RebalancingConsumer("b", broker.groupConsumer(group, b), topic, seenBy);
         try {
             await("both static members assigned", () -> ca.assigned.size() == 3 && cb.assigned.size() == 3);
             Set<TopicPartition> bPartitions = Set.copyOf(cb.assigned);
@@ -138,7 +144,7 @@ class ConsumerGroupTest {
             int aRevocations = ca.revocations.get();
 
             cb.close(); // a static member does not leave the group on close
-            RebalancingConsumer cb2 = new RebalancingConsumer("b2", broker.consumer(group, b), topic, seenBy);
+            RebalancingConsumer cb2 = new RebalancingConsumer("b2", broker.groupConsumer(group, b), topic, seenBy);
             try {
                 await("the restarted member gets its partitions back", () -> cb2.assigned.size() == 3);
                 assertThat(cb2.assigned).isEqualTo(bPartitions);
@@ -167,7 +173,7 @@ class ConsumerGroupTest {
         String group = "admin-group";
         broker.createTopic(topic, 2);
         produce(topic, 0, 20);
-        try (KafkaConsumer<String, String> consumer = broker.consumer(group, Map.of())) {
+        try (KafkaConsumer<String, String> consumer = broker.groupConsumer(group, Map.of())) {
             consumer.subscribe(List.of(topic));
             List<ConsumerRecord<String, String>> got = new ArrayList<>();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

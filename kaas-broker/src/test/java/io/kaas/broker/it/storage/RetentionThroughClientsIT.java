@@ -1,7 +1,10 @@
 package io.kaas.broker.it.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.kaas.broker.it.KafkaClients;
+import io.kaas.broker.it.TestBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pass runs every 100 ms ({@code storage.segments.retention.check.interval.ms}).
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-class RetentionThroughClientsTest {
+class RetentionThroughClientsIT {
     private static final Map<String, String> FAST_PASS = Map.of("storage.segments.retention.check.interval.ms", "100");
     private static final String VALUE_10K = "x".repeat(10_000);
 
@@ -35,8 +38,8 @@ class RetentionThroughClientsTest {
 
     @Test
     void retentionBytesDeletesTheOldestClosedSegments() throws Exception {
-        try (StorageBroker broker = StorageBroker.start(dataDir, FAST_PASS); Admin admin = broker.admin()) {
-            StorageBroker.createTopic(admin, "by-size", 1, Map.of("segment.bytes", "1048576",
+        try (TestBroker broker = TestBroker.start(dataDir, FAST_PASS); Admin admin = broker.admin()) {
+            KafkaClients.createTopic(admin, "by-size", 1, Map.of("segment.bytes", "1048576",
                     "retention.bytes", "1572864"));
             TopicPartition tp = new TopicPartition("by-size", 0);
             produce(broker, "by-size", 400, VALUE_10K); // ~4 MB: four segments
@@ -44,7 +47,7 @@ class RetentionThroughClientsTest {
             long start = earliest(admin, tp);
             assertThat(latest(admin, tp)).isEqualTo(400);
             try (KafkaConsumer<String, String> consumer = broker.consumer()) {
-                List<ConsumerRecord<String, String>> rest = StorageBroker.readAll(consumer, tp, Duration.ofSeconds(20));
+                List<ConsumerRecord<String, String>> rest = KafkaClients.readAll(consumer, tp, Duration.ofSeconds(20));
                 assertThat(rest.get(0).offset()).isEqualTo(start);
                 assertThat(rest).hasSize((int) (400 - start));
             }
@@ -53,9 +56,9 @@ class RetentionThroughClientsTest {
 
     @Test
     void retentionMsDeletesARolledQuietSegment() throws Exception {
-        try (StorageBroker broker = StorageBroker.start(dataDir, FAST_PASS); Admin admin = broker.admin()) {
-            StorageBroker.createTopic(admin, "by-time", 1, Map.of("segment.ms", "300", "retention.ms", "1000"));
-            StorageBroker.createTopic(admin, "kept", 1, Map.of("segment.ms", "300"));
+        try (TestBroker broker = TestBroker.start(dataDir, FAST_PASS); Admin admin = broker.admin()) {
+            KafkaClients.createTopic(admin, "by-time", 1, Map.of("segment.ms", "300", "retention.ms", "1000"));
+            KafkaClients.createTopic(admin, "kept", 1, Map.of("segment.ms", "300"));
             produce(broker, "by-time", 50, "v");
             produce(broker, "kept", 50, "v");
             TopicPartition tp = new TopicPartition("by-time", 0);
@@ -72,8 +75,8 @@ class RetentionThroughClientsTest {
     @Test
     void deleteRecordsToTheHighWatermarkSurvivesRestart() throws Exception {
         TopicPartition tp = new TopicPartition("trimmed", 0);
-        try (StorageBroker broker = StorageBroker.start(dataDir, FAST_PASS); Admin admin = broker.admin()) {
-            StorageBroker.createTopic(admin, "trimmed", 1, Map.of());
+        try (TestBroker broker = TestBroker.start(dataDir, FAST_PASS); Admin admin = broker.admin()) {
+            KafkaClients.createTopic(admin, "trimmed", 1, Map.of());
             produce(broker, "trimmed", 30, "old");
             long low = admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(-1))).lowWatermarks().get(tp)
                     .get(20, TimeUnit.SECONDS).lowWatermark();
@@ -81,16 +84,16 @@ class RetentionThroughClientsTest {
             assertThat(earliest(admin, tp)).isEqualTo(30);
             produce(broker, "trimmed", 5, "new");
         }
-        try (StorageBroker broker = StorageBroker.start(dataDir, FAST_PASS); Admin admin = broker.admin();
+        try (TestBroker broker = TestBroker.start(dataDir, FAST_PASS); Admin admin = broker.admin();
              KafkaConsumer<String, String> consumer = broker.consumer()) {
             assertThat(earliest(admin, tp)).isEqualTo(30);
-            List<ConsumerRecord<String, String>> all = StorageBroker.readAll(consumer, tp, Duration.ofSeconds(20));
+            List<ConsumerRecord<String, String>> all = KafkaClients.readAll(consumer, tp, Duration.ofSeconds(20));
             assertThat(all).extracting(ConsumerRecord::offset).containsExactly(30L, 31L, 32L, 33L, 34L);
             assertThat(all).extracting(ConsumerRecord::value).containsOnly("new");
         }
     }
 
-    private static void produce(StorageBroker broker, String topic, int n, String value) throws Exception {
+    private static void produce(TestBroker broker, String topic, int n, String value) throws Exception {
         try (KafkaProducer<String, String> producer = broker.producer(Map.of())) {
             for (int i = 0; i < n; i++) {
                 producer.send(new ProducerRecord<>(topic, 0, "k" + i, value));
@@ -115,13 +118,8 @@ class RetentionThroughClientsTest {
         }
     }
 
-    private static void awaitAtLeast(LongSupplier value, long min, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long v = value.getAsLong();
-        while (v < min && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-            v = value.getAsLong();
-        }
-        assertThat(v).isGreaterThanOrEqualTo(min);
+    private static void awaitAtLeast(LongSupplier value, long min, Duration timeout) {
+        await().atMost(timeout).pollInterval(Duration.ofMillis(100))
+                .untilAsserted(() -> assertThat(value.getAsLong()).isGreaterThanOrEqualTo(min));
     }
 }

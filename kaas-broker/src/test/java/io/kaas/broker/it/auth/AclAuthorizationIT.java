@@ -3,32 +3,24 @@ package io.kaas.broker.it.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kaas.broker.KaasBroker;
-import io.kaas.broker.config.BrokerConfig;
+import io.kaas.broker.it.TestBroker;
 import io.kaas.plugins.BackendSelectionException;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,25 +30,24 @@ import org.junit.jupiter.api.io.TempDir;
  * (principal {@code User:ANONYMOUS}): Kafka's errors for what the ACL file does not allow.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-class AclAuthorizationTest {
+class AclAuthorizationIT {
     @TempDir
     Path dir;
 
     @Test
     void aProducerAllowedToWriteSucceedsAndAConsumerNotAllowedToReadGetsTopicAuthorizationException() throws Exception {
-        try (KaasBroker broker = start("""
+        try (TestBroker broker = start("""
                 allow * CREATE cluster
                 allow User:ANONYMOUS WRITE topic:t
                 """)) {
-            String bootstrap = bootstrap(broker);
-            try (Admin admin = admin(bootstrap)) {
+                        try (Admin admin = broker.admin()) {
                 admin.createTopics(List.of(new NewTopic("t", 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
             }
-            try (KafkaProducer<String, String> producer = producer(bootstrap)) {
+            try (KafkaProducer<String, String> producer = broker.producer()) {
                 RecordMetadata written = producer.send(new ProducerRecord<>("t", 0, "k", "v")).get(20, TimeUnit.SECONDS);
                 assertThat(written.offset()).isZero();
             }
-            try (KafkaConsumer<String, String> consumer = consumer(bootstrap)) {
+            try (KafkaConsumer<String, String> consumer = broker.consumer()) {
                 consumer.assign(List.of(new TopicPartition("t", 0)));
                 consumer.seekToBeginning(List.of(new TopicPartition("t", 0)));
                 assertThatThrownBy(() -> {
@@ -71,15 +62,14 @@ class AclAuthorizationTest {
 
     @Test
     void aProducerNotAllowedToWriteGetsTopicAuthorizationException() throws Exception {
-        try (KaasBroker broker = start("""
+        try (TestBroker broker = start("""
                 allow * CREATE cluster
                 allow * READ topic:ro
                 """)) {
-            String bootstrap = bootstrap(broker);
-            try (Admin admin = admin(bootstrap)) {
+                        try (Admin admin = broker.admin()) {
                 admin.createTopics(List.of(new NewTopic("ro", 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
             }
-            try (KafkaProducer<String, String> producer = producer(bootstrap)) {
+            try (KafkaProducer<String, String> producer = broker.producer()) {
                 assertThatThrownBy(() -> producer.send(new ProducerRecord<>("ro", 0, "k", "v")).get(20, TimeUnit.SECONDS))
                         .isInstanceOf(ExecutionException.class)
                         .hasCauseInstanceOf(TopicAuthorizationException.class);
@@ -89,11 +79,11 @@ class AclAuthorizationTest {
 
     @Test
     void listingTopicsOmitsTheOnesThePrincipalMayNotDescribe() throws Exception {
-        try (KaasBroker broker = start("""
+        try (TestBroker broker = start("""
                 allow * CREATE cluster
                 allow * DESCRIBE topic:visible-*
                 """)) {
-            try (Admin admin = admin(bootstrap(broker))) {
+            try (Admin admin = broker.admin()) {
                 admin.createTopics(List.of(new NewTopic("visible-1", 1, (short) 1), new NewTopic("hidden", 1, (short) 1)))
                         .all().get(20, TimeUnit.SECONDS);
                 assertThat(admin.listTopics().names().get(20, TimeUnit.SECONDS)).containsExactly("visible-1");
@@ -107,10 +97,10 @@ class AclAuthorizationTest {
 
     @Test
     void createTopicsWithoutCreatePermissionIsTopicAuthorizationException() throws Exception {
-        try (KaasBroker broker = start("""
+        try (TestBroker broker = start("""
                 allow * CREATE topic:mine-*
                 """)) {
-            try (Admin admin = admin(bootstrap(broker))) {
+            try (Admin admin = broker.admin()) {
                 assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("theirs", 1, (short) 1)))
                         .all().get(20, TimeUnit.SECONDS))
                         .isInstanceOf(ExecutionException.class)
@@ -123,9 +113,8 @@ class AclAuthorizationTest {
     @Test
     void superUsersAreAllowedEverything() throws Exception {
         Map<String, String> extra = Map.of("super.users", "User:ANONYMOUS");
-        try (KaasBroker broker = start("deny * ALL topic:*\n", extra)) {
-            String bootstrap = bootstrap(broker);
-            try (Admin admin = admin(bootstrap)) {
+        try (TestBroker broker = start("deny * ALL topic:*\n", extra)) {
+                        try (Admin admin = broker.admin()) {
                 admin.createTopics(List.of(new NewTopic("s", 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
                 assertThat(admin.listTopics().names().get(20, TimeUnit.SECONDS)).isEqualTo(Set.of("s"));
             }
@@ -134,9 +123,7 @@ class AclAuthorizationTest {
 
     @Test
     void anUnknownAuthorizerNameStopsStartUpWithOneLineListingTheNamesAvailable() {
-        Map<String, String> config = baseConfig();
-        config.put("authorizer", "nope");
-        assertThatThrownBy(() -> KaasBroker.start(BrokerConfig.of(config)))
+        assertThatThrownBy(() -> broker().config("authorizer", "nope").start())
                 .isInstanceOf(BackendSelectionException.class)
                 .hasMessage("No authorizer named 'nope' (authorizer); available: none, acl");
     }
@@ -148,47 +135,16 @@ class AclAuthorizationTest {
                 .hasMessageContaining("line 1: unknown operation 'READS'");
     }
 
-    private KaasBroker start(String rules) throws IOException {
+    private TestBroker start(String rules) throws IOException {
         return start(rules, Map.of());
     }
 
-    private KaasBroker start(String rules, Map<String, String> extra) throws IOException {
-        Path file = Files.writeString(dir.resolve("acl-" + System.nanoTime() + ".rules"), rules);
-        Map<String, String> config = baseConfig();
-        config.put("authorizer", "acl");
-        config.put("authorizer.acl.file", file.toString());
-        config.putAll(extra);
-        return KaasBroker.start(BrokerConfig.of(config));
+    private TestBroker start(String rules, Map<String, String> extra) throws IOException {
+        return broker().acl(rules).config(extra).start();
     }
 
-    private Map<String, String> baseConfig() {
-        Map<String, String> config = new HashMap<>();
-        config.put("node.id", "1");
-        config.put("listeners", "PLAINTEXT://127.0.0.1:0");
-        config.put("log.dirs", dir.resolve("data").toString());
-        config.put("plugins.dir", dir.resolve("no-plugins").toString());
-        return config;
-    }
-
-    private static String bootstrap(KaasBroker broker) {
-        return "127.0.0.1:" + broker.boundPort();
-    }
-
-    private static Admin admin(String bootstrap) {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
-    }
-
-    private static KafkaProducer<String, String> producer(String bootstrap) {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 20_000, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000,
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000),
-                new StringSerializer(), new StringSerializer());
-    }
-
-    private static KafkaConsumer<String, String> consumer(String bootstrap) {
-        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new StringDeserializer());
+    /** No plugins directory: the authorizers available are the built-in ones only. */
+    private TestBroker.Builder broker() {
+        return TestBroker.builder(dir).pluginsDir(dir.resolve("no-plugins"));
     }
 }

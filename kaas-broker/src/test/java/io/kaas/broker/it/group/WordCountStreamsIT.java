@@ -2,6 +2,7 @@ package io.kaas.broker.it.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.broker.it.TestBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A Kafka Streams word count (at-least-once, classic group protocol) against kaas, output checked exactly. */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class WordCountStreamsTest {
+class WordCountStreamsIT {
     @TempDir
     Path dataDir;
     @TempDir
@@ -46,7 +47,7 @@ class WordCountStreamsTest {
         Map<String, Long> expected = new HashMap<>();
         lines.forEach(l -> Arrays.stream(l.toLowerCase(Locale.ROOT).split("\\W+")).forEach(w -> expected.merge(w, 1L, Long::sum)));
 
-        try (GroupBroker broker = GroupBroker.start(dataDir)) {
+        try (TestBroker broker = TestBroker.builder(dataDir).noInitialRebalanceDelay().start()) {
             broker.createTopic("text-in", 3);
             broker.createTopic("counts-out", 3);
             try (KafkaProducer<String, String> producer = broker.producer()) {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(60)
-class KaasBrokerTest {
+class KaasBrokerIT {
 
     @TempDir
     Path dataDir;

@@ -2,6 +2,7 @@ package io.kaas.broker.it.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.broker.it.TestBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Committed offsets are durable: a consumer resumes from its last commit after the broker restarts. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class CommittedOffsetsRestartTest {
+class CommittedOffsetsRestartIT {
     @TempDir
     Path dataDir;
 
@@ -41,7 +42,7 @@ class CommittedOffsetsRestartTest {
         String group = "restart-group";
         TopicPartition tp = new TopicPartition(topic, 0);
         Map<String, Object> oneAtATime = Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
-        try (GroupBroker broker = GroupBroker.start(dataDir)) {
+        try (TestBroker broker = TestBroker.builder(dataDir).noInitialRebalanceDelay().start()) {
             broker.createTopic(topic, 1);
             try (KafkaProducer<String, String> producer = broker.producer()) {
                 for (int i = 0; i < 100; i++) {
@@ -49,7 +50,7 @@ class CommittedOffsetsRestartTest {
                 }
                 producer.flush();
             }
-            try (KafkaConsumer<String, String> consumer = broker.consumer(group, oneAtATime)) {
+            try (KafkaConsumer<String, String> consumer = broker.groupConsumer(group, oneAtATime)) {
                 consumer.subscribe(List.of(topic));
                 List<ConsumerRecord<String, String>> got = new ArrayList<>();
                 while (got.size() < 42) {
@@ -61,8 +62,8 @@ class CommittedOffsetsRestartTest {
                 assertThat(got.get(41).value()).isEqualTo("v41");
             }
         }
-        try (GroupBroker broker = GroupBroker.start(dataDir)) {
-            try (KafkaConsumer<String, String> consumer = broker.consumer(group, Map.of())) {
+        try (TestBroker broker = TestBroker.builder(dataDir).noInitialRebalanceDelay().start()) {
+            try (KafkaConsumer<String, String> consumer = broker.groupConsumer(group, Map.of())) {
                 OffsetAndMetadata committed = consumer.committed(Set.of(tp)).get(tp);
                 assertThat(committed.offset()).isEqualTo(42);
                 assertThat(committed.metadata()).isEqualTo("at-41");
