@@ -3,7 +3,7 @@ package io.kaas.broker.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.api.storage.StorageEngineProvider;
-import io.kaas.broker.it.plugins.PluginBrokers;
+import io.kaas.broker.it.TestBroker;
 import io.kaas.plugins.BackendCatalog;
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -61,7 +61,7 @@ class ServerPropertiesDocumentationTest {
 
     /** {@code RocksDbConfig} from the shipped plugin zip, through the plugin host: it is on no class path here. */
     private Class<?> rocksDbConfigClass() throws IOException, ReflectiveOperationException {
-        PluginBrokers.installPlugin("kaas-engine-rocksdb", plugins);
+        TestBroker.installPlugin("kaas-engine-rocksdb", plugins);
         StorageEngineProvider rocksdb = BackendCatalog.discover(plugins)
                 .select(StorageEngineProvider.class, "storage.engine", "rocksdb");
         // The plugin host wraps a plugin's provider; its internal package is not exported to the broker.

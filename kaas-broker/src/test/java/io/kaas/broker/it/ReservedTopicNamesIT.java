@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and auto-creation through Metadata answer INVALID_TOPIC_EXCEPTION, as for any illegal name.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ReservedTopicNamesTest {
+class ReservedTopicNamesIT {
     @TempDir
     Path root;
 
@@ -71,7 +71,7 @@ class ReservedTopicNamesTest {
 
     @Test
     void theRocksDbEngineReservesItsDatabaseDirectory() throws Exception {
-        try (TestBroker broker = TestBroker.start(root, TestBroker.ROCKSDB, Map.of()); Admin admin = broker.admin()) {
+        try (TestBroker broker = TestBroker.builder(root).engine(TestBroker.ROCKSDB).start(); Admin admin = broker.admin()) {
             for (String name : List.of("rocksdb", "RocksDB", "__cluster")) {
                 assertThatThrownBy(() -> create(admin, name)).as(name)
                         .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidTopicException.class);
