@@ -1,5 +1,6 @@
 package io.kaas.engine.segments.internal;
 
+import io.kaas.records.ProducerWindows;
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.storage.LogConfig;
 import java.io.IOException;
@@ -78,8 +79,8 @@ final class LogCleaner {
             long lso = s.offsets().lastStableOffset();
             closed.removeIf(seg -> seg.nextOffset() > lso || seg.nextOffset() <= logStart);
             // Kafka keeps each producer's last batches, even emptied, so its sequence state survives a rebuild.
-            for (ProducerStateTable.ProducerEntry e : log.producers.entries()) {
-                e.batches().forEach(b -> producerBatches.add(b.baseOffset()));
+            for (ProducerWindows.Producer p : log.producers.producers().values()) {
+                p.batches().forEach(b -> producerBatches.add(b.firstOffset()));
             }
         } finally {
             log.lock.unlock();
@@ -168,11 +169,11 @@ final class LogCleaner {
                     break;
                 }
                 if (h.lastOffset() >= firstDirty && !h.isControl() && h.recordCount() > 0) {
-                    BatchRecords batch = BatchRecords.parse(seg.read(pos, h.sizeInBytes()));
+                    KeyedRecords batch = KeyedRecords.parse(seg.read(pos, h.sizeInBytes()));
                     if (map.size() > 0 && map.size() + batch.records().size() > map.maxKeys()) {
                         return end; // full: the next pass goes on from this batch
                     }
-                    for (BatchRecords.Rec r : batch.records()) {
+                    for (KeyedRecords.Rec r : batch.records()) {
                         long offset = h.baseOffset() + r.offsetDelta();
                         if (offset >= firstDirty && r.hasKey()) {
                             map.put(batch.payload(), r.keyStart(), r.keyLength(), offset);

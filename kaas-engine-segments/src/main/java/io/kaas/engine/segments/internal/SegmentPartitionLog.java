@@ -1,5 +1,6 @@
 package io.kaas.engine.segments.internal;
 
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.KafkaStorageException;
 import io.kaas.api.storage.LogConfig;
@@ -10,6 +11,7 @@ import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.PartitionOfflineException;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.TimestampOffset;
+import io.kaas.records.ProducerWindows;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -42,7 +44,7 @@ public final class SegmentPartitionLog implements PartitionLog {
     final Clock clock;
     final ReentrantLock lock = new ReentrantLock();
     final ConcurrentSkipListMap<Long, Segment> segments;
-    final ProducerStateTable producers;
+    final ProducerWindows producers;
     final GroupCommitter committer;
     final CheckpointWriter checkpoints;
     private final LogRecovery.Result recovery;
@@ -131,7 +133,7 @@ public final class SegmentPartitionLog implements PartitionLog {
     }
 
     @Override
-    public CompletableFuture<AppendResult> append(ByteBuffer batches, boolean durable) {
+    public CompletableFuture<AppendResult> append(ProducedBatches batches, boolean durable) {
         return appender.append(batches, durable, config);
     }
 
@@ -390,7 +392,7 @@ public final class SegmentPartitionLog implements PartitionLog {
 
     /** Snapshots the producer state as of {@code offset} (the log end; under the lock). */
     void writeProducerSnapshot(long offset) throws IOException {
-        dir.writeAtomically(PartitionDirectory.PRODUCER_SNAPSHOT_FILE, ProducerSnapshot.encode(offset, producers.entries()));
+        dir.writeAtomically(PartitionDirectory.PRODUCER_SNAPSHOT_FILE, ProducerSnapshot.encode(offset, producers.producers()));
     }
 
     /** Deletes closed segments whose every offset is below the log start; their channels close later. */

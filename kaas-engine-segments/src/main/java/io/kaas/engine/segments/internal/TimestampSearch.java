@@ -1,5 +1,6 @@
 package io.kaas.engine.segments.internal;
 
+import io.kaas.records.CompressionCodecs;
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.storage.TimestampOffset;
 import java.io.IOException;
@@ -118,7 +119,7 @@ final class TimestampSearch {
         try {
             return RecordTimestamps.first(batch, h, logStart, target, equal);
         } catch (IOException | RuntimeException e) {
-            if (h.compressionCodec() == Compression.NONE) {
+            if (h.compressionCodec() == CompressionCodecs.NONE) {
                 throw e instanceof IOException io ? io : new IOException("batch at offset " + h.baseOffset() + " is malformed", e);
             }
             return new TimestampOffset(h.maxTimestamp(), Math.max(h.baseOffset(), logStart), h.partitionLeaderEpoch());

@@ -1,5 +1,7 @@
 package io.kaas.engine.segments.internal;
 
+import io.kaas.api.record.ProducedBatches;
+import io.kaas.records.CompressionCodecs;
 import static io.kaas.engine.segments.internal.KeyedBatches.batch;
 import static io.kaas.engine.segments.internal.KeyedBatches.kv;
 import static io.kaas.engine.segments.internal.LogFixture.append;
@@ -189,7 +191,7 @@ class CompactionTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {Compression.NONE, Compression.GZIP, Compression.SNAPPY, Compression.LZ4, Compression.ZSTD})
+    @ValueSource(ints = {CompressionCodecs.NONE, CompressionCodecs.GZIP, CompressionCodecs.SNAPPY, CompressionCodecs.LZ4, CompressionCodecs.ZSTD})
     void rewritesCompressedBatchesWithTheirCodec(int codec) throws IOException {
         SegmentPartitionLog log = open(Map.of(), compact(HOUR, 0, 0));
         append(log, batch(now(), codec, kv("a", "1"), kv("b", "1"), kv("a", "2"), kv("c", "1")), false);
@@ -205,8 +207,8 @@ class CompactionTest {
     @Test
     void refusesKeylessRecordsOnCompactedTopicsOnly() throws IOException {
         SegmentPartitionLog log = open(Map.of(), compact(HOUR, 0, 0));
-        for (int codec : new int[] {Compression.NONE, Compression.ZSTD}) {
-            assertThatThrownBy(() -> log.append(batch(now(), codec, kv("a", "1"), kv(null, "x")), false))
+        for (int codec : new int[] {CompressionCodecs.NONE, CompressionCodecs.ZSTD}) {
+            assertThatThrownBy(() -> log.append(ProducedBatches.validate(batch(now(), codec, kv("a", "1"), kv(null, "x"))), false))
                     .isInstanceOf(InvalidRecordException.class).hasMessageContaining("without key");
         }
         assertThat(log.offsets().highWatermark()).isZero();

@@ -1,5 +1,6 @@
 package io.kaas.engine.segments.internal;
 
+import io.kaas.api.record.ProducedBatches;
 import static io.kaas.engine.segments.internal.LogFixture.append;
 import static io.kaas.engine.segments.internal.LogFixture.baseOffsets;
 import static io.kaas.engine.segments.internal.LogFixture.bytes;
@@ -131,12 +132,12 @@ class GroupCommitTest {
         append(log, batch().build(), true);
 
         disk.failForce.set(true);
-        CompletableFuture<AppendResult> failed = log.append(batch().build(), true);
+        CompletableFuture<AppendResult> failed = log.append(ProducedBatches.validate(batch().build()), true);
         assertThatThrownBy(() -> LogFixture.join(failed)).hasCauseInstanceOf(KafkaStorageException.class);
 
         disk.failForce.set(false);
-        assertThatThrownBy(() -> log.append(batch().build(), true)).isInstanceOf(PartitionOfflineException.class);
-        assertThatThrownBy(() -> log.append(batch().build(), false)).isInstanceOf(PartitionOfflineException.class);
+        assertThatThrownBy(() -> log.append(ProducedBatches.validate(batch().build()), true)).isInstanceOf(PartitionOfflineException.class);
+        assertThatThrownBy(() -> log.append(ProducedBatches.validate(batch().build()), false)).isInstanceOf(PartitionOfflineException.class);
         assertThatThrownBy(() -> log.read(0, 100, Long.MAX_VALUE, true)).isInstanceOf(PartitionOfflineException.class);
     }
 

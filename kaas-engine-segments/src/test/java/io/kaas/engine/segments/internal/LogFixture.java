@@ -1,5 +1,6 @@
 package io.kaas.engine.segments.internal;
 
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.plugin.PluginConfig;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.EngineContext;
@@ -99,7 +100,7 @@ final class LogFixture {
 
     static AppendResult append(SegmentPartitionLog log, ByteBuffer batches, boolean durable) {
         try {
-            return log.append(batches, durable).get(10, TimeUnit.SECONDS);
+            return log.append(ProducedBatches.validate(batches), durable).get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new CompletionException(e.getCause() != null ? e.getCause() : e);
         }

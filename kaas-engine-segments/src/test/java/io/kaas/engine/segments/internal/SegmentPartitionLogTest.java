@@ -1,5 +1,6 @@
 package io.kaas.engine.segments.internal;
 
+import io.kaas.api.record.ProducedBatches;
 import static io.kaas.engine.segments.internal.LogFixture.append;
 import static io.kaas.engine.segments.internal.LogFixture.baseOffsets;
 import static io.kaas.engine.segments.internal.LogFixture.bytes;
@@ -182,7 +183,7 @@ class SegmentPartitionLogTest {
         append(log, batch().valueSize(10).build(), true);
         long sizeBefore = Files.size(logFiles().get(0));
 
-        assertThatThrownBy(() -> log.append(TestBatches.concat(batch().valueSize(10).build(), batch().valueSize(300).build()), true))
+        assertThatThrownBy(() -> log.append(ProducedBatches.validate(TestBatches.concat(batch().valueSize(10).build(), batch().valueSize(300).build())), true))
                 .isInstanceOf(RecordTooLargeException.class);
         assertThat(log.offsets().highWatermark()).isEqualTo(1);
         assertThat(Files.size(logFiles().get(0))).isEqualTo(sizeBefore);

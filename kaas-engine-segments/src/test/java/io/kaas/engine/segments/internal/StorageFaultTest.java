@@ -1,5 +1,6 @@
 package io.kaas.engine.segments.internal;
 
+import io.kaas.api.record.ProducedBatches;
 import static io.kaas.engine.segments.internal.LogFixture.append;
 import static io.kaas.engine.segments.internal.LogFixture.baseOffsets;
 import static io.kaas.engine.segments.internal.LogFixture.bytes;
@@ -143,15 +144,15 @@ class StorageFaultTest {
 
         hang.set(true);
         long start = System.nanoTime();
-        CompletableFuture<AppendResult> stuck = log.append(batch().build(), true);
+        CompletableFuture<AppendResult> stuck = log.append(ProducedBatches.validate(batch().build()), true);
         assertThatThrownBy(() -> stuck.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(KafkaStorageException.class);
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(3_000);
 
         hang.set(false);
         release.complete(null); // the fsync finally returns: too late, nothing it covered is acknowledged
         Thread.sleep(50);
-        assertThatThrownBy(() -> log.append(batch().build(), true)).isInstanceOf(PartitionOfflineException.class);
-        assertThatThrownBy(() -> log.append(batch().build(), false)).isInstanceOf(PartitionOfflineException.class);
+        assertThatThrownBy(() -> log.append(ProducedBatches.validate(batch().build()), true)).isInstanceOf(PartitionOfflineException.class);
+        assertThatThrownBy(() -> log.append(ProducedBatches.validate(batch().build()), false)).isInstanceOf(PartitionOfflineException.class);
         assertThat(stuck).isCompletedExceptionally();
     }
 }

@@ -1,5 +1,6 @@
 package io.kaas.engine.segments.internal;
 
+import io.kaas.records.CompressionCodecs;
 import io.kaas.api.record.RecordBatches;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -70,7 +71,7 @@ final class TestBatches {
         byte[] recs = body.toByteArray();
         if (compress) {
             try {
-                recs = Compression.compress(codec, recs);
+                recs = CompressionCodecs.compress(codec, recs);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
