@@ -1,5 +1,6 @@
 package io.kaas.plugin.tck;
 
+import io.kaas.api.record.ProducedBatches;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -119,12 +120,17 @@ public abstract class EngineTckSupport {
         }
     }
 
+    /** The batches as the broker hands them to {@code append}: validated, headers parsed once. */
+    protected static ProducedBatches produced(ByteBuffer batches) {
+        return ProducedBatches.validate(batches);
+    }
+
     protected static AppendResult append(PartitionLog log, ByteBuffer batches) {
-        return await(log.append(batches, false));
+        return await(log.append(produced(batches), false));
     }
 
     protected static AppendResult appendDurably(PartitionLog log, ByteBuffer batches) {
-        return await(log.append(batches, true));
+        return await(log.append(produced(batches), true));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.kaas.plugin.tck;
 
+import io.kaas.api.record.ProducedBatches;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -107,7 +108,7 @@ public final class PackagedPluginSmoke {
         int sentSize = TestBatches.batch().records(RECORDS).valueSize(VALUE_SIZE).bytes().length;
         try (StorageEngine engine = provider.open(context)) {
             PartitionLog log = engine.openPartition(key, LogConfig.defaults());
-            AppendResult result = log.append(TestBatches.batch().records(RECORDS).valueSize(VALUE_SIZE).build(), true)
+            AppendResult result = log.append(ProducedBatches.validate(TestBatches.batch().records(RECORDS).valueSize(VALUE_SIZE).build()), true)
                     .get();
             assertThat(result.baseOffset()).isZero();
             assertThat(result.lastOffset()).isEqualTo(RECORDS - 1);

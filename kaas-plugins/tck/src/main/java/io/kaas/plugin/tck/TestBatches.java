@@ -29,6 +29,7 @@ public final class TestBatches {
     private short producerEpoch = -1;
     private int baseSequence = -1;
     private int partitionLeaderEpoch = -1;
+    private boolean keys = true;
     private int compressionCodec;
     private boolean gzip;
 
@@ -57,6 +58,12 @@ public final class TestBatches {
     }
 
     /** Varies the value bytes, so that batches with otherwise equal settings differ. */
+    /** Records with a null key (what a compacted topic refuses). */
+    public TestBatches withoutKeys() {
+        this.keys = false;
+        return this;
+    }
+
     public TestBatches seed(int seed) {
         this.seed = seed;
         return this;
@@ -169,9 +176,13 @@ public final class TestBatches {
         r.write(0); // attributes
         writeVarlong(r, timestampDelta);
         writeVarlong(r, offsetDelta);
-        byte[] key = ("k" + offsetDelta).getBytes(StandardCharsets.UTF_8);
-        writeVarlong(r, key.length);
-        r.writeBytes(key);
+        if (keys) {
+            byte[] key = ("k" + offsetDelta).getBytes(StandardCharsets.UTF_8);
+            writeVarlong(r, key.length);
+            r.writeBytes(key);
+        } else {
+            writeVarlong(r, -1);
+        }
         byte[] value = new byte[valueSize];
         for (int i = 0; i < valueSize; i++) {
             value[i] = (byte) (seed * 31 + offsetDelta + i);
