@@ -73,7 +73,7 @@ class RecordBatchesTest {
     @Test
     void rejectsALengthFieldPastTheEnd() {
         ByteBuffer b = batch(0, 1, 1L);
-        b.putInt(8, 1 << 20);
+        b.putInt(RecordBatches.LENGTH, 1 << 20);
         assertThatThrownBy(() -> RecordBatches.validate(b))
                 .isInstanceOf(CorruptBatchException.class).hasMessageContaining("does not fit");
     }
@@ -81,7 +81,7 @@ class RecordBatchesTest {
     @Test
     void rejectsOldMagic() {
         ByteBuffer b = batch(0, 1, 1L);
-        b.put(16, (byte) 1);
+        b.put(RecordBatches.MAGIC, (byte) 1);
         assertThatThrownBy(() -> RecordBatches.validate(b))
                 .isInstanceOf(CorruptBatchException.class).hasMessageContaining("magic 1");
     }

@@ -2,14 +2,14 @@ package io.kaas.engine.rocksdb.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kaas.records.CompressionCodecs;
-import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.TimestampOffset;
 import io.kaas.plugin.tck.TestBatches;
+import io.kaas.records.CompressionCodecs;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Clock;

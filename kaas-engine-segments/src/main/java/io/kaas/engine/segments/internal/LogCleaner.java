@@ -1,8 +1,8 @@
 package io.kaas.engine.segments.internal;
 
-import io.kaas.records.ProducerWindows;
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.storage.LogConfig;
+import io.kaas.records.ProducerWindows;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,9 +1,9 @@
 package io.kaas.engine.segments.internal;
 
-import io.kaas.records.ProducerWindows;
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.RecordBatches;
+import io.kaas.records.ProducerWindows;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.kaas.engine.segments.internal;
 
-import io.kaas.records.CompressionCodecs;
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.storage.TimestampOffset;
+import io.kaas.records.CompressionCodecs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;

@@ -1,16 +1,17 @@
 package io.kaas.engine.segments.internal;
 
-import io.kaas.api.record.ProducedBatches;
-import io.kaas.records.CompressionCodecs;
 import static io.kaas.engine.segments.internal.KeyedBatches.batch;
 import static io.kaas.engine.segments.internal.KeyedBatches.kv;
 import static io.kaas.engine.segments.internal.LogFixture.append;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kaas.api.record.ProducedBatches;
+import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.InvalidRecordException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.engine.segments.internal.KeyedBatches.Read;
+import io.kaas.records.CompressionCodecs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -201,7 +202,7 @@ class CompactionTest {
         byte[] data = LogFixture.bytes(log.read(0, Integer.MAX_VALUE, Long.MAX_VALUE, true));
         assertThat(KeyedBatches.decode(data)).containsExactly(new Read(1 + 1, "a", "2"), new Read(3, "c", "1"),
                 new Read(4, "b", "2"), new Read(5, "d", "1"), new Read(6, "tail", "t"));
-        assertThat(data[21 + 1] & 0x07).as("codec of the rewritten first batch").isEqualTo(codec);
+        assertThat(data[RecordBatches.ATTRIBUTES + 1] & RecordBatches.COMPRESSION_CODEC_MASK).as("codec of the rewritten first batch").isEqualTo(codec);
     }
 
     @Test

@@ -1,12 +1,12 @@
 package io.kaas.engine.segments.internal;
 
-import io.kaas.records.CompressionCodecs;
 import static io.kaas.engine.segments.internal.LogFixture.append;
 import static io.kaas.engine.segments.internal.LogFixture.join;
 import static io.kaas.engine.segments.internal.TestBatches.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.api.storage.TimestampOffset;
+import io.kaas.records.CompressionCodecs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;

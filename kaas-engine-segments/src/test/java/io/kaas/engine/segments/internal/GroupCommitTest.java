@@ -1,6 +1,5 @@
 package io.kaas.engine.segments.internal;
 
-import io.kaas.api.record.ProducedBatches;
 import static io.kaas.engine.segments.internal.LogFixture.append;
 import static io.kaas.engine.segments.internal.LogFixture.baseOffsets;
 import static io.kaas.engine.segments.internal.LogFixture.bytes;
@@ -8,6 +7,7 @@ import static io.kaas.engine.segments.internal.TestBatches.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.KafkaStorageException;
 import io.kaas.api.storage.LogConfig;

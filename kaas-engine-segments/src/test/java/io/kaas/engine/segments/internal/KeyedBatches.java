@@ -1,7 +1,7 @@
 package io.kaas.engine.segments.internal;
 
-import io.kaas.records.CompressionCodecs;
 import io.kaas.api.record.RecordBatches;
+import io.kaas.records.CompressionCodecs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,7 +46,7 @@ final class KeyedBatches {
                 .putShort((short) codec).putInt(records.length - 1).putLong(timestamp).putLong(timestamp)
                 .putLong(producerId).putShort(epoch).putInt(sequence).putInt(records.length).put(recs);
         b.flip();
-        b.putInt(17, (int) RecordBatches.crc(b, 0, size));
+        b.putInt(RecordBatches.CRC, (int) RecordBatches.crc(b, 0, size));
         return b;
     }
 

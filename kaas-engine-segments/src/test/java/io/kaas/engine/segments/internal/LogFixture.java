@@ -1,7 +1,8 @@
 package io.kaas.engine.segments.internal;
 
-import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.record.ProducedBatches;
+import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.FileSlice;
@@ -148,7 +149,7 @@ final class LogFixture {
         int pos = 0;
         while (pos < data.length) {
             out.add(b.getLong(pos));
-            pos += b.getInt(pos + 8) + 12;
+            pos += b.getInt(pos + RecordBatches.LENGTH) + RecordBatches.LOG_OVERHEAD;
         }
         return out.stream().mapToLong(Long::longValue).toArray();
     }

@@ -1,7 +1,7 @@
 package io.kaas.engine.segments.internal;
 
-import io.kaas.records.CompressionCodecs;
 import io.kaas.api.record.RecordBatches;
+import io.kaas.records.CompressionCodecs;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -82,7 +82,7 @@ final class TestBatches {
                 .putShort((short) codec).putInt(records - 1).putLong(baseTimestamp).putLong(maxTs)
                 .putLong(producerId).putShort(producerEpoch).putInt(baseSequence).putInt(records).put(recs);
         b.flip();
-        b.putInt(17, (int) RecordBatches.crc(b, 0, size));
+        b.putInt(RecordBatches.CRC, (int) RecordBatches.crc(b, 0, size));
         return b;
     }
 

@@ -1,10 +1,10 @@
 package io.kaas.plugin.tck;
 
-import io.kaas.api.record.ProducedBatches;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.LogConfig;
@@ -13,8 +13,8 @@ import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.plugins.BackendCatalog;
-import io.kaas.plugins.FoundBackend;
 import io.kaas.plugins.BackendSource;
+import io.kaas.plugins.FoundBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

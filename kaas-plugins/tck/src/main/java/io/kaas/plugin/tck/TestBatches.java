@@ -134,7 +134,7 @@ public final class TestBatches {
                 .putLong(baseTimestamp).putLong(maxTs).putLong(producerId).putShort(producerEpoch)
                 .putInt(baseSequence).putInt(records).put(recs);
         b.flip();
-        b.putInt(17, (int) RecordBatches.crc(b, 0, size));
+        b.putInt(RecordBatches.CRC, (int) RecordBatches.crc(b, 0, size));
         return b;
     }
 
