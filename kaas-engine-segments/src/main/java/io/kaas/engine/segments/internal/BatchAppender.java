@@ -63,7 +63,7 @@ final class BatchAppender {
 
     private CompletableFuture<AppendResult> appendLocked(ByteBuffer batches, List<BatchHeader> headers, boolean durable,
                                                          LogConfig config) {
-        LogState before = log.state;
+        LogState before = log.state.current();
         ProducerWindows.Staged staged = log.producers.stage();
         long appendTime = config.logAppendTime() ? log.clock.millis() : -1L;
         List<Planned> planned = new ArrayList<>(headers.size());
@@ -97,7 +97,7 @@ final class BatchAppender {
         if (!durable) {
             return CompletableFuture.completedFuture(result);
         }
-        return log.committer.awaitDurable(log.state.logEndOffset()).thenApply(v -> result);
+        return log.committer.awaitDurable(log.state.current().logEndOffset()).thenApply(v -> result);
     }
 
     private void write(ByteBuffer batches, List<Planned> planned, long next, LogConfig config, long appendTime) {
@@ -128,7 +128,7 @@ final class BatchAppender {
             throw new KafkaStorageException("write to " + seg.logPath() + " failed: " + e.getMessage(), e);
         }
         seg.publish(at, next, log.clock.millis());
-        log.state = LogState.of(log.state.logStartOffset(), next, seg);
+        log.state.appended(next, seg);
     }
 
     /** Cuts the log and its indexes back to before a failed append; if even that fails, the partition goes offline. */
@@ -160,7 +160,7 @@ final class BatchAppender {
      * is older than segment.ms.
      */
     private Segment maybeRoll(long bytes, long nextAfter, LogConfig config) {
-        Segment active = log.state.active();
+        Segment active = log.state.current().active();
         long limit = Math.min(config.segmentBytes(), Integer.MAX_VALUE);
         boolean full = active.size() + bytes > limit;
         boolean offsetsOverflow = nextAfter - active.baseOffset() > Integer.MAX_VALUE;
@@ -182,7 +182,7 @@ final class BatchAppender {
      * offline), then writes the manifest, recovery checkpoint and producer snapshot.
      */
     Segment roll() {
-        LogState s = log.state;
+        LogState s = log.state.current();
         Segment active = s.active();
         if (active.size() == 0) {
             return active;
@@ -208,11 +208,10 @@ final class BatchAppender {
         }
         log.ensureWritable(); // the watchdog may have given up on that fsync
         log.committer.markDurable(base);
-        log.segments.put(base, fresh);
-        log.state = LogState.of(s.logStartOffset(), base, fresh);
+        log.state.rolled(fresh);
         log.writeManifest();
         try {
-            log.checkpoints.write(log.state.checkpoint());
+            log.checkpoints.write(log.state.current().checkpoint());
             log.writeProducerSnapshot(base);
         } catch (IOException e) {
             // not fatal: the next recovery scans and replays more

@@ -73,9 +73,9 @@ final class LogCleaner {
         log.lock.lock();
         try {
             log.ensureWritable();
-            LogState s = log.state;
+            LogState s = log.state.current();
             logStart = s.logStartOffset();
-            closed = new ArrayList<>(log.segments.headMap(s.active().baseOffset()).values());
+            closed = new ArrayList<>(log.state.segments().headMap(s.active().baseOffset()).values());
             long lso = s.offsets().lastStableOffset();
             closed.removeIf(seg -> seg.nextOffset() > lso || seg.nextOffset() <= logStart);
             // Kafka keeps each producer's last batches, even emptied, so its sequence state survives a rebuild.
@@ -97,7 +97,7 @@ final class LogCleaner {
                 rewritten++;
             }
         }
-        log.nextTombstoneExpiryMs = pass.nextTombstoneExpiryMs;
+        log.tombstonesExpireAt(pass.nextTombstoneExpiryMs);
         log.advanceCleanerCheckpoint(plan.mapEnd());
         LOG.atInfo().addKeyValue("partition", log.key()).addKeyValue("firstDirtyOffset", plan.firstDirty())
                 .addKeyValue("cleanedUpTo", plan.mapEnd()).addKeyValue("keys", plan.keyMap().size())
@@ -126,7 +126,7 @@ final class LogCleaner {
             }
         }
         // Kept tombstones whose delete.retention.ms has passed make the log cleanable by themselves (as KIP-534).
-        boolean tombstonesDue = nowMs >= log.nextTombstoneExpiryMs && cleanBytes > 0;
+        boolean tombstonesDue = nowMs >= log.nextTombstoneExpiryMs() && cleanBytes > 0;
         boolean dirtyEnough = dirtyBytes > 0 && ((double) dirtyBytes / (cleanBytes + dirtyBytes) >= config.minCleanableDirtyRatio()
                 || overdue(firstDirtySegment, config, nowMs));
         if (!dirtyEnough && !tombstonesDue) {

@@ -183,7 +183,7 @@ final class SegmentCompactor {
         PartitionDirectory dir = log.dir;
         log.lock.lock();
         try {
-            if (log.isClosedOrOffline() || log.segments.get(seg.baseOffset()) != seg) {
+            if (log.isClosedOrOffline() || log.state.segments().get(seg.baseOffset()) != seg) {
                 dir.deleteIfExists(cleaned);
                 return false;
             }

@@ -233,8 +233,4 @@ public final class SegmentEngine implements StorageEngine {
             throw first;
         }
     }
-
-    int pendingDeferredCloses() {
-        return closer.pendingCount();
-    }
 }

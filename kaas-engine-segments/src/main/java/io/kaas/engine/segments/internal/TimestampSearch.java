@@ -6,8 +6,8 @@ import io.kaas.records.CompressionCodecs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * Timestamp lookups (ListOffsets), as Kafka resolves them. Segments are chosen by their largest timestamp
@@ -20,9 +20,9 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * LogAppendTime batch.
  */
 final class TimestampSearch {
-    private final ConcurrentSkipListMap<Long, Segment> segments;
+    private final NavigableMap<Long, Segment> segments;
 
-    TimestampSearch(ConcurrentSkipListMap<Long, Segment> segments) {
+    TimestampSearch(NavigableMap<Long, Segment> segments) {
         this.segments = segments;
     }
 
