@@ -141,9 +141,6 @@ final class RocksPartitionLog implements PartitionLog {
     private AppendResult write(ByteBuffer batches, List<BatchHeader> headers, LogConfig cfg) throws RocksDBException {
         ProducerWindows.Staged staged = producers.stage();
         for (BatchHeader h : headers) {
-            if (!h.hasProducerId()) {
-                continue;
-            }
             Optional<ProducerWindows.Batch> duplicate = staged.check(h);
             if (duplicate.isPresent()) {
                 if (headers.size() > 1) {

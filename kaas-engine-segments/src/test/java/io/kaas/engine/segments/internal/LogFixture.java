@@ -144,13 +144,8 @@ final class LogFixture {
 
     /** Base offsets of the batches in {@code data}. */
     static long[] baseOffsets(byte[] data) {
-        ByteBuffer b = ByteBuffer.wrap(data);
         java.util.List<Long> out = new java.util.ArrayList<>();
-        int pos = 0;
-        while (pos < data.length) {
-            out.add(b.getLong(pos));
-            pos += b.getInt(pos + RecordBatches.LENGTH) + RecordBatches.LOG_OVERHEAD;
-        }
+        RecordBatches.headers(ByteBuffer.wrap(data)).forEach(h -> out.add(h.baseOffset()));
         return out.stream().mapToLong(Long::longValue).toArray();
     }
 }
