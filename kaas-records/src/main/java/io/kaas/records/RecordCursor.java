@@ -35,6 +35,9 @@ public final class RecordCursor implements AutoCloseable {
         if (length < 0) {
             throw new IOException("batch of " + batch.remaining() + " bytes is shorter than its header");
         }
+        if (batch.hasArray()) {
+            return of(batch.array(), batch.arrayOffset() + batch.position() + RecordBatches.HEADER_SIZE, length, header);
+        }
         byte[] raw = new byte[length];
         batch.get(batch.position() + RecordBatches.HEADER_SIZE, raw);
         return of(raw, 0, length, header);

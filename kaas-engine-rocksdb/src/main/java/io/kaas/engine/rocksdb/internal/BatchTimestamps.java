@@ -3,8 +3,8 @@ package io.kaas.engine.rocksdb.internal;
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.TimestampOffset;
-import io.kaas.records.CompressionCodecs;
 import io.kaas.records.RecordCursor;
+import io.kaas.records.RecordTimestamps;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -50,33 +50,16 @@ final class BatchTimestamps {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            return Optional.of(batchLevel(h, minOffset));
+            return Optional.of(RecordTimestamps.batchLevel(h, minOffset));
         }
         return Optional.ofNullable(best);
     }
 
     private static Optional<TimestampOffset> find(byte[] batch, BatchHeader h, long minOffset, long target, boolean equal) {
-        if (h.isLogAppendTime()) {
-            return Optional.of(batchLevel(h, minOffset));
+        try {
+            return Optional.ofNullable(RecordTimestamps.first(ByteBuffer.wrap(batch), h, minOffset, target, equal));
+        } catch (IOException e) {
+            throw new UncheckedIOException("stored batch at offset " + h.baseOffset() + " is malformed", e);
         }
-        try (RecordCursor c = RecordCursor.of(batch, h)) {
-            while (c.next()) {
-                boolean matches = equal ? c.timestamp() == target : c.timestamp() >= target;
-                if (c.offset() >= minOffset && matches) {
-                    return Optional.of(new TimestampOffset(c.timestamp(), c.offset(), h.partitionLeaderEpoch()));
-                }
-            }
-            return Optional.empty();
-        } catch (IOException | RuntimeException e) {
-            if (h.compressionCodec() == CompressionCodecs.NONE) {
-                throw new UncheckedIOException(new IOException("stored batch at offset " + h.baseOffset()
-                        + " is malformed", e));
-            }
-            return Optional.of(batchLevel(h, minOffset));
-        }
-    }
-
-    private static TimestampOffset batchLevel(BatchHeader h, long minOffset) {
-        return new TimestampOffset(h.maxTimestamp(), Math.max(h.baseOffset(), minOffset), h.partitionLeaderEpoch());
     }
 }
