@@ -3,6 +3,7 @@ package io.kaas.broker.handler;
 import io.kaas.api.cluster.TopicExistsException;
 import io.kaas.api.cluster.UnknownTopicException;
 import io.kaas.api.record.CorruptBatchException;
+import io.kaas.api.storage.InvalidConfigException;
 import io.kaas.api.storage.InvalidProducerEpochException;
 import io.kaas.api.storage.InvalidRecordException;
 import io.kaas.api.storage.KafkaStorageException;
@@ -46,6 +47,9 @@ public final class StorageErrors {
         }
         if (e instanceof InvalidRecordException) {
             return Errors.INVALID_RECORD;
+        }
+        if (e instanceof InvalidConfigException) {
+            return Errors.INVALID_CONFIG;
         }
         if (e instanceof UnsupportedFeatureException) {
             return Errors.UNSUPPORTED_VERSION;

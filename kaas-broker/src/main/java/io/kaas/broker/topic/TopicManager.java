@@ -4,6 +4,7 @@ import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.TopicExistsException;
 import io.kaas.api.cluster.TopicRecord;
 import io.kaas.api.cluster.UnknownTopicException;
+import io.kaas.api.storage.InvalidConfigException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
@@ -118,6 +119,7 @@ public final class TopicManager implements AutoCloseable {
         }
         checkReplicationFactor(replicationFactor);
         Map<String, String> clean = resolver.validate(configs);
+        checkEngineServes(clean);
         synchronized (lock) {
             if (byName.containsKey(name)) {
                 throw new TopicException(Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
@@ -141,6 +143,15 @@ public final class TopicManager implements AutoCloseable {
             LOG.atInfo().setMessage("topic created").addKeyValue("topic", name)
                     .addKeyValue("topicId", record.topicId()).addKeyValue("partitions", count).log();
             return record;
+        }
+    }
+
+    /** Asks the storage engine whether it can serve a topic with {@code configs} (e.g. compaction); INVALID_CONFIG if not. */
+    private void checkEngineServes(Map<String, String> configs) {
+        try {
+            ctx.storageEngine().checkConfig(resolver.logConfig(configs));
+        } catch (InvalidConfigException e) {
+            throw new TopicException(Errors.INVALID_CONFIG, e.getMessage());
         }
     }
 
@@ -242,6 +253,7 @@ public final class TopicManager implements AutoCloseable {
      */
     public TopicRecord replaceConfigs(String name, Map<String, String> overrides, boolean validateOnly) {
         Map<String, String> clean = resolver.validate(overrides);
+        checkEngineServes(clean);
         synchronized (lock) {
             Topic topic = requireTopic(name);
             if (validateOnly) {

@@ -13,6 +13,7 @@ class SegmentEngineTckTest extends StorageEngineTck {
 
     @Override
     protected boolean supports(EngineCapability capability) {
-        return capability == EngineCapability.FILE_SLICES || capability.requiredByDefault();
+        return capability == EngineCapability.FILE_SLICES || capability == EngineCapability.COMPACTION
+                || capability.requiredByDefault();
     }
 }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.KafkaStorageException;
 import io.kaas.api.storage.LogConfig;
@@ -132,12 +133,12 @@ class GroupCommitTest {
         append(log, batch().build(), true);
 
         disk.failForce.set(true);
-        CompletableFuture<AppendResult> failed = log.append(batch().build(), true);
+        CompletableFuture<AppendResult> failed = log.append(ProducedBatches.validate(batch().build()), true);
         assertThatThrownBy(() -> LogFixture.join(failed)).hasCauseInstanceOf(KafkaStorageException.class);
 
         disk.failForce.set(false);
-        assertThatThrownBy(() -> log.append(batch().build(), true)).isInstanceOf(PartitionOfflineException.class);
-        assertThatThrownBy(() -> log.append(batch().build(), false)).isInstanceOf(PartitionOfflineException.class);
+        assertThatThrownBy(() -> log.append(ProducedBatches.validate(batch().build()), true)).isInstanceOf(PartitionOfflineException.class);
+        assertThatThrownBy(() -> log.append(ProducedBatches.validate(batch().build()), false)).isInstanceOf(PartitionOfflineException.class);
         assertThatThrownBy(() -> log.read(0, 100, Long.MAX_VALUE, true)).isInstanceOf(PartitionOfflineException.class);
     }
 

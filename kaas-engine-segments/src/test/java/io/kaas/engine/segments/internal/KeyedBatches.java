@@ -51,8 +51,8 @@ final class KeyedBatches {
         while (pos < data.length) {
             int size = RecordBatches.announcedSize(buf, pos);
             RecordBatches.validateOne(buf, pos, pos);
-            BatchRecords batch = BatchRecords.parse(buf.duplicate().limit(pos + size).position(pos));
-            for (BatchRecords.Rec r : batch.records()) {
+            KeyedRecords batch = KeyedRecords.parse(buf.duplicate().limit(pos + size).position(pos));
+            for (KeyedRecords.Rec r : batch.records()) {
                 String key = r.hasKey() ? new String(batch.payload(), r.keyStart(), r.keyLength(), StandardCharsets.UTF_8) : null;
                 out.add(new Read(batch.header().baseOffset() + r.offsetDelta(), key, value(batch.payload(), r)));
             }
@@ -61,7 +61,7 @@ final class KeyedBatches {
         return out;
     }
 
-    private static String value(byte[] p, BatchRecords.Rec r) {
+    private static String value(byte[] p, KeyedRecords.Rec r) {
         if (r.tombstone()) {
             return null;
         }

@@ -1,5 +1,6 @@
 package io.kaas.engine.segments.internal;
 
+import io.kaas.records.CompressionCodecs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -59,7 +60,7 @@ final class TestBatches {
     static UnaryOperator<byte[]> codec(int compressionCodec) {
         return records -> {
             try {
-                return Compression.compress(compressionCodec, records);
+                return CompressionCodecs.compress(compressionCodec, records);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

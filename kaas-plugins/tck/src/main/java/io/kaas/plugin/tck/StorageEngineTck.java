@@ -136,7 +136,7 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
                     for (int i = 0; i < perThread; i++) {
                         byte[] b = batch().records(1 + i % 3).seed(thread * 1000 + i).bytes();
                         bytes.add(b);
-                        pending.add(log.append(ByteBuffer.wrap(b.clone()), i % 2 == 0));
+                        pending.add(log.append(produced(ByteBuffer.wrap(b.clone())), i % 2 == 0));
                     }
                     for (int i = 0; i < perThread; i++) {
                         mine.add(new Sent(bytes.get(i), 1 + i % 3, await(pending.get(i))));
@@ -174,7 +174,7 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
         PartitionLog log = newPartition();
         List<CompletableFuture<AppendResult>> pending = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            pending.add(log.append(batch().seed(i).build(), i % 3 == 0));
+            pending.add(log.append(produced(batch().seed(i).build()), i % 3 == 0));
         }
         for (int i = 0; i < 20; i++) {
             assertThat(await(pending.get(i)).baseOffset()).isEqualTo(i);
@@ -318,8 +318,8 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
         ByteBuffer big = batch().records(2).valueSize(1000).build();
         ByteBuffer ok = batch().records(1).build();
 
-        assertFailsWith(RecordTooLargeException.class, () -> log.append(big.duplicate(), false));
-        assertFailsWith(RecordTooLargeException.class, () -> log.append(concat(ok, big), true));
+        assertFailsWith(RecordTooLargeException.class, () -> log.append(produced(big.duplicate()), false));
+        assertFailsWith(RecordTooLargeException.class, () -> log.append(produced(concat(ok, big)), true));
 
         assertThat(log.offsets()).isEqualTo(new LogOffsets(0, 0, 0));
         assertThat(log.read(0, 1 << 20, 1, true).slices()).isEmpty();
@@ -330,7 +330,7 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
     public void durableAppendCompletesOnlyWithTheDataReadable() throws IOException {
         PartitionLog log = newPartition();
         byte[] sent = batch().records(4).bytes();
-        CompletableFuture<AppendResult> future = log.append(ByteBuffer.wrap(sent.clone()), true);
+        CompletableFuture<AppendResult> future = log.append(produced(ByteBuffer.wrap(sent.clone())), true);
         AppendResult result = await(future);
 
         assertThat(log.offsets().highWatermark()).isGreaterThan(result.lastOffset());
@@ -369,7 +369,7 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
         for (int i = 0; i < 6; i++) {
             byte[] b = batch().records(1 + i % 2).seed(i).bytes();
             sent.add(b);
-            await(log.append(ByteBuffer.wrap(b.clone()), i % 2 == 0));
+            await(log.append(produced(ByteBuffer.wrap(b.clone())), i % 2 == 0));
         }
         await(log.deleteRecordsBefore(2)); // batches at 0 [0], 1 [1-2], 3 [3], 4 [4-5], 6 [6], 7 [7-8]
         List<byte[]> before = readAll(log);

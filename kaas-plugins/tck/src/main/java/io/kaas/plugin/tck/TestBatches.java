@@ -35,6 +35,7 @@ public final class TestBatches {
     private short producerEpoch = -1;
     private int baseSequence = -1;
     private int partitionLeaderEpoch = -1;
+    private boolean keys = true;
     private int compressionCodec;
     private UnaryOperator<byte[]> compressor;
     private List<KeyValue> keyed;
@@ -76,6 +77,12 @@ public final class TestBatches {
     /** Size of each record's value. */
     public TestBatches valueSize(int bytes) {
         this.valueSize = bytes;
+        return this;
+    }
+
+    /** Records with a null key (what a compacted topic refuses). */
+    public TestBatches withoutKeys() {
+        this.keys = false;
         return this;
     }
 
@@ -161,7 +168,7 @@ public final class TestBatches {
                 .putLong(baseTimestamp).putLong(maxTs).putLong(producerId).putShort(producerEpoch)
                 .putInt(baseSequence).putInt(records).put(recs);
         b.flip();
-        b.putInt(17, (int) RecordBatches.crc(b, 0, size));
+        b.putInt(RecordBatches.CRC, (int) RecordBatches.crc(b, 0, size));
         return b;
     }
 
@@ -203,7 +210,8 @@ public final class TestBatches {
         for (int i = 0; i < valueSize; i++) {
             value[i] = (byte) (seed * 31 + offsetDelta + i);
         }
-        return record(offsetDelta, timestampDelta, ("k" + offsetDelta).getBytes(StandardCharsets.UTF_8), value);
+        byte[] key = keys ? ("k" + offsetDelta).getBytes(StandardCharsets.UTF_8) : null;
+        return record(offsetDelta, timestampDelta, key, value);
     }
 
     private static byte[] record(int offsetDelta, long timestampDelta, KeyValue kv) {

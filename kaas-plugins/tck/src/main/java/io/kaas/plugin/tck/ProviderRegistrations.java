@@ -22,15 +22,15 @@ import java.util.stream.Collectors;
  * <pre>{@code
  * @Test
  * void moduleInfoAndServicesFileListTheSameProviders() {
- *     Registration registration = Registrations.assertModuleInfoMatchesServices(
+ *     Registration registration = ProviderRegistrations.assertModuleInfoMatchesServices(
  *             StorageEngineProvider.class, Path.of("target/classes"));
  *     assertThat(registration.providers()).containsExactly(MyEngineProvider.class.getName());
  *     assertThat(registration.module()).isEqualTo("com.example.engine");
  * }
  * }</pre>
  */
-public final class Registrations {
-    private Registrations() {
+public final class ProviderRegistrations {
+    private ProviderRegistrations() {
     }
 
     /** What a module registers for one service: its module name and the provider class names. */

@@ -2,6 +2,7 @@ package io.kaas.engine.segments.internal;
 
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.RecordBatches;
+import io.kaas.records.CompressionCodecs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -16,11 +17,7 @@ import java.util.List;
  * @param payload the decompressed records section
  * @param records the records, in order
  */
-record BatchRecords(BatchHeader header, byte[] payload, List<Rec> records) {
-    private static final int ATTRIBUTES = 21;
-    private static final int CRC = 17;
-    private static final int LENGTH = 8;
-    private static final int RECORD_COUNT = 57;
+record KeyedRecords(BatchHeader header, byte[] payload, List<Rec> records) {
 
     /**
      * One record.
@@ -39,13 +36,13 @@ record BatchRecords(BatchHeader header, byte[] payload, List<Rec> records) {
     }
 
     /** Parses the whole batch at {@code buf}'s position (to its limit, exactly one batch). */
-    static BatchRecords parse(ByteBuffer buf) throws IOException {
+    static KeyedRecords parse(ByteBuffer buf) throws IOException {
         int pos = buf.position();
         BatchHeader h = RecordBatches.header(buf, pos, 0);
         byte[] raw = new byte[h.sizeInBytes() - RecordBatches.HEADER_SIZE];
         buf.duplicate().position(pos + RecordBatches.HEADER_SIZE).get(raw);
-        byte[] payload = h.compressionCodec() == Compression.NONE ? raw
-                : Compression.decompress(h.compressionCodec(), raw, 0, raw.length);
+        byte[] payload = h.compressionCodec() == CompressionCodecs.NONE ? raw
+                : CompressionCodecs.decompress(h.compressionCodec(), raw, 0, raw.length);
         List<Rec> records = new ArrayList<>(Math.max(0, Math.min(h.recordCount(), 1 << 16)));
         int at = 0;
         for (int i = 0; i < h.recordCount(); i++) {
@@ -53,7 +50,7 @@ record BatchRecords(BatchHeader header, byte[] payload, List<Rec> records) {
             records.add(r);
             at = r.start() + r.length();
         }
-        return new BatchRecords(h, payload, records);
+        return new KeyedRecords(h, payload, records);
     }
 
     private static Rec parseRecord(byte[] p, int start) throws IOException {
@@ -105,17 +102,17 @@ record BatchRecords(BatchHeader header, byte[] payload, List<Rec> records) {
         for (Rec r : kept) {
             body.write(payload, r.start(), r.length());
         }
-        int codec = kept.isEmpty() ? Compression.NONE : header.compressionCodec();
-        byte[] records = Compression.compress(codec, body.toByteArray());
+        int codec = kept.isEmpty() ? CompressionCodecs.NONE : header.compressionCodec();
+        byte[] records = CompressionCodecs.compress(codec, body.toByteArray());
         int size = RecordBatches.HEADER_SIZE + records.length;
         ByteBuffer out = ByteBuffer.allocate(size).order(ByteOrder.BIG_ENDIAN);
         ByteBuffer head = original.duplicate();
         head.limit(head.position() + RecordBatches.HEADER_SIZE);
         out.put(head).put(records).flip();
-        out.putInt(LENGTH, size - RecordBatches.LOG_OVERHEAD);
-        out.putShort(ATTRIBUTES, (short) ((header.attributes() & ~0x07) | codec));
-        out.putInt(RECORD_COUNT, kept.size());
-        out.putInt(CRC, (int) RecordBatches.crc(out, 0, size));
+        out.putInt(RecordBatches.LENGTH, size - RecordBatches.LOG_OVERHEAD);
+        out.putShort(RecordBatches.ATTRIBUTES, (short) ((header.attributes() & ~RecordBatches.COMPRESSION_CODEC_MASK) | codec));
+        out.putInt(RecordBatches.RECORDS_COUNT, kept.size());
+        out.putInt(RecordBatches.CRC, (int) RecordBatches.crc(out, 0, size));
         return out;
     }
 }
