@@ -1,5 +1,6 @@
 package io.kaas.plugins;
 
+import io.kaas.api.plugin.SpiVersion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -60,7 +61,7 @@ class PluginIsolationTest {
         List<Path> libs = new java.util.ArrayList<>(List.of(jar));
         libs.addAll(bundled);
         TestPlugins.zip(plugins.resolve("probe.zip"), Map.of("plugin.id", "probe", "plugin.version", "1",
-                "plugin.requires", "^1.0.0"), libs);
+                "plugin.requires", "^" + SpiVersion.MAJOR + ".0.0"), libs);
         return BackendCatalog.discover(plugins).select(StorageEngineProvider.class, "storage.engine", "probe");
     }
 

@@ -1,5 +1,6 @@
 package io.kaas.broker.topic;
 
+import io.kaas.api.cluster.TopicNameRules;
 import io.kaas.api.plugin.BackendProvider;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,7 +15,7 @@ import java.util.TreeSet;
  * instance checks both; the static methods Kafka's rules alone.
  */
 public final class TopicNames {
-    public static final int MAX_NAME_LENGTH = 249;
+    public static final int MAX_NAME_LENGTH = TopicNameRules.MAX_LENGTH;
 
     /** Reserved names, lower-cased: a case-insensitive file system would put {@code __Cluster} on {@code __cluster}. */
     private final Set<String> reserved;
@@ -64,26 +65,7 @@ public final class TopicNames {
 
     /** Null if {@code name} is a legal topic name, else Kafka's message for why not. */
     public static String invalidReason(String name) {
-        if (name == null || name.isEmpty()) {
-            return "Topic name is illegal, it can't be empty";
-        }
-        if (name.equals(".") || name.equals("..")) {
-            return "Topic name cannot be \".\" or \"..\"";
-        }
-        if (name.length() > MAX_NAME_LENGTH) {
-            return "Topic name is illegal, it can't be longer than " + MAX_NAME_LENGTH
-                    + " characters, topic name: " + name;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            boolean legal = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '.' || c == '_' || c == '-';
-            if (!legal) {
-                return "Topic name \"" + name + "\" is illegal, it contains a character other than "
-                        + "ASCII alphanumerics, '.', '_' and '-'";
-            }
-        }
-        return null;
+        return TopicNameRules.invalidReason(name);
     }
 
     public static boolean isValid(String name) {

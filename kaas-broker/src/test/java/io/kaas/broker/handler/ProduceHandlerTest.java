@@ -3,19 +3,19 @@ package io.kaas.broker.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.cluster.ClusterStoreContext;
 import io.kaas.api.plugin.PluginConfig;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.StorageEngine;
+import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.BrokerEndpoint;
 import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
-import io.kaas.cluster.files.FileClusterStoreProvider;
-import io.kaas.engine.segments.SegmentEngineProvider;
 import io.kaas.wire.protocol.Records;
 import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceResponseData;
@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -56,12 +57,18 @@ class ProduceHandlerTest {
         BrokerConfig config = BrokerConfig.of(Map.of("node.id", "1", "listeners", "PLAINTEXT://127.0.0.1:0",
                 "log.dirs", dataDir.toString()));
         scheduler = Executors.newSingleThreadScheduledExecutor();
-        engine = new SegmentEngineProvider().open(new EngineContext(dataDir, PluginConfig.empty(), 1, Clock.systemUTC()));
-        store = new FileClusterStoreProvider().open(new ClusterStoreContext(dataDir, PluginConfig.empty(), 1));
+        engine = builtIn(StorageEngineProvider.class, "segments", StorageEngineProvider::name).open(new EngineContext(dataDir, PluginConfig.empty(), 1, Clock.systemUTC()));
+        store = builtIn(ClusterStateStoreProvider.class, "files", ClusterStateStoreProvider::name).open(new ClusterStoreContext(dataDir, PluginConfig.empty(), 1));
         topics = new TopicManager(new Context(config), TopicNames.kafkaRules());
         topics.open();
         topics.create("t", 1, 1, Map.of(), false);
         handler = new ProduceHandler(topics, AccessGate.ALLOW_ALL);
+    }
+
+    /** A built-in backend, found as the broker finds it: by ServiceLoader, since its class is not exported. */
+    private static <P> P builtIn(Class<P> service, String name, java.util.function.Function<P, String> nameOf) {
+        return ServiceLoader.load(service).stream().map(ServiceLoader.Provider::get).filter(p -> nameOf.apply(p).equals(name))
+                .findFirst().orElseThrow(() -> new AssertionError("no built-in " + service.getSimpleName() + " " + name));
     }
 
     @AfterEach

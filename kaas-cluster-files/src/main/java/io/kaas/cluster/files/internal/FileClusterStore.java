@@ -5,6 +5,7 @@ import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.CommittedOffset;
 import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.api.cluster.TopicExistsException;
+import io.kaas.api.cluster.TopicNameRules;
 import io.kaas.api.cluster.TopicRecord;
 import io.kaas.api.cluster.UnknownTopicException;
 import java.io.IOException;
@@ -116,7 +117,10 @@ public final class FileClusterStore implements ClusterStateStore {
     /** @throws IllegalArgumentException if the name is not a legal Kafka topic name or the id is in use */
     @Override
     public void createTopic(TopicRecord topic) {
-        TopicNames.validate(topic.name());
+        String invalid = TopicNameRules.invalidReason(topic.name());
+        if (invalid != null) {
+            throw new IllegalArgumentException(invalid);
+        }
         mutate("create topic '" + topic.name() + "'", () -> {
             Path file = topicFile(topic.name());
             // The file check catches a topic another broker created since this store was opened.
