@@ -1,4 +1,4 @@
-package io.kaas.broker.network;
+package io.kaas.broker.request;
 
 import io.netty.buffer.ByteBufAllocator;
 import java.util.List;
