@@ -42,6 +42,12 @@ class LayeringTest {
             .because("handlers see requests through io.kaas.broker.request (RequestContext, MultipartResponse)");
 
     @ArchTest
+    static final ArchRule handlersAskAccessOnlyThroughTheirContract = noClasses()
+            .that().resideInAPackage("io.kaas.broker.handler..")
+            .should().dependOnClassesThat().haveFullyQualifiedName("io.kaas.broker.auth.AccessGate")
+            .because("a handler asks through RequestContext.access(), which answers only its contract's checks");
+
+    @ArchTest
     static final ArchRule theRequestPipelineKnowsNoHandlerNorTheNetwork = noClasses()
             .that().resideInAPackage("io.kaas.broker.request..")
             .should().dependOnClassesThat().resideInAnyPackage("io.kaas.broker.handler..", "io.kaas.broker.network..");
