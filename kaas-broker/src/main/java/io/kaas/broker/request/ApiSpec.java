@@ -22,7 +22,8 @@ import java.util.Objects;
  *                             only for Produce, KAFKA-18659)
  * @param maxVersion           the highest version served and advertised
  * @param requirements         checks on the whole request, in order, made before the handler runs
- * @param checks               the per-resource questions the handler may ask
+ * @param checks               the questions a request may ask: the handler's per-resource checks, and
+ *                             each requirement's own (added by the constructor)
  */
 public record ApiSpec<Q extends ApiMessage, S extends ApiMessage>(ApiMessageType api, short minVersion,
                                                                   short advertisedMinVersion, short maxVersion,
@@ -37,6 +38,12 @@ public record ApiSpec<Q extends ApiMessage, S extends ApiMessage>(ApiMessageType
         Objects.requireNonNull(api, "api");
         requirements = List.copyOf(requirements);
         checks = List.copyOf(checks);
+        for (Requirement<Q, S> r : requirements) {
+            Check asked = Check.of(r.operation(), r.type());
+            if (!checks.contains(asked)) {
+                checks = append(checks, asked);
+            }
+        }
         String name = api.apiName();
         if (minVersion > maxVersion) {
             throw new IllegalArgumentException(name + ": minVersion " + minVersion + " > maxVersion " + maxVersion);
@@ -92,12 +99,9 @@ public record ApiSpec<Q extends ApiMessage, S extends ApiMessage>(ApiMessageType
         return version >= minVersion && version <= maxVersion;
     }
 
-    /** Every question a request of this API may ask: the checks, and each requirement's own question. */
-    public List<Check> questions() {
+    private static List<Check> append(List<Check> checks, Check more) {
         List<Check> all = new ArrayList<>(checks);
-        for (Requirement<Q, S> r : requirements) {
-            all.add(Check.of(r.operation(), r.type()));
-        }
-        return all;
+        all.add(more);
+        return List.copyOf(all);
     }
 }

@@ -120,7 +120,7 @@ public final class HandlerRegistry {
                                                                                    ApiMessage body) {
         Q request = (Q) body;
         ApiSpec<Q, S> spec = s.spec();
-        RequestAccess access = gate.forRequest(spec.api().apiName(), spec.questions(), context.who());
+        RequestAccess access = gate.forRequest(spec.api().apiName(), spec.checks(), context.who());
         short version = context.apiVersion();
         for (Requirement<Q, S> r : spec.requirements()) {
             String name = r.resource().of(request, version);

@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kaas.broker.KaasBroker;
 import io.kaas.broker.config.BrokerConfig;
+import io.kaas.broker.network.RawClient;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.InitProducerIdRequestData;
+import io.kaas.wire.message.InitProducerIdResponseData;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.plugins.BackendSelectionException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,6 +32,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -121,6 +127,33 @@ class AclAuthorizationTest {
     }
 
     @Test
+    void aTransactionalProducerWithoutRightsOnItsTransactionalIdGetsTransactionalIdAuthorizationFailed() throws Exception {
+        try (KaasBroker broker = start("""
+                allow * ALL topic:*
+                allow * DESCRIBE transactional-id:tx
+                """)) {
+            String bootstrap = bootstrap(broker);
+            try (KafkaProducer<String, String> producer = transactionalProducer(bootstrap, "other")) {
+                assertThatThrownBy(producer::initTransactions).isInstanceOf(TransactionalIdAuthorizationException.class);
+            }
+            try (RawClient raw = new RawClient(broker.boundPort())) {
+                raw.send(ApiMessageType.INIT_PRODUCER_ID, (short) 5, 7,
+                        new InitProducerIdRequestData().setTransactionalId("tx").setTransactionTimeoutMs(60_000));
+                InitProducerIdResponseData denied = raw.<InitProducerIdResponseData>read(ApiMessageType.INIT_PRODUCER_ID,
+                        (short) 5).body();
+                assertThat(denied.errorCode()).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+                assertThat(denied.producerId()).isEqualTo(-1);
+                raw.send(ApiMessageType.INIT_PRODUCER_ID, (short) 5, 8,
+                        new InitProducerIdRequestData().setTransactionalId(null).setTransactionTimeoutMs(60_000));
+                InitProducerIdResponseData idempotent = raw.<InitProducerIdResponseData>read(ApiMessageType.INIT_PRODUCER_ID,
+                        (short) 5).body();
+                assertThat(idempotent.errorCode()).isEqualTo(Errors.NONE);
+                assertThat(idempotent.producerId()).isNotNegative();
+            }
+        }
+    }
+
+    @Test
     void superUsersAreAllowedEverything() throws Exception {
         Map<String, String> extra = Map.of("super.users", "User:ANONYMOUS");
         try (KaasBroker broker = start("deny * ALL topic:*\n", extra)) {
@@ -182,6 +215,13 @@ class AclAuthorizationTest {
         return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, 20_000, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000,
                 ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000),
+                new StringSerializer(), new StringSerializer());
+    }
+
+    private static KafkaProducer<String, String> transactionalProducer(String bootstrap, String transactionalId) {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 20_000, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000),
                 new StringSerializer(), new StringSerializer());
     }
 
