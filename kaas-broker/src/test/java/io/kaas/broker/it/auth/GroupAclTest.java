@@ -7,6 +7,8 @@ import io.kaas.broker.KaasBroker;
 import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.network.RawClient;
 import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
+import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
 import io.kaas.wire.message.DeleteGroupsRequestData;
 import io.kaas.wire.message.DeleteGroupsResponseData;
 import io.kaas.wire.message.DescribeGroupsRequestData;
@@ -264,6 +266,64 @@ class GroupAclTest {
             assertThat(describe.groups()).extracting(DescribeGroupsResponseData.DescribedGroup::errorCode)
                     .containsExactly(Errors.GROUP_AUTHORIZATION_FAILED, Errors.NONE);
         }
+    }
+
+    @Test
+    void offsetFetchAnswersTopicAuthorizationFailedForTopicsAskedAndLeavesOutOthersWhenAllAreAsked() throws Exception {
+        try (KaasBroker broker = start(TOPICS_AND_CLUSTER + "allow * READ group:g\n")) {
+            createTopic(broker, "open");
+            createTopic(broker, "closed");
+            commit(broker, "g", "open");
+            commit(broker, "g", "closed");
+        }
+        try (KaasBroker broker = start("""
+                allow * ALL topic:open
+                allow * READ group:g
+                """); RawClient raw = new RawClient(broker.boundPort())) {
+            OffsetFetchResponseData asked = call(raw, ApiMessageType.OFFSET_FETCH, 7, new OffsetFetchRequestData()
+                    .setGroupId("g").setTopics(List.of(
+                            new OffsetFetchRequestData.OffsetFetchRequestTopic().setName("open").setPartitionIndexes(List.of(0)),
+                            new OffsetFetchRequestData.OffsetFetchRequestTopic().setName("closed").setPartitionIndexes(List.of(0)))));
+            assertThat(asked.errorCode()).isEqualTo(Errors.NONE);
+            assertThat(asked.topics()).extracting(OffsetFetchResponseData.OffsetFetchResponseTopic::name)
+                    .containsExactly("open", "closed");
+            assertThat(asked.topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE);
+            assertThat(asked.topics().get(0).partitions().get(0).committedOffset()).isZero();
+            assertThat(asked.topics().get(1).partitions().get(0).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED);
+            assertThat(asked.topics().get(1).partitions().get(0).committedOffset()).isEqualTo(-1);
+            OffsetFetchResponseData all = call(raw, ApiMessageType.OFFSET_FETCH, 7,
+                    new OffsetFetchRequestData().setGroupId("g").setTopics(null));
+            assertThat(all.topics()).extracting(OffsetFetchResponseData.OffsetFetchResponseTopic::name).containsExactly("open");
+            OffsetFetchResponseData allV8 = call(raw, ApiMessageType.OFFSET_FETCH, 8, new OffsetFetchRequestData()
+                    .setGroups(List.of(new OffsetFetchRequestData.OffsetFetchRequestGroup().setGroupId("g").setTopics(null))));
+            assertThat(allV8.groups().get(0).topics()).extracting(OffsetFetchResponseData.OffsetFetchResponseTopics::name)
+                    .containsExactly("open");
+        }
+    }
+
+    @Test
+    void aConsumerProtocolMemberMaySubscribeOnlyToTopicsItMayDescribe() throws Exception {
+        try (KaasBroker broker = start("""
+                allow * CREATE cluster
+                allow * ALL topic:open
+                allow * READ group:g
+                """); RawClient raw = new RawClient(broker.boundPort())) {
+            createTopic(broker, "open");
+            ConsumerGroupHeartbeatResponseData denied = call(raw, ApiMessageType.CONSUMER_GROUP_HEARTBEAT, 1,
+                    heartbeat("g", List.of("open", "closed")));
+            assertThat(denied.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED);
+            ConsumerGroupHeartbeatResponseData joined = call(raw, ApiMessageType.CONSUMER_GROUP_HEARTBEAT, 1,
+                    heartbeat("g", List.of("open")));
+            assertThat(joined.errorCode()).isEqualTo(Errors.NONE);
+            ConsumerGroupHeartbeatResponseData otherGroup = call(raw, ApiMessageType.CONSUMER_GROUP_HEARTBEAT, 1,
+                    heartbeat("h", List.of("open")));
+            assertThat(otherGroup.errorCode()).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED);
+        }
+    }
+
+    private static ConsumerGroupHeartbeatRequestData heartbeat(String group, List<String> topics) {
+        return new ConsumerGroupHeartbeatRequestData().setGroupId(group).setMemberId(java.util.UUID.randomUUID().toString())
+                .setMemberEpoch(0).setRebalanceTimeoutMs(30_000).setSubscribedTopicNames(topics).setTopicPartitions(List.of());
     }
 
     private static int correlation = 1;
