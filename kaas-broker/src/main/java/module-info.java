@@ -7,6 +7,8 @@ module io.kaas.broker {
     requires transitive io.kaas.api;
     requires io.kaas.wire;
     requires io.kaas.plugins;
+    /* BrokerConfig.groupCoordinator() hands out the coordinator's typed settings. */
+    requires transitive io.kaas.coordinator;
     requires io.netty.buffer;
     requires io.netty.common;
     requires io.netty.transport;

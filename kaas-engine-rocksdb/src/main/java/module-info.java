@@ -7,9 +7,11 @@
 @SuppressWarnings("requires-automatic")
 module io.kaas.engine.rocksdb {
     requires io.kaas.api;
+    requires io.kaas.records;
     requires org.slf4j;
     requires rocksdbjni; // no Automatic-Module-Name in the rocksdbjni jar: the name derives from the file
-    // Codecs for timestamp lookups inside compressed batches (automatic modules except zstd-jni).
+    // The codec libraries io.kaas.records reads, for timestamp lookups inside compressed batches
+    // (automatic modules except zstd-jni).
     requires snappy.java;
     requires org.lz4.java;
     requires com.github.luben.zstd_jni;

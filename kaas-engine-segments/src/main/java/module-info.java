@@ -6,9 +6,10 @@
  */
 module io.kaas.engine.segments {
     requires io.kaas.api;
+    requires io.kaas.records;
     requires org.slf4j;
-    // Compression codecs, for compaction and the keyless-record check of compacted topics. snappy-java and
-    // lz4-java are automatic modules (names derived from the jar name / Automatic-Module-Name).
+    // The codec libraries io.kaas.records reads, for compaction, the keyless-record check of compacted topics
+    // and timestamp lookups in compressed batches. snappy-java and lz4-java are automatic modules.
     requires snappy.java;
     requires org.lz4.java;
     requires com.github.luben.zstd_jni;

@@ -2,7 +2,7 @@
  * The kaas plugin TCK: abstract contract tests ({@link io.kaas.plugin.tck.StorageEngineTck},
  * {@link io.kaas.plugin.tck.ClusterStateStoreTck}, {@link io.kaas.plugin.tck.AuthorizerTck}) that a
  * backend's test class extends; {@link io.kaas.plugin.tck.TestBatches}, a builder of valid v2 record
- * batches; and helpers for a plugin's own tests, {@link io.kaas.plugin.tck.Registrations} and
+ * batches; and helpers for a plugin's own tests, {@link io.kaas.plugin.tck.ProviderRegistrations} and
  * {@link io.kaas.plugin.tck.PackagedPluginSmoke}. Open so that JUnit can reach the inherited test
  * methods and inject {@code @TempDir} fields.
  */

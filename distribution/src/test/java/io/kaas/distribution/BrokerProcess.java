@@ -11,9 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A broker started through the distribution's {@code bin/kaas-server-start.sh}, as an operator
@@ -54,24 +56,32 @@ final class BrokerProcess implements AutoCloseable {
      * Waits, at most {@link #START_TIMEOUT}, until the port accepts and an Admin client can list
      * topics; fails early, with the broker's output, if the broker exits.
      */
-    void awaitReady(String host, int port) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        Exception last = null;
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new AssertionError("broker exited with " + process.exitValue() + " before it was ready\n" + output());
-            }
-            if (accepts(host, port)) {
-                try (Admin admin = admin(host + ":" + port)) {
-                    admin.listTopics().names().get(5, TimeUnit.SECONDS);
-                    return;
-                } catch (Exception e) {
-                    last = e;
-                }
-            }
-            Thread.sleep(250);
+    void awaitReady(String host, int port) throws IOException {
+        AtomicReference<Exception> last = new AtomicReference<>();
+        try {
+            Awaitility.await("broker ready on " + host + ":" + port).atMost(START_TIMEOUT)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250)).pollInSameThread()
+                .until(() -> {
+                    if (!process.isAlive()) {
+                        throw new AssertionError("broker exited with " + process.exitValue() + " before it was ready\n"
+                            + output());
+                    }
+                    return accepts(host, port) && listsTopics(host + ":" + port, last);
+                });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("broker not ready within " + START_TIMEOUT + " (last error: " + last.get() + ")\n"
+                + output(), last.get());
         }
-        throw new AssertionError("broker not ready within " + START_TIMEOUT + " (last error: " + last + ")\n" + output(), last);
+    }
+
+    private static boolean listsTopics(String bootstrap, AtomicReference<Exception> last) {
+        try (Admin admin = admin(bootstrap)) {
+            admin.listTopics().names().get(5, TimeUnit.SECONDS);
+            return true;
+        } catch (Exception e) {
+            last.set(e);
+            return false;
+        }
     }
 
     /** Sends SIGTERM and waits, at most {@link #STOP_TIMEOUT}, for the exit code. */

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.List;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +38,7 @@ class KaasTarballLayoutIT {
         try (Stream<Path> jars = Files.list(install.resolve("lib"))) {
             lib = jars.map(p -> p.getFileName().toString()).sorted().toList();
         }
-        for (String artifact : List.of("kaas-api-", "kaas-wire-", "kaas-plugins-", "kaas-broker-",
+        for (String artifact : List.of("kaas-api-", "kaas-records-", "kaas-wire-", "kaas-plugins-", "kaas-coordinator-", "kaas-broker-",
                 "kaas-engine-segments-", "kaas-cluster-files-", "netty-transport-", "netty-codec-base-",
                 "slf4j-api-", "logback-classic-", "jackson-core-")) {
             assertThat(lib).as("lib/").anyMatch(jar -> jar.startsWith(artifact));

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.plugin.SpiVersion;
+import io.kaas.api.record.ProducedBatches;
+import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
@@ -50,6 +53,7 @@ class PluginDirectorySourceTest {
               public StorageEngine open(EngineContext c) { check(); return new Engine(); }
               static class Engine implements StorageEngine {
                 final Map<PartitionKey, PartitionLog> logs = new HashMap<>();
+                public void checkConfig(LogConfig c) { check(); }
                 public PartitionLog openPartition(PartitionKey k, LogConfig c) { check(); return logs.computeIfAbsent(k, Log::new); }
                 public void deletePartition(PartitionKey k) { check(); logs.remove(k); }
                 public void close() { check(); }
@@ -58,7 +62,7 @@ class PluginDirectorySourceTest {
                 final PartitionKey key;
                 Log(PartitionKey key) { this.key = key; }
                 public PartitionKey key() { check(); return key; }
-                public CompletableFuture<AppendResult> append(ByteBuffer b, boolean d) { check(); return CompletableFuture.completedFuture(new AppendResult(0, 0, -1, 0)); }
+                public CompletableFuture<AppendResult> append(io.kaas.api.record.ProducedBatches b, boolean d) { check(); return CompletableFuture.completedFuture(new AppendResult(0, 0, -1, 0)); }
                 public ReadResult read(long o, int m, long x, boolean one) { check(); return new ReadResult(List.of(), offsets()); }
                 public LogOffsets offsets() { check(); return new LogOffsets(0, 0, 0); }
                 public Optional<TimestampOffset> offsetForTimestamp(long t) { check(); return Optional.empty(); }
@@ -82,7 +86,7 @@ class PluginDirectorySourceTest {
         Class<?> own = PluginProvider.implementation(provider);
         assertThat(own.getName()).isEqualTo("jarred.Provider");
         assertThat(own.getClassLoader()).isNotSameAs(getClass().getClassLoader());
-        assertThat(own.getClassLoader().getClass().getSimpleName()).isEqualTo("HostFirstClassLoader");
+        assertThat(own.getClassLoader().getClass().getSimpleName()).isEqualTo("IsolatedPluginClassLoader");
         assertThat(catalog.all()).anySatisfy(found -> {
             assertThat(found.name()).isEqualTo("jarred");
             assertThat(found.version()).isEqualTo("1.4.0");
@@ -100,7 +104,7 @@ class PluginDirectorySourceTest {
                 .service(StorageEngineProvider.class, "zipped.Provider")
                 .writeTo(build.resolve("zipped.jar"));
         TestPlugins.zip(plugins.resolve("zipped-1.0.zip"), Map.of("plugin.id", "zipped", "plugin.version", "1.0",
-                "plugin.requires", "^1.0.0"), List.of(main, helper));
+                "plugin.requires", "^" + SpiVersion.MAJOR + ".0.0"), List.of(main, helper));
 
         BackendCatalog catalog = BackendCatalog.discover(plugins);
 
@@ -131,6 +135,16 @@ class PluginDirectorySourceTest {
         assertThat(StorageEngineProvider.class.isAssignableFrom(own)).isTrue();
     }
 
+    /** A v2 batch header with no records and a valid CRC32C. */
+    private static ByteBuffer emptyBatch() {
+        ByteBuffer b = ByteBuffer.allocate(RecordBatches.HEADER_SIZE);
+        b.putInt(RecordBatches.LENGTH, RecordBatches.HEADER_SIZE - RecordBatches.LOG_OVERHEAD)
+                .put(RecordBatches.MAGIC, RecordBatches.MAGIC_V2).putLong(RecordBatches.PRODUCER_ID, -1)
+                .putInt(RecordBatches.BASE_SEQUENCE, -1);
+        b.putInt(RecordBatches.CRC, (int) RecordBatches.crc(b, 0, RecordBatches.HEADER_SIZE));
+        return b;
+    }
+
     @Test
     void everyCallIntoThePluginRunsWithThePluginsContextClassLoader() throws Exception {
         TestPlugins.jar().pluginId("checking", "7.0").source("tccl.Provider", CHECKING_ENGINE)
@@ -146,7 +160,8 @@ class PluginDirectorySourceTest {
             PartitionLog log = engine.openPartition(key, LogConfig.defaults());
             assertThat(engine.openPartition(key, LogConfig.defaults())).isSameAs(log);
             assertThat(log.key()).isEqualTo(key);
-            log.append(ByteBuffer.allocate(0), true).join();
+            engine.checkConfig(LogConfig.defaults());
+            log.append(ProducedBatches.validate(emptyBatch()), true).join();
             log.read(0, 100, 0, true);
             log.offsets();
             log.offsetForTimestamp(0);
@@ -194,7 +209,7 @@ class PluginDirectorySourceTest {
 
     @Test
     void aPluginBuiltForAnIncompatibleSpiIsRefusedAtLoad() throws IOException {
-        TestPlugins.jar().pluginId("future-plugin", "9.0").manifest("Plugin-Requires", "^2.0.0")
+        TestPlugins.jar().pluginId("future-plugin", "9.0").manifest("Plugin-Requires", "^" + (SpiVersion.MAJOR + 1) + ".0.0")
                 .source("f.Provider", TestPlugins.engineProvider("f", "f", ""))
                 .service(StorageEngineProvider.class, "f.Provider")
                 .writeTo(plugins.resolve("future.jar"));
@@ -202,7 +217,8 @@ class PluginDirectorySourceTest {
         assertThatThrownBy(() -> BackendCatalog.discover(plugins))
                 .isInstanceOf(BackendSelectionException.class)
                 .hasMessageContaining("Plugin future.jar in ")
-                .hasMessageContaining("plugin future-plugin was built for kaas SPI '^2.0.0', but this broker has SPI version 1.0.0")
+                .hasMessageContaining("plugin future-plugin was built for kaas SPI '^" + (SpiVersion.MAJOR + 1)
+                        + ".0.0', but this broker has SPI version " + SpiVersion.MAJOR + ".0.0")
                 .hasMessageNotContaining("\n");
     }
 
@@ -214,7 +230,8 @@ class PluginDirectorySourceTest {
                 .writeTo(plugins.resolve("old.jar"));
 
         assertThatThrownBy(() -> BackendCatalog.discover(plugins))
-                .hasMessageContaining("plugin old-plugin was built for kaas SPI version 0, but this broker has SPI version 1");
+                .hasMessageContaining("plugin old-plugin was built for kaas SPI version 0, but this broker has SPI version "
+                        + SpiVersion.MAJOR);
     }
 
     @Test

@@ -32,8 +32,13 @@ public final class TestPlugins {
 
     /** The kaas-api jar or classes folder the tests run with. */
     public static Path kaasApi() {
+        return locationOf(BackendProvider.class);
+    }
+
+    /** The jar or classes folder the host loaded {@code type} from. */
+    public static Path locationOf(Class<?> type) {
         try {
-            return Path.of(BackendProvider.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

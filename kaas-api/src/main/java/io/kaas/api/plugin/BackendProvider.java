@@ -1,5 +1,7 @@
 package io.kaas.api.plugin;
 
+import java.util.Set;
+
 /**
  * What every discoverable backend provider has in common. Implementations are found by
  * {@link java.util.ServiceLoader}: they have a public no-argument constructor and do no I/O when
@@ -23,4 +25,14 @@ public interface BackendProvider {
      * one. (A default method here would run the host's copy and always agree.)
      */
     int spiVersion();
+
+    /**
+     * The names of the entries this backend keeps directly in the data directory, beside the topics'
+     * directories (the file cluster store's {@code __cluster}, the RocksDB engine's {@code rocksdb}). The
+     * broker refuses a topic of one of these names, in any letter case, with INVALID_TOPIC_EXCEPTION, so
+     * that no topic's directory can land on a backend's own files. Constant and cheap; empty by default.
+     */
+    default Set<String> reservedNames() {
+        return Set.of();
+    }
 }

@@ -5,8 +5,12 @@ package io.kaas.api.plugin;
  * ({@link BackendProvider#spiVersion()}); the host refuses a backend whose major version differs.
  */
 public final class SpiVersion {
-    /** Incremented on every incompatible change of any type in {@code io.kaas.api}. */
-    public static final int MAJOR = 1;
+    /**
+     * Incremented on every incompatible change of any type in {@code io.kaas.api}. 2: {@code PartitionLog.append}
+     * takes {@link io.kaas.api.record.ProducedBatches} (headers parsed once, by the broker) and
+     * {@code StorageEngine.checkConfig} lets an engine refuse settings it cannot serve.
+     */
+    public static final int MAJOR = 2;
 
     private SpiVersion() {
     }

@@ -29,19 +29,21 @@ public record BatchHeader(long position, int sizeInBytes, long baseOffset, int l
     }
 
     public int compressionCodec() {
-        return attributes & 0x07;
+        return attributes & RecordBatches.COMPRESSION_CODEC_MASK;
     }
 
     public boolean isLogAppendTime() {
-        return (attributes & 0x08) != 0;
+        return (attributes & RecordBatches.TIMESTAMP_TYPE_FLAG) != 0;
     }
 
+    /** Attribute bit 4: the batch belongs to a transaction of its producer. */
     public boolean isTransactional() {
-        return (attributes & 0x10) != 0;
+        return (attributes & RecordBatches.TRANSACTIONAL_FLAG) != 0;
     }
 
+    /** Attribute bit 5: the batch holds a control record (a COMMIT or ABORT marker), not data. */
     public boolean isControl() {
-        return (attributes & 0x20) != 0;
+        return (attributes & RecordBatches.CONTROL_FLAG) != 0;
     }
 
     public boolean hasProducerId() {

@@ -3,7 +3,9 @@ package io.kaas.api.record;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.zip.CRC32C;
 
 /**
@@ -17,19 +19,43 @@ public final class RecordBatches {
     /** Size of the fixed v2 batch header, up to and including the record count. */
     public static final int HEADER_SIZE = 61;
 
-    static final int BASE_OFFSET = 0;
-    static final int LENGTH = 8;
-    static final int PARTITION_LEADER_EPOCH = 12;
-    static final int MAGIC = 16;
-    static final int CRC = 17;
-    static final int ATTRIBUTES = 21;
-    static final int LAST_OFFSET_DELTA = 23;
-    static final int BASE_TIMESTAMP = 27;
-    static final int MAX_TIMESTAMP = 35;
-    static final int PRODUCER_ID = 43;
-    static final int PRODUCER_EPOCH = 51;
-    static final int BASE_SEQUENCE = 53;
-    static final int RECORD_COUNT = 57;
+
+    // The v2 header layout: byte offset of each field from the start of the batch (Kafka's DefaultRecordBatch).
+    /** int64 base offset. Not covered by the CRC. */
+    public static final int BASE_OFFSET = 0;
+    /** int32 length of the batch after this field (so the whole batch is length + {@link #LOG_OVERHEAD}). */
+    public static final int LENGTH = 8;
+    /** int32 partition leader epoch. Not covered by the CRC. */
+    public static final int PARTITION_LEADER_EPOCH = 12;
+    /** int8 magic, 2. */
+    public static final int MAGIC = 16;
+    /** uint32 CRC32C of everything from {@link #ATTRIBUTES} to the end of the batch. */
+    public static final int CRC = 17;
+    /** int16 attributes: compression (bits 0-2), timestamp type (3), transactional (4), control (5). */
+    public static final int ATTRIBUTES = 21;
+    /** int32 offset of the last record relative to the base offset. */
+    public static final int LAST_OFFSET_DELTA = 23;
+    /** int64 timestamp of the first record. */
+    public static final int BASE_TIMESTAMP = 27;
+    /** int64 largest timestamp in the batch (the log-append time for LogAppendTime batches). */
+    public static final int MAX_TIMESTAMP = 35;
+    /** int64 producer id, -1 if none. */
+    public static final int PRODUCER_ID = 43;
+    /** int16 producer epoch, -1 if none. */
+    public static final int PRODUCER_EPOCH = 51;
+    /** int32 sequence of the first record, -1 if none. */
+    public static final int BASE_SEQUENCE = 53;
+    /** int32 number of records; the records follow at {@link #HEADER_SIZE}. */
+    public static final int RECORDS_COUNT = 57;
+
+    /** Attribute bits 0-2: the compression codec. */
+    public static final int COMPRESSION_CODEC_MASK = 0x07;
+    /** Attribute bit 3: the timestamps are the broker's log-append time. */
+    public static final int TIMESTAMP_TYPE_FLAG = 0x08;
+    /** Attribute bit 4: the batch is part of a transaction. */
+    public static final int TRANSACTIONAL_FLAG = 0x10;
+    /** Attribute bit 5: the batch holds a control record (a transaction marker). */
+    public static final int CONTROL_FLAG = 0x20;
 
     private RecordBatches() {
     }
@@ -45,6 +71,17 @@ public final class RecordBatches {
         return buf.order(ByteOrder.BIG_ENDIAN).getInt(pos + LENGTH) + LOG_OVERHEAD;
     }
 
+    /**
+     * The headers of the concatenated batches in {@code buf} between its position and limit, parsed one
+     * at a time without validating magic or CRC (for bytes an engine stored itself). Each header's
+     * position is relative to the buffer's position. The iterator throws {@link CorruptBatchException}
+     * when it reaches a batch whose length field is below {@link #HEADER_SIZE} or passes the limit.
+     */
+    public static Iterable<BatchHeader> headers(ByteBuffer buf) {
+        ByteBuffer view = buf.duplicate();
+        return () -> new HeaderIterator(view);
+    }
+
     /** Parses the header of the batch at {@code pos} without validating its CRC. */
     public static BatchHeader header(ByteBuffer buf, int pos, long filePosition) {
         ByteBuffer b = buf.duplicate().order(ByteOrder.BIG_ENDIAN);
@@ -52,7 +89,7 @@ public final class RecordBatches {
                 b.getInt(pos + LAST_OFFSET_DELTA), b.getInt(pos + PARTITION_LEADER_EPOCH),
                 b.getShort(pos + ATTRIBUTES), b.getLong(pos + BASE_TIMESTAMP), b.getLong(pos + MAX_TIMESTAMP),
                 b.getLong(pos + PRODUCER_ID), b.getShort(pos + PRODUCER_EPOCH), b.getInt(pos + BASE_SEQUENCE),
-                b.getInt(pos + RECORD_COUNT));
+                b.getInt(pos + RECORDS_COUNT));
     }
 
     /**
@@ -64,10 +101,8 @@ public final class RecordBatches {
     public static List<BatchHeader> validate(ByteBuffer buf) {
         List<BatchHeader> headers = new ArrayList<>();
         int start = buf.position();
-        int pos = start;
-        while (pos < buf.limit()) {
+        for (int pos = start; pos < buf.limit(); pos += headers.get(headers.size() - 1).sizeInBytes()) {
             headers.add(validateOne(buf, pos, pos - start));
-            pos += headers.get(headers.size() - 1).sizeInBytes();
         }
         if (headers.isEmpty()) {
             throw new CorruptBatchException("no record batch in the request");
@@ -127,9 +162,41 @@ public final class RecordBatches {
     public static void setLogAppendTime(ByteBuffer buf, int pos, long timestamp) {
         ByteBuffer b = buf.order(ByteOrder.BIG_ENDIAN);
         short attributes = b.getShort(pos + ATTRIBUTES);
-        b.putShort(pos + ATTRIBUTES, (short) (attributes | 0x08));
+        b.putShort(pos + ATTRIBUTES, (short) (attributes | TIMESTAMP_TYPE_FLAG));
         b.putLong(pos + MAX_TIMESTAMP, timestamp);
         int size = announcedSize(b, pos);
         b.putInt(pos + CRC, (int) crc(b, pos, size));
+    }
+
+    private static final class HeaderIterator implements Iterator<BatchHeader> {
+        private final ByteBuffer buf;
+        private final int start;
+        private int pos;
+
+        HeaderIterator(ByteBuffer buf) {
+            this.buf = buf;
+            this.start = buf.position();
+            this.pos = start;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return pos < buf.limit();
+        }
+
+        @Override
+        public BatchHeader next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            int size = announcedSize(buf, pos);
+            if (size < HEADER_SIZE || size > buf.limit() - pos) {
+                throw new CorruptBatchException("record batch at byte " + (pos - start) + " announces " + size
+                        + " bytes, " + (buf.limit() - pos) + " left");
+            }
+            BatchHeader h = header(buf, pos, pos - start);
+            pos += size;
+            return h;
+        }
     }
 }

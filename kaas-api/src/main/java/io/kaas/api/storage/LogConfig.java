@@ -13,7 +13,8 @@ package io.kaas.api.storage;
  *                               durable appends are always fsynced before they complete
  * @param logAppendTime          stamp batches with the broker's time ({@code message.timestamp.type=LogAppendTime})
  * @param compact                {@code cleanup.policy} includes compact: the engine keeps the latest record per
- *                               key and refuses keyless records ({@link InvalidRecordException})
+ *                               key and refuses keyless records ({@link InvalidRecordException}); an engine that
+ *                               does not compact refuses this in {@link StorageEngine#checkConfig}
  * @param delete                 {@code cleanup.policy} includes delete: {@code retention.ms} and
  *                               {@code retention.bytes} apply (a compact-only topic keeps its segments)
  * @param deleteRetentionMs      how long a compacted-away key's tombstone stays readable ({@code delete.retention.ms})

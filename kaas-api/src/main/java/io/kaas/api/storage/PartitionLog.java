@@ -1,6 +1,7 @@
 package io.kaas.api.storage;
 
-import java.nio.ByteBuffer;
+import io.kaas.api.record.BatchHeader;
+import io.kaas.api.record.ProducedBatches;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -13,13 +14,22 @@ public interface PartitionLog {
     PartitionKey key();
 
     /**
-     * Appends validated batches (the broker has checked sizes, magic and CRC32C with
-     * {@link io.kaas.api.record.RecordBatches#validate}). The engine assigns offsets by rewriting each
-     * batch's base offset in place, stamps log-append time if configured, and writes the bytes
-     * verbatim. It consumes {@code batches} completely before this method returns, so the caller may
-     * reuse the buffer once the call returns; appends are applied in call order.
+     * Appends batches the broker validated once ({@link ProducedBatches#validate}: sizes, magic and
+     * CRC32C) with their parsed headers; the engine uses {@link ProducedBatches#headers()} and does not
+     * parse the bytes again. The engine assigns offsets by rewriting each batch's base offset in place,
+     * stamps log-append time if configured, and writes the bytes verbatim. It consumes {@code batches}
+     * completely before this method returns, so the caller may reuse the buffer once the call returns;
+     * appends are applied in call order.
      *
-     * @param batches one or more whole batches, from position to limit; the engine may modify them
+     * <p>Idempotent producers: a batch with a producer id and a base sequence is checked against the last
+     * five batches of its producer id and epoch; a duplicate is not written again and the result carries
+     * the offsets it got the first time.
+     *
+     * <p>Transactions (planned, not yet served; see {@link io.kaas.api.storage the package}): the headers
+     * already tell transactional ({@link BatchHeader#isTransactional()}) and control
+     * ({@link BatchHeader#isControl()}) batches apart, so markers will come through this same method.
+     *
+     * @param batches one or more whole batches; the engine may modify them as stated above
      * @param durable true for {@code acks=all}: the future completes only once the batches are on
      *                stable storage (fsynced); false: it completes once the batches are readable
      * @return completes with the assigned offsets, or exceptionally with a {@link StorageException}
@@ -30,7 +40,7 @@ public interface PartitionLog {
      *         "Compacted topic cannot accept message without key"); nothing is stored. Engines that compact
      *         decompress batches of compacted topics only, to check this
      */
-    CompletableFuture<AppendResult> append(ByteBuffer batches, boolean durable);
+    CompletableFuture<AppendResult> append(ProducedBatches batches, boolean durable);
 
     /**
      * Reads whole batches starting with the one that contains {@code offset}, stopping before any batch
@@ -63,6 +73,9 @@ public interface PartitionLog {
      */
     CompletableFuture<Long> deleteRecordsBefore(long offset);
 
-    /** Applies changed settings; takes effect for later appends and retention passes. */
+    /**
+     * Applies changed settings; takes effect for later appends and retention passes. The broker has
+     * checked them with {@link StorageEngine#checkConfig} first.
+     */
     void updateConfig(LogConfig config);
 }

@@ -73,7 +73,7 @@ class RecordBatchesTest {
     @Test
     void rejectsALengthFieldPastTheEnd() {
         ByteBuffer b = batch(0, 1, 1L);
-        b.putInt(8, 1 << 20);
+        b.putInt(RecordBatches.LENGTH, 1 << 20);
         assertThatThrownBy(() -> RecordBatches.validate(b))
                 .isInstanceOf(CorruptBatchException.class).hasMessageContaining("does not fit");
     }
@@ -81,7 +81,7 @@ class RecordBatchesTest {
     @Test
     void rejectsOldMagic() {
         ByteBuffer b = batch(0, 1, 1L);
-        b.put(16, (byte) 1);
+        b.put(RecordBatches.MAGIC, (byte) 1);
         assertThatThrownBy(() -> RecordBatches.validate(b))
                 .isInstanceOf(CorruptBatchException.class).hasMessageContaining("magic 1");
     }
@@ -115,5 +115,39 @@ class RecordBatchesTest {
     void lastSequenceWrapsLikeKafka() {
         BatchHeader h = new BatchHeader(0, 0, 0, 2, 0, (short) 0, 0, 0, 1, (short) 0, Integer.MAX_VALUE - 1, 3);
         assertThat(h.lastSequence()).isEqualTo(0);
+    }
+
+    @Test
+    void iteratesTheHeadersOfConcatenatedBatches() {
+        ByteBuffer a = batch(0, 2, 1L);
+        ByteBuffer c = batch(2, 3, 2L);
+        ByteBuffer both = ByteBuffer.allocate(4 + a.remaining() + c.remaining()).position(4).put(a).put(c).flip().position(4);
+        List<BatchHeader> headers = new java.util.ArrayList<>();
+        RecordBatches.headers(both).forEach(headers::add);
+        assertThat(headers).extracting(BatchHeader::baseOffset).containsExactly(0L, 2L);
+        assertThat(headers).extracting(BatchHeader::position).containsExactly(0L, (long) a.limit());
+        assertThat(both.position()).isEqualTo(4);
+        ByteBuffer cut = both.duplicate().limit(both.limit() - 1);
+        java.util.Iterator<BatchHeader> it = RecordBatches.headers(cut).iterator();
+        it.next();
+        assertThatThrownBy(it::next).isInstanceOf(CorruptBatchException.class).hasMessageContaining("at byte " + a.limit());
+    }
+
+    @Test
+    void producedBatchesCarryTheirValidatedHeadersAndShareTheBytes() {
+        ByteBuffer a = batch(0, 2, 1L);
+        ByteBuffer c = batch(0, 1, 2L);
+        ByteBuffer both = ByteBuffer.allocate(3 + a.remaining() + c.remaining()).position(3).put(a).put(c).flip().position(3);
+        ProducedBatches produced = ProducedBatches.validate(both);
+        assertThat(produced.headers()).extracting(BatchHeader::position).containsExactly(0L, (long) a.limit());
+        assertThat(produced.sizeInBytes()).isEqualTo(both.remaining());
+        BatchHeader second = produced.headers().get(1);
+        RecordBatches.setBaseOffset(produced.buffer(), (int) second.position(), 77);
+        assertThat(RecordBatches.header(produced.batch(second), 0, 0).baseOffset()).isEqualTo(77);
+        assertThat(both.getLong(3 + a.limit())).isEqualTo(77);
+        ByteBuffer bad = batch(0, 1, 1L);
+        bad.put(RecordBatches.HEADER_SIZE, (byte) 9);
+        assertThatThrownBy(() -> ProducedBatches.validate(bad)).isInstanceOf(CorruptBatchException.class);
+        assertThatThrownBy(() -> ProducedBatches.validate(ByteBuffer.allocate(0))).isInstanceOf(CorruptBatchException.class);
     }
 }

@@ -3,6 +3,7 @@ package io.kaas.broker.config;
 import static io.kaas.broker.config.BrokerConfigDef.*;
 
 import io.kaas.api.plugin.PluginConfig;
+import io.kaas.coordinator.group.GroupCoordinatorConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -26,6 +27,7 @@ public final class BrokerConfig {
     private final Map<String, Object> parsed = new HashMap<>();
     private final List<Listener> listeners;
     private final List<Listener> advertisedListeners;
+    private final GroupCoordinatorConfig groupCoordinator;
 
     private BrokerConfig(Map<String, String> values) {
         this.explicit = Map.copyOf(values);
@@ -42,6 +44,7 @@ public final class BrokerConfig {
         this.listeners = Listener.parseList(LISTENERS, string(LISTENERS));
         this.advertisedListeners = resolveAdvertised();
         validate();
+        this.groupCoordinator = groupCoordinatorConfig();
     }
 
     /** A config from explicit values; every absent key takes its default. */
@@ -198,6 +201,11 @@ public final class BrokerConfig {
         return string(AUTHORIZER);
     }
 
+    /** The group coordinator's settings: the {@code group.*} and {@code offsets.*} keys, typed and validated. */
+    public GroupCoordinatorConfig groupCoordinator() {
+        return groupCoordinator;
+    }
+
     /**
      * The explicit settings whose key starts with {@code prefix} (e.g. {@code storage.segments.}),
      * prefix removed, for a backend.
@@ -320,6 +328,50 @@ public final class BrokerConfig {
         if (clusterStore().isBlank()) {
             throw new ConfigException(CLUSTER_STORE, "must name a cluster-state store");
         }
+    }
+
+    private GroupCoordinatorConfig groupCoordinatorConfig() {
+        int sessionTimeoutMs = integer(GROUP_CONSUMER_SESSION_TIMEOUT_MS);
+        int heartbeatIntervalMs = integer(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS);
+        if (heartbeatIntervalMs >= sessionTimeoutMs) {
+            throw new ConfigException(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
+                "must be lower than " + GROUP_CONSUMER_SESSION_TIMEOUT_MS + " (" + sessionTimeoutMs + ")");
+        }
+        return new GroupCoordinatorConfig(integer(GROUP_MIN_SESSION_TIMEOUT_MS), integer(GROUP_MAX_SESSION_TIMEOUT_MS),
+            integer(GROUP_INITIAL_REBALANCE_DELAY_MS), integer(GROUP_MAX_SIZE),
+            TimeUnit.MINUTES.toMillis(integer(OFFSETS_RETENTION_MINUTES)), longValue(OFFSETS_RETENTION_CHECK_INTERVAL_MS),
+            integer(OFFSET_METADATA_MAX_BYTES), sessionTimeoutMs, heartbeatIntervalMs, integer(GROUP_CONSUMER_MAX_SIZE),
+            groupConsumerAssignors());
+    }
+
+    /**
+     * {@code group.consumer.assignors}: the short names, in order and once each, of the entries (short names or
+     * Kafka's class names of the two built-in assignors); a blank value is the default.
+     */
+    private List<String> groupConsumerAssignors() {
+        String raw = string(GROUP_CONSUMER_ASSIGNORS);
+        if (raw == null || raw.isBlank()) {
+            return GroupCoordinatorConfig.assignorNames();
+        }
+        List<String> out = new ArrayList<>();
+        for (String part : raw.split(",")) {
+            String name = part.trim();
+            if (name.isEmpty()) {
+                continue;
+            }
+            String shortName = GroupCoordinatorConfig.assignorName(name);
+            if (shortName == null) {
+                throw new ConfigException(GROUP_CONSUMER_ASSIGNORS, "unknown assignor '" + name
+                    + "'; known assignors: " + String.join(", ", GroupCoordinatorConfig.assignorNames()));
+            }
+            if (!out.contains(shortName)) {
+                out.add(shortName);
+            }
+        }
+        if (out.isEmpty()) {
+            throw new ConfigException(GROUP_CONSUMER_ASSIGNORS, "at least one assignor is needed");
+        }
+        return out;
     }
 
     private static String canonicalHostName() {

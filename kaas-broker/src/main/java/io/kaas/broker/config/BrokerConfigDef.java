@@ -51,6 +51,17 @@ final class BrokerConfigDef {
     static final String SUPER_USERS = "super.users";
     static final String ALLOW_EVERYONE_IF_NO_ACL_FOUND = "allow.everyone.if.no.acl.found";
     static final String PLUGINS_DIR = "plugins.dir";
+    static final String GROUP_INITIAL_REBALANCE_DELAY_MS = "group.initial.rebalance.delay.ms";
+    static final String GROUP_MIN_SESSION_TIMEOUT_MS = "group.min.session.timeout.ms";
+    static final String GROUP_MAX_SESSION_TIMEOUT_MS = "group.max.session.timeout.ms";
+    static final String GROUP_MAX_SIZE = "group.max.size";
+    static final String GROUP_CONSUMER_SESSION_TIMEOUT_MS = "group.consumer.session.timeout.ms";
+    static final String GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS = "group.consumer.heartbeat.interval.ms";
+    static final String GROUP_CONSUMER_ASSIGNORS = "group.consumer.assignors";
+    static final String GROUP_CONSUMER_MAX_SIZE = "group.consumer.max.size";
+    static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
+    static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
+    static final String OFFSET_METADATA_MAX_BYTES = "offset.metadata.max.bytes";
 
     /** Known keys in the order DescribeConfigs lists them. */
     static final Map<String, ConfigKey> KEYS = build(List.of(
@@ -97,21 +108,22 @@ final class BrokerConfigDef {
             "Principals the authorizer always allows, separated by ';' (e.g. User:admin;User:ops)."),
         ConfigKey.of(ALLOW_EVERYONE_IF_NO_ACL_FOUND, BOOLEAN, false,
             "Whether the authorizer allows an action on a resource no ACL rule names."),
-        ConfigKey.of("group.initial.rebalance.delay.ms", INT, 3000,
+        ConfigKey.atLeast(GROUP_INITIAL_REBALANCE_DELAY_MS, INT, 3000, 0,
             "How long the first rebalance of a new classic group waits for more members."),
-        ConfigKey.of("group.min.session.timeout.ms", INT, 6000, "Smallest session timeout a classic member may ask for."),
-        ConfigKey.of("group.max.session.timeout.ms", INT, 1800000, "Largest session timeout a classic member may ask for."),
-        ConfigKey.of("group.max.size", INT, Integer.MAX_VALUE, "Most members in one classic group."),
-        ConfigKey.of("group.consumer.session.timeout.ms", INT, 45000, "Session timeout of KIP-848 consumer group members."),
-        ConfigKey.of("group.consumer.heartbeat.interval.ms", INT, 5000,
+        ConfigKey.atLeast(GROUP_MIN_SESSION_TIMEOUT_MS, INT, 6000, 0, "Smallest session timeout a classic member may ask for."),
+        ConfigKey.atLeast(GROUP_MAX_SESSION_TIMEOUT_MS, INT, 1800000, 0, "Largest session timeout a classic member may ask for."),
+        ConfigKey.atLeast(GROUP_MAX_SIZE, INT, Integer.MAX_VALUE, 1, "Most members in one classic group."),
+        ConfigKey.atLeast(GROUP_CONSUMER_SESSION_TIMEOUT_MS, INT, 45000, 1,
+            "Session timeout of KIP-848 consumer group members."),
+        ConfigKey.atLeast(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, INT, 5000, 1,
             "Heartbeat interval handed to KIP-848 consumer group members."),
-        ConfigKey.of("group.consumer.assignors", LIST, "uniform,range",
+        ConfigKey.of(GROUP_CONSUMER_ASSIGNORS, LIST, "uniform,range",
             "Server-side assignors of KIP-848 groups, by name; the first is the default."),
-        ConfigKey.of("group.consumer.max.size", INT, Integer.MAX_VALUE, "Most members in one KIP-848 group."),
-        ConfigKey.of("offsets.retention.minutes", INT, 10080,
+        ConfigKey.atLeast(GROUP_CONSUMER_MAX_SIZE, INT, Integer.MAX_VALUE, 1, "Most members in one KIP-848 group."),
+        ConfigKey.atLeast(OFFSETS_RETENTION_MINUTES, INT, 10080, 1,
             "Committed offsets of a group left empty are deleted after this long."),
-        ConfigKey.of("offsets.retention.check.interval.ms", LONG, 600000, "How often expired offsets are looked for."),
-        ConfigKey.of("offset.metadata.max.bytes", INT, 4096, "Largest metadata string an offset commit may carry."),
+        ConfigKey.atLeast(OFFSETS_RETENTION_CHECK_INTERVAL_MS, LONG, 600000, 1, "How often expired offsets are looked for."),
+        ConfigKey.atLeast(OFFSET_METADATA_MAX_BYTES, INT, 4096, 0, "Largest metadata string an offset commit may carry."),
         ConfigKey.of(PLUGINS_DIR, STRING, null,
             "Directory of drop-in plugins (kaas only); default <kaas.home>/plugins, else ./plugins.")));
 

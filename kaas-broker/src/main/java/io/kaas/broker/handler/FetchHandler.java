@@ -3,13 +3,17 @@ package io.kaas.broker.handler;
 import io.kaas.api.auth.Operation;
 import io.kaas.api.auth.ResourceType;
 import io.kaas.broker.BrokerContext;
+import io.kaas.broker.fetch.DelayedFetch;
+import io.kaas.broker.fetch.FetchReader;
+import io.kaas.broker.fetch.FetchSessionCache;
+import io.kaas.broker.fetch.FetchSessions;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
+import io.kaas.wire.message.FetchRequestData;
 import io.kaas.wire.message.FetchRequestData.FetchPartition;
 import io.kaas.wire.message.FetchRequestData.FetchTopic;
-import io.kaas.wire.message.FetchRequestData;
 import io.kaas.wire.message.FetchResponseData;
 import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
@@ -25,8 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
- * Fetch v4-18 with incremental fetch sessions (KIP-227, {@link FetchSessions}). Records leave
- * zero-copy ({@link FetchResponse}); long-polls park in {@link DelayedFetch} without a thread, their
+ * Fetch v4-18 with incremental fetch sessions (KIP-227, {@link FetchSessions}). Records stay the
+ * engine's slices until the codec writes them, file slices zero-copy (see {@link FetchReader}); long-polls park in {@link DelayedFetch} without a thread, their
  * re-reads run on a small fetch pool (never on the scheduler or an event loop) whose threads exit
  * when idle.
  */

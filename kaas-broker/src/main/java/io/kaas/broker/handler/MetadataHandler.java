@@ -10,12 +10,12 @@ import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
-import io.kaas.wire.message.MetadataRequestData.MetadataRequestTopic;
 import io.kaas.wire.message.MetadataRequestData;
+import io.kaas.wire.message.MetadataRequestData.MetadataRequestTopic;
+import io.kaas.wire.message.MetadataResponseData;
 import io.kaas.wire.message.MetadataResponseData.MetadataResponseBroker;
 import io.kaas.wire.message.MetadataResponseData.MetadataResponsePartition;
 import io.kaas.wire.message.MetadataResponseData.MetadataResponseTopic;
-import io.kaas.wire.message.MetadataResponseData;
 import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -93,7 +93,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
                     .setTopicId(ZERO).setIsInternal(false).setPartitions(new ArrayList<>());
         }
         Optional<Topic> topic = topics.topic(name);
-        if (topic.isEmpty() && autoCreate && name != null && TopicNames.isValid(name)
+        if (topic.isEmpty() && autoCreate && name != null && topics.names().allows(name)
                 && !context.access().allowedOnTopic(Operation.CREATE, name)) { // on the cluster or the topic
             // As Kafka: a topic that would be auto-created without CREATE permission is an authorization failure.
             return new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setName(name)
@@ -105,7 +105,8 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
         if (topic.isPresent()) {
             return describe(topic.get(), includeOps ? context.access() : null, version);
         }
-        short error = TopicNames.isValid(name) ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.INVALID_TOPIC_EXCEPTION;
+        short error = name != null && topics.names().allows(name) ? Errors.UNKNOWN_TOPIC_OR_PARTITION
+                : Errors.INVALID_TOPIC_EXCEPTION;
         return new MetadataResponseTopic().setErrorCode(error).setName(name).setTopicId(ZERO)
                 .setIsInternal(false).setPartitions(new ArrayList<>());
     }

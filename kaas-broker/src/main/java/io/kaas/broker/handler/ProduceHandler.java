@@ -3,6 +3,7 @@ package io.kaas.broker.handler;
 import io.kaas.api.auth.Operation;
 import io.kaas.api.auth.ResourceType;
 import io.kaas.api.record.CorruptBatchException;
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.PartitionLog;
@@ -10,12 +11,13 @@ import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
+import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceRequestData.PartitionProduceData;
 import io.kaas.wire.message.ProduceRequestData.TopicProduceData;
-import io.kaas.wire.message.ProduceRequestData;
+import io.kaas.wire.message.ProduceResponseData;
 import io.kaas.wire.message.ProduceResponseData.PartitionProduceResponse;
 import io.kaas.wire.message.ProduceResponseData.TopicProduceResponse;
-import io.kaas.wire.message.ProduceResponseData;
+import io.kaas.wire.protocol.BufferRecords;
 import io.kaas.wire.protocol.Errors;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
@@ -96,9 +98,10 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         if (log == null) {
             return CompletableFuture.completedFuture(error(partition, Errors.UNKNOWN_TOPIC_OR_PARTITION, null));
         }
-        ByteBuffer batch;
+        ProducedBatches batch;
         try {
-            batch = checkBatch(pd.records(), topic.logConfig().maxMessageBytes(), version);
+            batch = checkBatch(pd.records() instanceof BufferRecords r ? r.buffer() : null,
+                    topic.logConfig().maxMessageBytes(), version);
         } catch (RejectedBatch e) {
             return CompletableFuture.completedFuture(error(partition, e.code, e.getMessage()));
         }
@@ -108,12 +111,12 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(error(partition, StorageErrors.code(e), StorageErrors.message(e)));
         }
+        // The batches are readable once append returns (before an acks=all fsync): wake the fetches waiting now, once.
         topics.appended(log.key());
         return appended.handle((r, e) -> {
             if (e != null) {
                 return error(partition, StorageErrors.code(e), StorageErrors.message(e));
             }
-            topics.appended(log.key());
             return new PartitionProduceResponse().setIndex(partition).setErrorCode(Errors.NONE)
                     .setBaseOffset(r.baseOffset()).setLogAppendTimeMs(r.logAppendTime())
                     .setLogStartOffset(r.logStartOffset()).setErrorMessage(null);
@@ -122,9 +125,10 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
 
     /**
      * Kafka's checks, in Kafka's order: exactly one magic-2 batch (INVALID_RECORD), its size within
-     * max.message.bytes (MESSAGE_TOO_LARGE), a valid CRC (CORRUPT_MESSAGE).
+     * max.message.bytes (MESSAGE_TOO_LARGE), a valid CRC (CORRUPT_MESSAGE). The header is parsed here,
+     * once: the engine receives it with the bytes.
      */
-    static ByteBuffer checkBatch(ByteBuf records, int maxMessageBytes, short version) throws RejectedBatch {
+    static ProducedBatches checkBatch(ByteBuf records, int maxMessageBytes, short version) throws RejectedBatch {
         if (records == null || records.readableBytes() == 0) {
             throw new RejectedBatch(Errors.INVALID_RECORD, "Produce requests with version " + version
                     + " must have at least one record batch per partition");
@@ -136,7 +140,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
             throw new RejectedBatch(Errors.CORRUPT_MESSAGE, "Record batch size " + size
                     + " does not fit the " + buf.remaining() + " bytes received");
         }
-        if (buf.get(start + 16) != RecordBatches.MAGIC_V2) {
+        if (buf.get(start + RecordBatches.MAGIC) != RecordBatches.MAGIC_V2) {
             throw new RejectedBatch(Errors.INVALID_RECORD, "Produce requests with version " + version
                     + " are only allowed to contain record batches with magic version 2");
         }
@@ -149,11 +153,10 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
                     + "the max message size the server will accept: " + size + " > " + maxMessageBytes);
         }
         try {
-            RecordBatches.validate(buf);
+            return ProducedBatches.validate(buf);
         } catch (CorruptBatchException e) {
             throw new RejectedBatch(Errors.CORRUPT_MESSAGE, e.getMessage());
         }
-        return buf;
     }
 
     private static PartitionProduceResponse error(int partition, short code, String message) {

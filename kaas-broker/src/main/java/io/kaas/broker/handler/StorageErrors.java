@@ -3,6 +3,7 @@ package io.kaas.broker.handler;
 import io.kaas.api.cluster.TopicExistsException;
 import io.kaas.api.cluster.UnknownTopicException;
 import io.kaas.api.record.CorruptBatchException;
+import io.kaas.api.storage.InvalidConfigException;
 import io.kaas.api.storage.InvalidProducerEpochException;
 import io.kaas.api.storage.InvalidRecordException;
 import io.kaas.api.storage.KafkaStorageException;
@@ -10,8 +11,8 @@ import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.OutOfOrderSequenceException;
 import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.api.storage.UnsupportedFeatureException;
-import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.TopicException;
+import io.kaas.wire.protocol.Errors;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
@@ -46,6 +47,9 @@ public final class StorageErrors {
         }
         if (e instanceof InvalidRecordException) {
             return Errors.INVALID_RECORD;
+        }
+        if (e instanceof InvalidConfigException) {
+            return Errors.INVALID_CONFIG;
         }
         if (e instanceof UnsupportedFeatureException) {
             return Errors.UNSUPPORTED_VERSION;

@@ -1,8 +1,8 @@
 package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
+import io.kaas.broker.config.ConfigType;
 import io.kaas.broker.request.RequestContext;
-import io.kaas.broker.topic.ConfigType;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicConfigDef;
 import io.kaas.broker.topic.TopicConfigs;

@@ -3,7 +3,6 @@ package io.kaas.broker.network;
 import io.kaas.broker.request.ApiSpec;
 import io.kaas.broker.request.ApiVersionsHandler;
 import io.kaas.broker.request.HandlerRegistry;
-import io.kaas.broker.request.MultipartResponse;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.RequestHeaderData;
@@ -223,10 +222,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                                        ApiMessage response, boolean fileRegions) {
         short version = context.apiVersion();
         short headerVersion = api.responseHeaderVersion(version);
-        if (response instanceof MultipartResponse multipart) {
-            return multipart.encodeParts(alloc, context.correlationId(), headerVersion, version, fileRegions);
-        }
-        return List.of(ResponseWriter.write(alloc, context.correlationId(), headerVersion, response, version));
+        return ResponseWriter.writeParts(alloc, context.correlationId(), headerVersion, response, version, fileRegions);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.kaas.broker.topic;
 
+import io.kaas.broker.config.ConfigType;
+
 /**
  * A config value as DescribeConfigs and CreateTopics report it.
  *

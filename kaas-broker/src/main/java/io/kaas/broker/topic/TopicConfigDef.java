@@ -1,5 +1,6 @@
 package io.kaas.broker.topic;
 
+import io.kaas.broker.config.ConfigType;
 import java.util.List;
 import java.util.Locale;
 

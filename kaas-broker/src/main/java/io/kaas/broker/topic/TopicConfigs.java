@@ -6,6 +6,7 @@ import static io.kaas.broker.topic.TopicConfigDef.between;
 import static io.kaas.broker.topic.TopicConfigDef.listOf;
 import static io.kaas.broker.topic.TopicConfigDef.oneOf;
 
+import io.kaas.broker.config.ConfigType;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,13 +1,14 @@
 package io.kaas.broker.topic;
 
-import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.TopicExistsException;
 import io.kaas.api.cluster.TopicRecord;
 import io.kaas.api.cluster.UnknownTopicException;
+import io.kaas.api.storage.InvalidConfigException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.broker.BrokerContext;
+import io.kaas.wire.protocol.Errors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -29,14 +30,22 @@ public final class TopicManager implements AutoCloseable {
 
     private final BrokerContext ctx;
     private final TopicConfigResolver resolver;
+    private final TopicNames names;
     private final ConcurrentHashMap<String, Topic> byName = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<UUID, Topic> byId = new ConcurrentHashMap<>();
     private final PartitionWatchers watchers = new PartitionWatchers();
     private final Object lock = new Object();
 
-    public TopicManager(BrokerContext ctx) {
+    /** @param names the names topics may have: Kafka's rules, and none the backends reserve */
+    public TopicManager(BrokerContext ctx, TopicNames names) {
         this.ctx = ctx;
         this.resolver = new TopicConfigResolver(ctx.config());
+        this.names = names;
+    }
+
+    /** The names topics may have here. */
+    public TopicNames names() {
+        return names;
     }
 
     /** Loads every topic from the cluster store and opens (recovering) each partition. */
@@ -99,7 +108,7 @@ public final class TopicManager implements AutoCloseable {
      */
     public TopicRecord create(String name, int partitions, int replicationFactor, Map<String, String> configs,
                               boolean validateOnly) {
-        String invalid = TopicNames.invalidReason(name);
+        String invalid = names.refusal(name);
         if (invalid != null) {
             throw new TopicException(Errors.INVALID_TOPIC_EXCEPTION, invalid);
         }
@@ -110,6 +119,7 @@ public final class TopicManager implements AutoCloseable {
         }
         checkReplicationFactor(replicationFactor);
         Map<String, String> clean = resolver.validate(configs);
+        checkEngineServes(clean);
         synchronized (lock) {
             if (byName.containsKey(name)) {
                 throw new TopicException(Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
@@ -136,6 +146,15 @@ public final class TopicManager implements AutoCloseable {
         }
     }
 
+    /** Asks the storage engine whether it can serve a topic with {@code configs} (e.g. compaction); INVALID_CONFIG if not. */
+    private void checkEngineServes(Map<String, String> configs) {
+        try {
+            ctx.storageEngine().checkConfig(resolver.logConfig(configs));
+        } catch (InvalidConfigException e) {
+            throw new TopicException(Errors.INVALID_CONFIG, e.getMessage());
+        }
+    }
+
     private static void checkReplicationFactor(int replicationFactor) {
         if (replicationFactor == -1 || replicationFactor == 1) {
             return;
@@ -152,7 +171,7 @@ public final class TopicManager implements AutoCloseable {
     /** Creates {@code name} with broker defaults if auto-creation is on and the name is valid. */
     public Optional<Topic> autoCreate(String name) {
         Topic existing = byName.get(name);
-        if (existing != null || !ctx.config().autoCreateTopicsEnable() || !TopicNames.isValid(name)) {
+        if (existing != null || !ctx.config().autoCreateTopicsEnable() || !names.allows(name)) {
             return Optional.ofNullable(existing);
         }
         try {
@@ -234,6 +253,7 @@ public final class TopicManager implements AutoCloseable {
      */
     public TopicRecord replaceConfigs(String name, Map<String, String> overrides, boolean validateOnly) {
         Map<String, String> clean = resolver.validate(overrides);
+        checkEngineServes(clean);
         synchronized (lock) {
             Topic topic = requireTopic(name);
             if (validateOnly) {

@@ -1,10 +1,65 @@
 package io.kaas.broker.topic;
 
-/** Kafka's topic-name rules ({@code org.apache.kafka.common.internals.Topic}). */
+import io.kaas.api.plugin.BackendProvider;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Kafka's topic-name rules ({@code org.apache.kafka.common.internals.Topic}), plus the names the
+ * selected backends reserve for their own entries in the data directory ({@code __cluster}…): an
+ * instance checks both; the static methods Kafka's rules alone.
+ */
 public final class TopicNames {
     public static final int MAX_NAME_LENGTH = 249;
 
-    private TopicNames() {
+    /** Reserved names, lower-cased: a case-insensitive file system would put {@code __Cluster} on {@code __cluster}. */
+    private final Set<String> reserved;
+
+    private TopicNames(Set<String> reserved) {
+        this.reserved = reserved;
+    }
+
+    /** Kafka's rules and no reserved name. */
+    public static TopicNames kafkaRules() {
+        return new TopicNames(Set.of());
+    }
+
+    /** Kafka's rules, and none of {@code reservedNames} in any letter case. */
+    public static TopicNames reserving(Collection<String> reservedNames) {
+        Set<String> lower = new TreeSet<>();
+        reservedNames.forEach(n -> lower.add(n.toLowerCase(Locale.ROOT)));
+        return new TopicNames(Set.copyOf(lower));
+    }
+
+    /** The names the selected storage engine and cluster-state store keep in the data directory. */
+    public static TopicNames reservedBy(BackendProvider... backends) {
+        List<String> names = new ArrayList<>();
+        for (BackendProvider backend : backends) {
+            names.addAll(backend.reservedNames());
+        }
+        return reserving(names);
+    }
+
+    /** Null if {@code name} may name a topic here, else Kafka's (or the reservation's) message for why not. */
+    public String refusal(String name) {
+        String invalid = invalidReason(name);
+        if (invalid != null) {
+            return invalid;
+        }
+        if (reserved.contains(name.toLowerCase(Locale.ROOT))) {
+            return "Topic name \"" + name + "\" is illegal, it is reserved: the storage backends keep an entry of that name"
+                    + " in the data directory";
+        }
+        return null;
+    }
+
+    /** Whether {@code name} may name a topic here. */
+    public boolean allows(String name) {
+        return refusal(name) == null;
     }
 
     /** Null if {@code name} is a legal topic name, else Kafka's message for why not. */

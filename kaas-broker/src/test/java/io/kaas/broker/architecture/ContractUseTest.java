@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * {@link RequestContext#access()} (itself or through a helper of its package), so a declared check
  * cannot be left unasked. A handler is paired with its contract by name ({@code JoinGroupHandler} serves
  * the JoinGroup row); that it is registered with that row is what {@code ServedApi.of}'s types enforce
- * (the handler's request and response classes are the row's) and ApiContractsTest observes.
+ * (the handler's request and response classes are the row's) and ApiContractsIT observes.
  */
 class ContractUseTest {
     private static final JavaClasses CLASSES = new ClassFileImporter()

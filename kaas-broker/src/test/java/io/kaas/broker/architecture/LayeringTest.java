@@ -19,10 +19,11 @@ import java.util.stream.Collectors;
  * which are zips and not on the class path, in {@link PluginLayeringTest}):
  * <ul>
  *   <li>the network layer reaches handlers only through the request pipeline ({@code io.kaas.broker.request}),
- *       never a handler class; handlers never reach into the network layer;</li>
+ *       never a handler class nor the fetch machinery; handlers (and {@code io.kaas.broker.fetch}) never reach
+ *       into the network layer, and ask access only through their contract;</li>
  *   <li>authorization ({@code io.kaas.broker.auth}) knows neither requests, handlers nor the network;</li>
- *   <li>backends (storage engines, cluster stores, the plugin loader, authorizers, examples) never import
- *       the broker;</li>
+ *   <li>backends (storage engines, cluster stores, the plugin loader, authorizers, examples) and the modules
+ *       beside the broker (kaas-records, kaas-coordinator, kaas-wire, kaas-api) never import the broker;</li>
  *   <li>{@code kaas-api} depends on the JDK and slf4j only.</li>
  * </ul>
  */
@@ -32,18 +33,18 @@ class LayeringTest {
     @ArchTest
     static final ArchRule networkDoesNotImportHandlers = noClasses()
             .that().resideInAPackage("io.kaas.broker.network..")
-            .should().dependOnClassesThat().resideInAPackage("io.kaas.broker.handler..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.kaas.broker.handler..", "io.kaas.broker.fetch..")
             .because("the network layer dispatches through HandlerRegistry (io.kaas.broker.request), not to handler classes");
 
     @ArchTest
     static final ArchRule handlersDoNotReachIntoTheNetworkLayer = noClasses()
-            .that().resideInAPackage("io.kaas.broker.handler..")
+            .that().resideInAnyPackage("io.kaas.broker.handler..", "io.kaas.broker.fetch..")
             .should().dependOnClassesThat().resideInAPackage("io.kaas.broker.network..")
             .because("handlers see requests through io.kaas.broker.request (RequestContext, MultipartResponse)");
 
     @ArchTest
     static final ArchRule handlersAskAccessOnlyThroughTheirContract = noClasses()
-            .that().resideInAPackage("io.kaas.broker.handler..")
+            .that().resideInAnyPackage("io.kaas.broker.handler..", "io.kaas.broker.fetch..")
             .should().dependOnClassesThat().haveFullyQualifiedName("io.kaas.broker.auth.AccessGate")
             .because("a handler asks through RequestContext.access(), which answers only its contract's checks");
 
@@ -61,7 +62,8 @@ class LayeringTest {
     /** Also checked over the drop-in plugins' own jars, which are not on the class path ({@link PluginLayeringTest}). */
     static final ArchRule BACKENDS_NEVER_IMPORT_THE_BROKER = noClasses()
             .that().resideInAnyPackage("io.kaas.engine..", "io.kaas.cluster..", "io.kaas.plugins..",
-                    "io.kaas.authorizer..", "io.kaas.example..", "io.kaas.api..", "io.kaas.wire..")
+                    "io.kaas.authorizer..", "io.kaas.example..", "io.kaas.api..", "io.kaas.wire..",
+                    "io.kaas.records..", "io.kaas.coordinator..")
             .should().dependOnClassesThat().resideInAPackage("io.kaas.broker..")
             .because("only the distribution and the benchmarks depend on kaas-broker");
 
@@ -80,6 +82,7 @@ class LayeringTest {
         Set<String> packages = imported.stream().map(JavaClass::getPackageName).collect(Collectors.toSet());
         assertThat(packages).contains("io.kaas.broker.network", "io.kaas.broker.handler", "io.kaas.broker.request",
                 "io.kaas.broker.auth", "io.kaas.api.auth", "io.kaas.wire.protocol", "io.kaas.plugins",
-                "io.kaas.engine.segments", "io.kaas.cluster.files", "io.kaas.authorizer.acl");
+                "io.kaas.engine.segments", "io.kaas.cluster.files", "io.kaas.authorizer.acl", "io.kaas.records",
+                "io.kaas.coordinator.group", "io.kaas.broker.fetch");
     }
 }

@@ -3,9 +3,12 @@ package io.kaas.broker.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kaas.coordinator.group.GroupCoordinatorConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -167,5 +170,45 @@ class BrokerConfigTest {
     void brokerIdIsAcceptedForNodeId() {
         assertThat(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "broker.id", "4")).nodeId())
             .isEqualTo(4);
+    }
+
+    @Test
+    void groupCoordinatorSettingsAreTheTypedGroupAndOffsetsKeys() {
+        assertThat(BrokerConfig.of(LOCAL).groupCoordinator()).isEqualTo(GroupCoordinatorConfig.defaults());
+        Map<String, String> values = new HashMap<>(LOCAL);
+        values.put("group.min.session.timeout.ms", "1000");
+        values.put("group.max.session.timeout.ms", "60000");
+        values.put("group.initial.rebalance.delay.ms", "0");
+        values.put("group.max.size", "10");
+        values.put("offsets.retention.minutes", "60");
+        values.put("offsets.retention.check.interval.ms", "5000");
+        values.put("offset.metadata.max.bytes", "100");
+        values.put("group.consumer.session.timeout.ms", "10000");
+        values.put("group.consumer.heartbeat.interval.ms", "500");
+        values.put("group.consumer.max.size", "3");
+        values.put("group.consumer.assignors", " org.apache.kafka.coordinator.group.assignor.RangeAssignor, uniform,range ");
+        assertThat(BrokerConfig.of(values).groupCoordinator()).isEqualTo(new GroupCoordinatorConfig(1000, 60000, 0, 10,
+            3_600_000L, 5000, 100, 10000, 500, 3, List.of("range", "uniform")));
+        assertThat(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "group.consumer.assignors", " "))
+            .groupCoordinator().consumerAssignors()).containsExactly("uniform", "range");
+    }
+
+    @Test
+    void badGroupSettingsNameTheKey() {
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.assignors", "uniform,sticky")))
+            .isInstanceOf(ConfigException.class).hasMessageContaining("sticky")
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.assignors");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.assignors", ",")))
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.assignors");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.session.timeout.ms", "5000", "group.consumer.heartbeat.interval.ms", "5000")))
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.heartbeat.interval.ms");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "group.max.size", "0")))
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.max.size");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "offsets.retention.minutes", "soon")))
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("offsets.retention.minutes");
     }
 }

@@ -9,11 +9,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 
 /** Reads with assign() + seekToBeginning(), no group. */
-final class Consume {
+public final class Consume {
     private Consume() {
     }
 
-    static <K, V> List<ConsumerRecord<K, V>> fromBeginning(KafkaConsumer<K, V> consumer, Collection<TopicPartition> tps,
+    public static <K, V> List<ConsumerRecord<K, V>> fromBeginning(KafkaConsumer<K, V> consumer, Collection<TopicPartition> tps,
                                                            int expected, Duration timeout) {
         consumer.assign(tps);
         consumer.seekToBeginning(tps);

@@ -2,6 +2,7 @@ package io.kaas.broker.network;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.wire.message.ApiMessageType;
@@ -24,9 +25,8 @@ class KafkaServerLifecycleTest {
         try (RawClient c = new RawClient(port)) {
             c.send(ApiMessageType.HEARTBEAT, (short) 4, 77,
                 new HeartbeatRequestData().setGroupId("g").setMemberId("m").setGenerationId(300));
-            for (int i = 0; i < 500 && server.inFlightRequests() == 0; i++) {
-                Thread.sleep(10);
-            }
+            await("the request in flight").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+                    .until(() -> server.inFlightRequests() != 0);
             assertThat(server.inFlightRequests()).isEqualTo(1);
             Thread closer = new Thread(server::close);
             closer.start();

@@ -1,11 +1,12 @@
 package io.kaas.cluster.files;
 
-import io.kaas.api.plugin.SpiVersion;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.cluster.ClusterStoreContext;
+import io.kaas.api.plugin.SpiVersion;
 import io.kaas.cluster.files.internal.FileClusterStore;
 import java.io.IOException;
+import java.util.Set;
 
 /**
  * The {@code files} cluster-state store: JSON files under {@code <dataDir>/__cluster/}. Found by
@@ -31,6 +32,12 @@ public final class FileClusterStoreProvider implements ClusterStateStoreProvider
     @Override
     public ClusterStateStore open(ClusterStoreContext context) throws IOException {
         return FileClusterStore.open(context.dataDir().resolve(DIRECTORY));
+    }
+
+    /** {@value #DIRECTORY}: no topic may be named as the store's own directory. */
+    @Override
+    public Set<String> reservedNames() {
+        return Set.of(DIRECTORY);
     }
 
     @Override

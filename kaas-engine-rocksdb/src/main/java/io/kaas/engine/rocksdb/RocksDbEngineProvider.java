@@ -7,6 +7,7 @@ import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.engine.rocksdb.internal.RocksDbConfig;
 import io.kaas.engine.rocksdb.internal.RocksDbEngine;
 import java.io.IOException;
+import java.util.Set;
 
 /**
  * The {@code rocksdb} storage engine: one RocksDB instance under {@code <dataDir>/rocksdb/}. Found by
@@ -34,6 +35,12 @@ public final class RocksDbEngineProvider implements StorageEngineProvider {
     public StorageEngine open(EngineContext context) throws IOException {
         RocksDbConfig config = RocksDbConfig.from(context.config());
         return RocksDbEngine.open(context.dataDir().resolve(DIRECTORY), config, context.clock());
+    }
+
+    /** {@value #DIRECTORY}: no topic may be named as the database's directory. */
+    @Override
+    public Set<String> reservedNames() {
+        return Set.of(DIRECTORY);
     }
 
     @Override

@@ -8,9 +8,11 @@ import org.pf4j.DefaultPluginManager;
 import org.pf4j.ExtensionFinder;
 import org.pf4j.JarPluginLoader;
 import org.pf4j.ManifestPluginDescriptorFinder;
+import org.pf4j.Plugin;
 import org.pf4j.PluginClassLoader;
 import org.pf4j.PluginDescriptor;
 import org.pf4j.PluginDescriptorFinder;
+import org.pf4j.PluginFactory;
 import org.pf4j.PluginLoader;
 import org.pf4j.PluginManager;
 import org.pf4j.PluginRuntimeException;
@@ -21,14 +23,16 @@ import org.pf4j.ServiceProviderExtensionFinder;
 /**
  * PF4J configured for kaas: always deployment mode; a plugin is a jar (descriptor in its manifest) or
  * a directory, usually an expanded zip, with {@code plugin.properties} and {@code lib/*.jar}; each
- * plugin gets a {@link HostFirstClassLoader}; extensions are the classes listed in the plugin's own
- * {@code META-INF/services} files ({@link ServiceProviderExtensionFinder}), so a plugin needs nothing
- * from PF4J and depends on {@code kaas-api} alone. The host compares {@code Plugin-Requires} with
+ * plugin gets an {@link IsolatedPluginClassLoader}, which sees of the host only the SPI and slf4j;
+ * extensions are the classes listed in the plugin's own {@code META-INF/services} files
+ * ({@link ServiceProviderExtensionFinder}), so a plugin needs nothing from PF4J (and cannot see it)
+ * and depends on {@code kaas-api} alone. Its PF4J {@link Plugin} object, which kaas never calls into,
+ * is a plain one made on the host's side ({@link #createPluginFactory()}). The host compares {@code Plugin-Requires} with
  * the SPI version itself (see {@link PluginDirectorySource}), so PF4J's system version stays unset.
  */
 final class KaasPluginManager extends DefaultPluginManager {
 
-    /** The loader every plugin class loader delegates the host's packages to. */
+    /** The loader every plugin class loader delegates the host's shared packages to (and nothing else). */
     private static final ClassLoader HOST = KaasPluginManager.class.getClassLoader();
 
     KaasPluginManager(Path pluginsRoot) {
@@ -52,6 +56,22 @@ final class KaasPluginManager extends DefaultPluginManager {
         return finder;
     }
 
+    /**
+     * Every plugin's PF4J {@link Plugin} is a plain instance of the host's class: a kaas plugin names
+     * no {@code Plugin-Class} (the host refuses one that does, see {@link PluginDirectorySource}), and
+     * its class loader could not load {@code org.pf4j.Plugin} anyway.
+     */
+    @Override
+    protected PluginFactory createPluginFactory() {
+        return wrapper -> new Plugin();
+    }
+
+    /** True if {@code descriptor} names the default (no) PF4J plugin class. */
+    static boolean hasNoPluginClass(PluginDescriptor descriptor) {
+        String name = descriptor.getPluginClass();
+        return name == null || name.isBlank() || name.equals(Plugin.class.getName());
+    }
+
     @Override
     protected PluginLoader createPluginLoader() {
         return new CompoundPluginLoader()
@@ -67,7 +87,7 @@ final class KaasPluginManager extends DefaultPluginManager {
 
         @Override
         public ClassLoader loadPlugin(Path pluginPath, PluginDescriptor descriptor) {
-            HostFirstClassLoader loader = new HostFirstClassLoader(pluginManager, descriptor, HOST);
+            IsolatedPluginClassLoader loader = new IsolatedPluginClassLoader(pluginManager, descriptor, HOST);
             loader.addFile(pluginPath.toFile());
             return loader;
         }
@@ -81,7 +101,7 @@ final class KaasPluginManager extends DefaultPluginManager {
 
         @Override
         protected PluginClassLoader createPluginClassLoader(Path pluginPath, PluginDescriptor descriptor) {
-            return new HostFirstClassLoader(pluginManager, descriptor, HOST);
+            return new IsolatedPluginClassLoader(pluginManager, descriptor, HOST);
         }
     }
 

@@ -2,10 +2,11 @@ package io.kaas.plugins.internal;
 
 import io.kaas.api.plugin.BackendProvider;
 import java.io.IOException;
+import java.util.Set;
 
 /**
- * What every wrapped plugin provider shares: {@code name}, {@code version} and {@code spiVersion}
- * delegated under the plugin's context class loader, the plugin's version from its descriptor when the
+ * What every wrapped plugin provider shares: {@code name}, {@code version}, {@code spiVersion} and
+ * {@code reservedNames} delegated under the plugin's context class loader, the plugin's version from its descriptor when the
  * provider reports none, and {@link #openUnderLoader} for the SPI's {@code open}. Each subclass adds
  * the SPI interface it wraps and decides how the runtime object it opens is itself wrapped.
  *
@@ -48,6 +49,13 @@ abstract class PluginBackendProvider<P extends BackendProvider> implements Backe
     public final int spiVersion() {
         try (LoaderSwap ignored = LoaderSwap.to(loader)) {
             return delegate.spiVersion();
+        }
+    }
+
+    @Override
+    public final Set<String> reservedNames() {
+        try (LoaderSwap ignored = LoaderSwap.to(loader)) {
+            return Set.copyOf(delegate.reservedNames());
         }
     }
 

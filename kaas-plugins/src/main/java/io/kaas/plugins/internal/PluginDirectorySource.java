@@ -168,8 +168,13 @@ public final class PluginDirectorySource implements BackendSource {
         return Optional.of(new Plugin(wrapper, entry));
     }
 
-    /** Why a loaded plugin may not run here: its SPI range, or inconsistent registrations. */
+    /** Why a loaded plugin may not run here: a PF4J plugin class, its SPI range, or inconsistent registrations. */
     private Optional<String> refusal(PluginWrapper wrapper) {
+        if (!KaasPluginManager.hasNoPluginClass(wrapper.getDescriptor())) {
+            return Optional.of("names a PF4J plugin class (" + wrapper.getDescriptor().getPluginClass()
+                    + "), which kaas plugins do not have: a plugin sees no PF4J class; list the backends in"
+                    + " META-INF/services and drop Plugin-Class / plugin.class");
+        }
         String requires = wrapper.getDescriptor().getRequires();
         if (requires != null && !requires.isBlank() && !requires.strip().equals("*")) {
             boolean ok;

@@ -1,5 +1,6 @@
 package io.kaas.plugins.internal;
 
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.LogOffsets;
@@ -7,7 +8,6 @@ import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.TimestampOffset;
-import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -34,7 +34,7 @@ final class PluginPartitionLog implements PartitionLog {
     }
 
     @Override
-    public CompletableFuture<AppendResult> append(ByteBuffer batches, boolean durable) {
+    public CompletableFuture<AppendResult> append(ProducedBatches batches, boolean durable) {
         try (LoaderSwap ignored = LoaderSwap.to(loader)) {
             return delegate.append(batches, durable);
         }

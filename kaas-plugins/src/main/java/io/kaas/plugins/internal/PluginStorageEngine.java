@@ -25,6 +25,13 @@ final class PluginStorageEngine implements StorageEngine {
     }
 
     @Override
+    public void checkConfig(LogConfig config) {
+        try (LoaderSwap ignored = LoaderSwap.to(loader)) {
+            delegate.checkConfig(config);
+        }
+    }
+
+    @Override
     public PartitionLog openPartition(PartitionKey key, LogConfig config) throws IOException {
         PartitionLog log;
         try (LoaderSwap ignored = LoaderSwap.to(loader)) {

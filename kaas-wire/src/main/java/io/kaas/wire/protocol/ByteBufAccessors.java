@@ -7,8 +7,9 @@ import java.util.UUID;
 
 /**
  * The primitive encodings of the Kafka protocol on a {@link ByteBuf}: varints, nullable and compact strings,
- * bytes, records and array lengths. "Compact" is the flexible-version form: an unsigned varint of length + 1,
- * with 0 meaning null. The classic form is an int16 (strings) or int32 (bytes, arrays) length, -1 meaning null.
+ * bytes, records (the length prefix here, the bytes through a {@link RecordsWriter}) and array lengths.
+ * "Compact" is the flexible-version form: an unsigned varint of length + 1, with 0 meaning null. The classic
+ * form is an int16 (strings) or int32 (bytes, arrays) length, -1 meaning null.
  */
 public final class ByteBufAccessors {
 
@@ -214,27 +215,33 @@ public final class ByteBufAccessors {
         return value == null ? sizeOfLength(-1, compact, false) : sizeOfLength(value.length, compact, false) + value.length;
     }
 
-    /** Returns a slice of {@code buf} (shared content, not retained, no copy), or null. */
-    public static ByteBuf readRecords(ByteBuf buf, boolean compact, boolean nullable, String field) {
+    /** Returns records over a slice of {@code buf} (shared content, not retained, no copy), or null. */
+    public static BufferRecords readRecords(ByteBuf buf, boolean compact, boolean nullable, String field) {
         int length = checkedLength(buf, readLength(buf, compact, false), nullable, field);
-        return length < 0 ? null : buf.readSlice(length);
+        return length < 0 ? null : new BufferRecords(buf.readSlice(length));
     }
 
-    /** Writes the readable bytes of {@code value} without moving its reader index. */
-    public static void writeRecords(ByteBuf buf, ByteBuf value, boolean compact, boolean nullable, String field) {
+    /**
+     * Writes the length prefix of {@code value} to {@code buf}, then hands its bytes to {@code writer}, which
+     * copies them in or keeps them as parts of their own.
+     */
+    public static void writeRecords(ByteBuf buf, RecordsWriter writer, Records value, boolean compact,
+                                    boolean nullable, String field) {
         if (value == null) {
             requireNullable(nullable, field);
             writeLength(buf, -1, compact, false);
             return;
         }
-        writeLength(buf, value.readableBytes(), compact, false);
-        buf.writeBytes(value, value.readerIndex(), value.readableBytes());
+        writeLength(buf, value.sizeInBytes(), compact, false);
+        writer.write(buf, value);
     }
 
-    public static int sizeOfRecords(ByteBuf value, boolean compact) {
-        return value == null
-            ? sizeOfLength(-1, compact, false)
-            : sizeOfLength(value.readableBytes(), compact, false) + value.readableBytes();
+    public static int sizeOfRecords(Records value, boolean compact) {
+        if (value == null) {
+            return sizeOfLength(-1, compact, false);
+        }
+        int size = value.sizeInBytes();
+        return sizeOfLength(size, compact, false) + size;
     }
 
     // ---------------------------------------------------------------- arrays and uuids

@@ -3,6 +3,7 @@ package io.kaas.wire.message;
 import io.kaas.wire.codegen.FieldSpec;
 import io.kaas.wire.codegen.MessageSpec;
 import io.kaas.wire.codegen.StructSpec;
+import io.kaas.wire.protocol.Records;
 import io.netty.buffer.Unpooled;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
@@ -123,7 +124,7 @@ final class RandomFiller {
             case "uuid":
                 return kafka ? new Uuid(random.nextLong(), random.nextLong()) : new UUID(random.nextLong(), random.nextLong());
             case "records":
-                return kafka ? MemoryRecords.readableRecords(ByteBuffer.wrap(bytes())) : Unpooled.wrappedBuffer(bytes());
+                return kafka ? MemoryRecords.readableRecords(ByteBuffer.wrap(bytes())) : Records.of(Unpooled.wrappedBuffer(bytes()));
             default:
                 throw new AssertionError("unknown type " + type);
         }

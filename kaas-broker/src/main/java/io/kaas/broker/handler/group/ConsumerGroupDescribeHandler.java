@@ -2,12 +2,12 @@ package io.kaas.broker.handler.group;
 
 import io.kaas.api.auth.Operation;
 import io.kaas.api.auth.ResourceType;
-import io.kaas.broker.group.GroupCoordinator;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.wire.message.ConsumerGroupDescribeRequestData;
-import io.kaas.wire.message.ConsumerGroupDescribeResponseData.DescribedGroup;
 import io.kaas.wire.message.ConsumerGroupDescribeResponseData;
+import io.kaas.wire.message.ConsumerGroupDescribeResponseData.DescribedGroup;
 import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;

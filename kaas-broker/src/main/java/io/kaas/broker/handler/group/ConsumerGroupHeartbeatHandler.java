@@ -1,9 +1,9 @@
 package io.kaas.broker.handler.group;
 
 import io.kaas.api.auth.Operation;
-import io.kaas.broker.group.GroupCoordinator;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
 import io.kaas.wire.protocol.Errors;

@@ -1,10 +1,10 @@
 package io.kaas.broker.handler.group;
 
 import io.kaas.broker.BrokerContext;
-import io.kaas.broker.group.GroupCoordinator;
 import io.kaas.broker.request.ApiContracts;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.request.ServedApi;
+import io.kaas.coordinator.group.GroupCoordinator;
 import java.net.InetSocketAddress;
 import java.util.List;
 

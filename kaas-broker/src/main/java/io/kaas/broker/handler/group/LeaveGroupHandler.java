@@ -1,10 +1,10 @@
 package io.kaas.broker.handler.group;
 
-import io.kaas.broker.group.GroupCoordinator;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
-import io.kaas.wire.message.LeaveGroupRequestData.MemberIdentity;
+import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.wire.message.LeaveGroupRequestData;
+import io.kaas.wire.message.LeaveGroupRequestData.MemberIdentity;
 import io.kaas.wire.message.LeaveGroupResponseData;
 import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;

@@ -2,12 +2,12 @@ package io.kaas.broker.handler.group;
 
 import io.kaas.api.auth.Operation;
 import io.kaas.api.auth.ResourceType;
-import io.kaas.broker.group.GroupCoordinator;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.wire.message.ListGroupsRequestData;
-import io.kaas.wire.message.ListGroupsResponseData.ListedGroup;
 import io.kaas.wire.message.ListGroupsResponseData;
+import io.kaas.wire.message.ListGroupsResponseData.ListedGroup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -2,15 +2,15 @@ package io.kaas.broker.handler.group;
 
 import io.kaas.api.auth.Operation;
 import io.kaas.api.cluster.TopicPartitionRef;
-import io.kaas.broker.group.GroupCoordinator;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.coordinator.group.GroupCoordinator;
+import io.kaas.wire.message.OffsetDeleteRequestData;
 import io.kaas.wire.message.OffsetDeleteRequestData.OffsetDeleteRequestPartition;
 import io.kaas.wire.message.OffsetDeleteRequestData.OffsetDeleteRequestTopic;
-import io.kaas.wire.message.OffsetDeleteRequestData;
+import io.kaas.wire.message.OffsetDeleteResponseData;
 import io.kaas.wire.message.OffsetDeleteResponseData.OffsetDeleteResponsePartition;
 import io.kaas.wire.message.OffsetDeleteResponseData.OffsetDeleteResponseTopic;
-import io.kaas.wire.message.OffsetDeleteResponseData;
 import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,8 +1,8 @@
 package io.kaas.broker.handler.group;
 
-import io.kaas.broker.group.GroupCoordinator;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.wire.message.SyncGroupRequestData;
 import io.kaas.wire.message.SyncGroupResponseData;
 import java.util.concurrent.CompletableFuture;

@@ -1,5 +1,5 @@
 /**
- * The group APIs, one handler per API, over {@link io.kaas.broker.group.GroupCoordinator}; created
+ * The group APIs, one handler per API, over {@link io.kaas.coordinator.group.GroupCoordinator}; created
  * together by {@link io.kaas.broker.handler.group.GroupHandlers#create}. Handlers translate between
  * request/response versions; the coordinator holds the behaviour.
  */

@@ -1,5 +1,6 @@
 package io.kaas.engine.rocksdb.internal;
 
+import io.kaas.api.storage.InvalidConfigException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
@@ -129,6 +130,18 @@ public final class RocksDbEngine implements StorageEngine {
     private static <T extends AutoCloseable> T track(List<AutoCloseable> natives, T object) {
         natives.add(object);
         return object;
+    }
+
+    /**
+     * Refuses {@code cleanup.policy=compact} (alone or with {@code delete}): this engine does not compact, so
+     * it could neither keep only the latest record per key nor apply Kafka's compaction settings.
+     */
+    @Override
+    public void checkConfig(LogConfig config) {
+        if (config.compact()) {
+            throw new InvalidConfigException("The rocksdb storage engine does not compact: cleanup.policy=compact "
+                    + "is not supported (use cleanup.policy=delete, or storage.engine=segments for compacted topics)");
+        }
     }
 
     @Override

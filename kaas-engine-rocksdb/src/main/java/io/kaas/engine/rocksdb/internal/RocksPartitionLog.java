@@ -1,7 +1,7 @@
 package io.kaas.engine.rocksdb.internal;
 
 import io.kaas.api.record.BatchHeader;
-import io.kaas.api.record.CorruptBatchException;
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.BufferSlice;
@@ -17,6 +17,7 @@ import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.api.storage.StorageException;
 import io.kaas.api.storage.TimestampOffset;
+import io.kaas.records.ProducerWindows;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,16 +35,11 @@ import org.rocksdb.WriteBatch;
  * through a volatile snapshot that reads and {@link #offsets()} use without locking.
  */
 final class RocksPartitionLog implements PartitionLog {
-    /** Byte position of the v2 header field lastOffsetDelta. */
-    private static final int LAST_OFFSET_DELTA = 23;
-    /** Byte position of the v2 header field maxTimestamp. */
-    private static final int MAX_TIMESTAMP = 35;
-
     private final Store store;
     private final PartitionKey key;
     private final byte[] prefix;
     private final ReentrantLock lock = new ReentrantLock();
-    private final ProducerStates producers;
+    private final ProducerWindows producers;
     private volatile LogOffsets offsets;
     private volatile LogConfig config;
     private volatile boolean deleted;
@@ -55,7 +51,7 @@ final class RocksPartitionLog implements PartitionLog {
      */
     private volatile long storedBytes;
 
-    RocksPartitionLog(Store store, PartitionKey key, LogConfig config, LogOffsets offsets, ProducerStates producers,
+    RocksPartitionLog(Store store, PartitionKey key, LogConfig config, LogOffsets offsets, ProducerWindows producers,
                       long storedBytes) {
         this.store = store;
         this.key = key;
@@ -103,8 +99,8 @@ final class RocksPartitionLog implements PartitionLog {
     }
 
     @Override
-    public CompletableFuture<AppendResult> append(ByteBuffer batches, boolean durable) {
-        List<BatchHeader> headers = parse(batches);
+    public CompletableFuture<AppendResult> append(ProducedBatches batches, boolean durable) {
+        List<BatchHeader> headers = batches.headers();
         LogConfig cfg = config;
         for (BatchHeader h : headers) {
             if (h.sizeInBytes() > cfg.maxMessageBytes()) {
@@ -118,7 +114,7 @@ final class RocksPartitionLog implements PartitionLog {
         try {
             ensureOpen();
             store.syncer().checkHealthy();
-            result = write(batches, headers, cfg);
+            result = write(batches.buffer(), headers, cfg);
             if (!durable && cfg.flushMessages() > 0) {
                 unflushedRecords += result.lastOffset() - result.baseOffset() + 1;
                 flushDue = unflushedRecords >= cfg.flushMessages();
@@ -143,18 +139,15 @@ final class RocksPartitionLog implements PartitionLog {
     }
 
     private AppendResult write(ByteBuffer batches, List<BatchHeader> headers, LogConfig cfg) throws RocksDBException {
-        ProducerStates.Staged staged = producers.stage();
+        ProducerWindows.Staged staged = producers.stage();
         for (BatchHeader h : headers) {
-            if (!h.hasProducerId()) {
-                continue;
-            }
-            Optional<ProducerStates.Entry> duplicate = staged.check(h);
+            Optional<ProducerWindows.Batch> duplicate = staged.check(h);
             if (duplicate.isPresent()) {
                 if (headers.size() > 1) {
                     throw new InvalidRecordException("a duplicate idempotent batch must come alone, not with "
                             + (headers.size() - 1) + " other batches");
                 }
-                ProducerStates.Entry e = duplicate.get();
+                ProducerWindows.Batch e = duplicate.get();
                 return new AppendResult(e.firstOffset(), e.lastOffset(), -1, offsets.logStartOffset());
             }
         }
@@ -164,7 +157,7 @@ final class RocksPartitionLog implements PartitionLog {
         long size = storedBytes;
         try (WriteBatch wb = new WriteBatch()) {
             for (BatchHeader h : headers) {
-                int pos = batches.position() + (int) h.position();
+                int pos = (int) h.position();
                 RecordBatches.setBaseOffset(batches, pos, next);
                 if (appendTime >= 0) {
                     RecordBatches.setLogAppendTime(batches, pos, appendTime);
@@ -172,15 +165,13 @@ final class RocksPartitionLog implements PartitionLog {
                 byte[] value = new byte[h.sizeInBytes()];
                 batches.get(pos, value);
                 wb.put(store.batches(), Keys.batch(prefix, next), value);
-                if (h.hasProducerId()) {
-                    staged.record(h, next);
-                }
+                staged.record(h, next);
                 next += h.lastOffsetDelta() + 1L;
                 size += h.sizeInBytes();
             }
             wb.put(store.meta(), Keys.offsets(prefix), Keys.encodeOffsets(before.logStartOffset(), next, size));
-            for (Map.Entry<Long, ProducerStates.Producer> p : staged.changed.entrySet()) {
-                wb.put(store.meta(), Keys.producer(prefix, p.getKey()), p.getValue().encode());
+            for (Map.Entry<Long, ProducerWindows.Producer> p : staged.changed().entrySet()) {
+                wb.put(store.meta(), Keys.producer(prefix, p.getKey()), StoredProducers.encode(p.getValue()));
             }
             store.db().write(store.unsynced(), wb);
         }
@@ -188,23 +179,6 @@ final class RocksPartitionLog implements PartitionLog {
         storedBytes = size;
         offsets = new LogOffsets(before.logStartOffset(), next, next);
         return new AppendResult(before.highWatermark(), next - 1, appendTime, before.logStartOffset());
-    }
-
-    private static List<BatchHeader> parse(ByteBuffer batches) {
-        List<BatchHeader> headers = new ArrayList<>();
-        int pos = batches.position();
-        while (pos < batches.limit()) {
-            int size = RecordBatches.announcedSize(batches, pos);
-            if (size < RecordBatches.HEADER_SIZE || size > batches.limit() - pos) {
-                throw new CorruptBatchException("record batch at byte " + (pos - batches.position()) + " is truncated");
-            }
-            headers.add(RecordBatches.header(batches, pos, pos - batches.position()));
-            pos += size;
-        }
-        if (headers.isEmpty()) {
-            throw new InvalidRecordException("no record batch to append");
-        }
-        return headers;
     }
 
     @Override
@@ -234,7 +208,7 @@ final class RocksPartitionLog implements PartitionLog {
         LogOffsets snapshot = offsets;
         List<TimestampOffset> found = new ArrayList<>(1);
         scan(snapshot.logStartOffset(), snapshot.highWatermark(), (base, value) -> {
-            BatchRecords.firstAtOrAfter(value, timestamp, snapshot.logStartOffset()).ifPresent(found::add);
+            BatchTimestamps.firstAtOrAfter(value, timestamp, snapshot.logStartOffset()).ifPresent(found::add);
             return found.isEmpty();
         });
         return found.stream().findFirst();
@@ -267,11 +241,11 @@ final class RocksPartitionLog implements PartitionLog {
         @Override
         public boolean visit(long baseOffset, byte[] batch) {
             if (baseOffset < logStart) {
-                resolved = BatchRecords.max(batch, logStart).orElse(null);
+                resolved = BatchTimestamps.max(batch, logStart).orElse(null);
                 bestTimestamp = resolved == null ? Long.MIN_VALUE : resolved.timestamp();
                 return true;
             }
-            long max = ByteBuffer.wrap(batch).getLong(MAX_TIMESTAMP);
+            long max = ByteBuffer.wrap(batch).getLong(RecordBatches.MAX_TIMESTAMP);
             if ((resolved == null && bestBatch == null) || max > bestTimestamp) {
                 bestTimestamp = max;
                 bestBatch = batch;
@@ -281,7 +255,7 @@ final class RocksPartitionLog implements PartitionLog {
         }
 
         Optional<TimestampOffset> result() {
-            return bestBatch != null ? BatchRecords.max(bestBatch, logStart) : Optional.ofNullable(resolved);
+            return bestBatch != null ? BatchTimestamps.max(bestBatch, logStart) : Optional.ofNullable(resolved);
         }
     }
 
@@ -313,7 +287,7 @@ final class RocksPartitionLog implements PartitionLog {
                     break;
                 }
                 byte[] value = it.value();
-                long last = base + ByteBuffer.wrap(value).getInt(LAST_OFFSET_DELTA);
+                long last = base + ByteBuffer.wrap(value).getInt(RecordBatches.LAST_OFFSET_DELTA);
                 if (last < from) {
                     continue;
                 }
@@ -364,14 +338,16 @@ final class RocksPartitionLog implements PartitionLog {
 
     /**
      * One retention pass: advances the log start through the DeleteRecords path past the leading batches
-     * that {@code retention.ms} or {@code retention.bytes} expire, whichever reaches further.
+     * that {@code retention.ms} or {@code retention.bytes} expire, whichever reaches further. Only for a
+     * topic whose {@code cleanup.policy} includes {@code delete}: a compact-only topic keeps all its data
+     * (this engine does not compact, and refuses to create such topics; one recorded before keeps everything).
      *
      * @return the log start after the pass
      */
     long applyRetention(long now) {
         LogConfig cfg = config;
         LogOffsets o = offsets;
-        if (deleted || o.logStartOffset() >= o.highWatermark()) {
+        if (deleted || !cfg.delete() || o.logStartOffset() >= o.highWatermark()) {
             return o.logStartOffset();
         }
         long target = Math.max(timeRetentionTarget(cfg, o, now), sizeRetentionTarget(cfg, o));
@@ -392,7 +368,7 @@ final class RocksPartitionLog implements PartitionLog {
         long cutoff = now - cfg.retentionMs();
         long[] target = {o.highWatermark()};
         scan(o.logStartOffset(), o.highWatermark(), (base, value) -> {
-            if (ByteBuffer.wrap(value).getLong(MAX_TIMESTAMP) >= cutoff) {
+            if (ByteBuffer.wrap(value).getLong(RecordBatches.MAX_TIMESTAMP) >= cutoff) {
                 target[0] = base;
                 return false;
             }
@@ -418,7 +394,7 @@ final class RocksPartitionLog implements PartitionLog {
                 return false;
             }
             left[0] -= value.length;
-            target[0] = base + ByteBuffer.wrap(value).getInt(LAST_OFFSET_DELTA) + 1;
+            target[0] = base + ByteBuffer.wrap(value).getInt(RecordBatches.LAST_OFFSET_DELTA) + 1;
             return true;
         });
         return target[0];
@@ -457,7 +433,7 @@ final class RocksPartitionLog implements PartitionLog {
             offsets = new LogOffsets(o[0], o[1], o[1]);
             storedBytes = o[2] >= 0 ? o[2] : sumStored(store, prefix);
         }
-        ProducerStates producers = new ProducerStates();
+        ProducerWindows producers = new ProducerWindows();
         byte[] end = Keys.metaEnd(prefix);
         try (RocksIterator it = store.db().newIterator(store.meta())) {
             for (it.seek(Keys.producersStart(prefix)); it.isValid(); it.next()) {
@@ -465,7 +441,7 @@ final class RocksPartitionLog implements PartitionLog {
                 if (java.util.Arrays.compareUnsigned(k, end) >= 0) {
                     break;
                 }
-                producers.load(Keys.producerId(k), ProducerStates.Producer.decode(it.value()));
+                producers.restore(Keys.producerId(k), StoredProducers.decode(it.value()));
             }
             it.status();
         }

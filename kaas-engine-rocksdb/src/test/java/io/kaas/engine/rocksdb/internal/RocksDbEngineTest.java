@@ -1,15 +1,20 @@
 package io.kaas.engine.rocksdb.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.AppendResult;
+import io.kaas.api.storage.InvalidConfigException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.plugin.tck.TestBatches;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -52,7 +57,7 @@ class RocksDbEngineTest {
                     PartitionLog log = engine.openPartition(key(t % 2), LogConfig.defaults());
                     done.add(pool.submit(() -> {
                         for (int i = 0; i < perThread; i++) {
-                            log.append(TestBatches.batch().build(), true).get(30, TimeUnit.SECONDS);
+                            log.append(ProducedBatches.validate(TestBatches.batch().build()), true).get(30, TimeUnit.SECONDS);
                         }
                         return null;
                     }));
@@ -72,16 +77,14 @@ class RocksDbEngineTest {
         try (RocksDbEngine engine = open()) {
             PartitionLog never = engine.openPartition(key(0), flushMessages(Long.MAX_VALUE));
             for (int i = 0; i < 20; i++) {
-                never.append(TestBatches.batch().build(), false).get();
+                never.append(ProducedBatches.validate(TestBatches.batch().build()), false).get();
             }
             assertThat(engine.walSyncs()).isZero();
 
             PartitionLog every = engine.openPartition(key(1), flushMessages(1));
-            every.append(TestBatches.batch().build(), false).get();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (engine.walSyncs() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
+            every.append(ProducedBatches.validate(TestBatches.batch().build()), false).get();
+            await("a WAL sync after flush.messages=1").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> engine.walSyncs() != 0);
             assertThat(engine.walSyncs()).isPositive();
         }
     }
@@ -95,15 +98,46 @@ class RocksDbEngineTest {
         try (RocksDbEngine engine = RocksDbEngine.open(dir, RocksDbConfig.from(PluginConfig.empty()),
                 Clock.fixed(java.time.Instant.ofEpochMilli(now), java.time.ZoneOffset.UTC))) {
             PartitionLog log = engine.openPartition(key(0), oneMinute);
-            log.append(TestBatches.batch().records(2).timestamps(now - 120_000, 0, 1).build(), false).get();
-            log.append(TestBatches.batch().records(2).timestamps(now - 90_000, 0, 1).build(), false).get();
-            log.append(TestBatches.batch().records(2).timestamps(now - 30_000, 0, 1).build(), false).get();
-            log.append(TestBatches.batch().records(2).timestamps(now - 200_000, 0, 1).build(), false).get();
+            log.append(ProducedBatches.validate(TestBatches.batch().records(2).timestamps(now - 120_000, 0, 1).build()), false).get();
+            log.append(ProducedBatches.validate(TestBatches.batch().records(2).timestamps(now - 90_000, 0, 1).build()), false).get();
+            log.append(ProducedBatches.validate(TestBatches.batch().records(2).timestamps(now - 30_000, 0, 1).build()), false).get();
+            log.append(ProducedBatches.validate(TestBatches.batch().records(2).timestamps(now - 200_000, 0, 1).build()), false).get();
 
             engine.retentionPass();
 
             assertThat(log.offsets().logStartOffset()).as("stops at the first batch not expired").isEqualTo(4);
             assertThat(log.offsets().highWatermark()).isEqualTo(8);
+        }
+    }
+
+    @Test
+    void refusesCompactionAndNeverDeletesACompactTopicByRetention() throws Exception {
+        long now = 10_000_000L;
+        LogConfig d = LogConfig.defaults();
+        // retention.ms and retention.bytes that would delete everything, were the policy delete
+        LogConfig compactOnly = new LogConfig(d.segmentBytes(), d.segmentMs(), 1, 0, d.maxMessageBytes(),
+                d.flushMessages(), false, true);
+        LogConfig compactAndDelete = compactOnly.withCleanup(true, true, d.deleteRetentionMs(), 0, Long.MAX_VALUE, 0.5);
+        try (RocksDbEngine engine = RocksDbEngine.open(dir, RocksDbConfig.from(PluginConfig.empty()),
+                Clock.fixed(java.time.Instant.ofEpochMilli(now), java.time.ZoneOffset.UTC))) {
+            assertThatThrownBy(() -> engine.checkConfig(compactOnly)).isInstanceOf(InvalidConfigException.class)
+                    .hasMessageContaining("does not compact").hasMessageContaining("cleanup.policy=compact");
+            assertThatThrownBy(() -> engine.checkConfig(compactAndDelete)).isInstanceOf(InvalidConfigException.class);
+            engine.checkConfig(d);
+
+            // a compact topic recorded before (or by another engine) still opens and keeps every batch
+            PartitionLog log = engine.openPartition(key(0), compactOnly);
+            for (int i = 0; i < 3; i++) {
+                log.append(ProducedBatches.validate(TestBatches.batch().records(2).timestamps(now - 120_000, 0, 1).build()),
+                        false).get();
+            }
+            engine.retentionPass();
+            assertThat(log.offsets().logStartOffset()).as("compact-only: retention deletes nothing").isZero();
+            assertThat(log.read(0, 1 << 20, Long.MAX_VALUE, true).slices()).hasSize(3);
+
+            log.updateConfig(compactOnly.withCleanup(false, true, d.deleteRetentionMs(), 0, Long.MAX_VALUE, 0.5));
+            engine.retentionPass();
+            assertThat(log.offsets().logStartOffset()).as("delete: the same settings expire it all").isEqualTo(6);
         }
     }
 
@@ -116,7 +150,7 @@ class RocksDbEngineTest {
         try (RocksDbEngine engine = open()) {
             RocksPartitionLog log = (RocksPartitionLog) engine.openPartition(key(0), threeBatches);
             for (int i = 0; i < 10; i++) {
-                log.append(TestBatches.batch().records(2).build(), false).get();
+                log.append(ProducedBatches.validate(TestBatches.batch().records(2).build()), false).get();
             }
             assertThat(log.storedBytes()).isEqualTo(10L * batchSize);
 
@@ -150,9 +184,9 @@ class RocksDbEngineTest {
         try (RocksDbEngine engine = RocksDbEngine.open(dir, RocksDbConfig.from(PluginConfig.empty()),
                 Clock.fixed(java.time.Instant.ofEpochMilli(now), java.time.ZoneOffset.UTC))) {
             RocksPartitionLog log = (RocksPartitionLog) engine.openPartition(key(0), both);
-            log.append(TestBatches.batch().records(2).timestamps(now - 120_000, 0, 1).build(), false).get();
+            log.append(ProducedBatches.validate(TestBatches.batch().records(2).timestamps(now - 120_000, 0, 1).build()), false).get();
             for (int i = 0; i < 4; i++) {
-                log.append(TestBatches.batch().records(2).timestamps(now - 1_000, 0, 1).build(), false).get();
+                log.append(ProducedBatches.validate(TestBatches.batch().records(2).timestamps(now - 1_000, 0, 1).build()), false).get();
             }
             engine.retentionPass();
             assertThat(log.offsets().logStartOffset()).as("size reaches past time").isEqualTo(6);
@@ -171,7 +205,7 @@ class RocksDbEngineTest {
         PartitionLog log = engine.openPartition(key(0), LogConfig.defaults());
         List<CompletableFuture<AppendResult>> pending = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
-            pending.add(log.append(TestBatches.batch().build(), true));
+            pending.add(log.append(ProducedBatches.validate(TestBatches.batch().build()), true));
         }
         engine.close();
 

@@ -3,12 +3,13 @@ package io.kaas.engine.rocksdb.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.TimestampOffset;
 import io.kaas.plugin.tck.TestBatches;
-import java.nio.ByteBuffer;
+import io.kaas.records.CompressionCodecs;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -39,7 +40,7 @@ class TimestampLookupTest {
     }
 
     @ParameterizedTest(name = "codec {0}")
-    @ValueSource(ints = {Compression.GZIP, Compression.SNAPPY, Compression.LZ4, Compression.ZSTD})
+    @ValueSource(ints = {CompressionCodecs.GZIP, CompressionCodecs.SNAPPY, CompressionCodecs.LZ4, CompressionCodecs.ZSTD})
     void lookupsFindTheExactRecordInsideCompressedBatches(int codec) throws Exception {
         Random random = new Random(codec);
         int batches = 60;
@@ -54,8 +55,9 @@ class TimestampLookupTest {
                     deltas[r] = random.nextInt(60) - 10;
                     ts[b * perBatch + r] = base + deltas[r];
                 }
-                ByteBuffer batch = TestBatches.batch().timestamps(base, deltas).build();
-                log.append(b % 3 == 2 ? batch : CompressedBatches.compress(batch, codec), false).get();
+                TestBatches batch = TestBatches.batch().timestamps(base, deltas);
+                log.append(ProducedBatches.validate((b % 3 == 2 ? batch : batch.compressed(codec, CompressedBatches.codec(codec))).build()), false)
+                        .get();
             }
             assertMatchesModel(log, ts, 0);
             log.deleteRecordsBefore(152).get(); // inside the batch at 150..154
@@ -67,13 +69,16 @@ class TimestampLookupTest {
     }
 
     @ParameterizedTest(name = "codec {0}")
-    @ValueSource(ints = {Compression.GZIP, Compression.SNAPPY, Compression.LZ4, Compression.ZSTD})
+    @ValueSource(ints = {CompressionCodecs.GZIP, CompressionCodecs.SNAPPY, CompressionCodecs.LZ4, CompressionCodecs.ZSTD})
     void maxTimestampIsTheFirstRecordCarryingItInsideACompressedBatch(int codec) throws Exception {
         try (RocksDbEngine engine = open()) {
             PartitionLog log = engine.openPartition(KEY, LogConfig.defaults());
-            log.append(CompressedBatches.compress(TestBatches.batch().timestamps(1000, 0, 10).build(), codec), false).get();
-            log.append(CompressedBatches.compress(TestBatches.batch().timestamps(2000, 5, 70, 1, 70).build(), codec), false).get();
-            log.append(CompressedBatches.compress(TestBatches.batch().timestamps(1500, 0).build(), codec), false).get();
+            log.append(ProducedBatches.validate(TestBatches.batch().timestamps(1000, 0, 10)
+                    .compressed(codec, CompressedBatches.codec(codec)).build()), false).get();
+            log.append(ProducedBatches.validate(TestBatches.batch().timestamps(2000, 5, 70, 1, 70)
+                    .compressed(codec, CompressedBatches.codec(codec)).build()), false).get();
+            log.append(ProducedBatches.validate(TestBatches.batch().timestamps(1500, 0)
+                    .compressed(codec, CompressedBatches.codec(codec)).build()), false).get();
 
             assertThat(log.maxTimestamp()).contains(new TimestampOffset(2070, 3, -1));
             assertThat(log.offsetForTimestamp(2002)).contains(new TimestampOffset(2005, 2, -1));
@@ -94,8 +99,10 @@ class TimestampLookupTest {
                 d.maxMessageBytes(), d.flushMessages(), true, false);
         try (RocksDbEngine engine = open()) {
             PartitionLog log = engine.openPartition(KEY, logAppendTime);
-            log.append(CompressedBatches.compress(TestBatches.batch().timestamps(5, 0, 9, 3).build(), Compression.ZSTD), false).get();
-            log.append(CompressedBatches.compress(TestBatches.batch().timestamps(5, 0, 1).build(), Compression.LZ4), false).get();
+            log.append(ProducedBatches.validate(TestBatches.batch().timestamps(5, 0, 9, 3)
+                    .compressed(CompressionCodecs.ZSTD, CompressedBatches.codec(CompressionCodecs.ZSTD)).build()), false).get();
+            log.append(ProducedBatches.validate(TestBatches.batch().timestamps(5, 0, 1)
+                    .compressed(CompressionCodecs.LZ4, CompressedBatches.codec(CompressionCodecs.LZ4)).build()), false).get();
 
             assertThat(log.offsetForTimestamp(6)).contains(new TimestampOffset(NOW, 0, -1));
             assertThat(log.maxTimestamp()).contains(new TimestampOffset(NOW, 0, -1));

@@ -1,6 +1,7 @@
 package io.kaas.engine.segments.internal;
 
 import io.kaas.api.record.BatchHeader;
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.InvalidRecordException;
@@ -9,6 +10,7 @@ import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionOfflineException;
 import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.api.storage.StorageException;
+import io.kaas.records.ProducerWindows;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -34,8 +36,8 @@ final class BatchAppender {
         this.log = log;
     }
 
-    CompletableFuture<AppendResult> append(ByteBuffer batches, boolean durable, LogConfig config) {
-        List<BatchHeader> headers = parse(batches);
+    CompletableFuture<AppendResult> append(ProducedBatches produced, boolean durable, LogConfig config) {
+        List<BatchHeader> headers = produced.headers();
         for (BatchHeader h : headers) {
             if (h.sizeInBytes() > config.maxMessageBytes()) {
                 throw new RecordTooLargeException("batch of " + h.sizeInBytes() + " bytes exceeds max.message.bytes "
@@ -43,12 +45,12 @@ final class BatchAppender {
             }
         }
         if (config.compact()) {
-            requireKeys(batches, headers);
+            requireKeys(produced);
         }
         log.lock.lock();
         try {
             log.ensureWritable();
-            return appendLocked(batches, headers, durable, config);
+            return appendLocked(produced.buffer(), headers, durable, config);
         } catch (StorageException e) {
             if (e instanceof PartitionOfflineException) {
                 throw e;
@@ -61,17 +63,17 @@ final class BatchAppender {
 
     private CompletableFuture<AppendResult> appendLocked(ByteBuffer batches, List<BatchHeader> headers, boolean durable,
                                                          LogConfig config) {
-        LogState before = log.state;
-        ProducerStateTable.Staged staged = log.producers.stage();
+        LogState before = log.state.current();
+        ProducerWindows.Staged staged = log.producers.stage();
         long appendTime = config.logAppendTime() ? log.clock.millis() : -1L;
         List<Planned> planned = new ArrayList<>(headers.size());
         long next = before.logEndOffset();
         long first = -1;
         long last = -1;
         for (BatchHeader h : headers) {
-            Optional<ProducerStateTable.BatchMeta> duplicate = staged.check(h);
+            Optional<ProducerWindows.Batch> duplicate = staged.check(h);
             if (duplicate.isPresent()) {
-                first = first < 0 ? duplicate.get().baseOffset() : first;
+                first = first < 0 ? duplicate.get().firstOffset() : first;
                 last = duplicate.get().lastOffset();
                 continue;
             }
@@ -80,7 +82,7 @@ final class BatchAppender {
             if (config.logAppendTime()) {
                 RecordBatches.setLogAppendTime(batches, pos, appendTime);
             }
-            staged.record(h, next, next + h.lastOffsetDelta());
+            staged.record(h, next);
             planned.add(new Planned(h, next));
             first = first < 0 ? next : first;
             last = next + h.lastOffsetDelta();
@@ -95,7 +97,7 @@ final class BatchAppender {
         if (!durable) {
             return CompletableFuture.completedFuture(result);
         }
-        return log.committer.awaitDurable(log.state.logEndOffset()).thenApply(v -> result);
+        return log.committer.awaitDurable(log.state.current().logEndOffset()).thenApply(v -> result);
     }
 
     private void write(ByteBuffer batches, List<Planned> planned, long next, LogConfig config, long appendTime) {
@@ -126,7 +128,7 @@ final class BatchAppender {
             throw new KafkaStorageException("write to " + seg.logPath() + " failed: " + e.getMessage(), e);
         }
         seg.publish(at, next, log.clock.millis());
-        log.state = LogState.of(log.state.logStartOffset(), next, seg);
+        log.state.appended(next, seg);
     }
 
     /** Cuts the log and its indexes back to before a failed append; if even that fails, the partition goes offline. */
@@ -158,7 +160,7 @@ final class BatchAppender {
      * is older than segment.ms.
      */
     private Segment maybeRoll(long bytes, long nextAfter, LogConfig config) {
-        Segment active = log.state.active();
+        Segment active = log.state.current().active();
         long limit = Math.min(config.segmentBytes(), Integer.MAX_VALUE);
         boolean full = active.size() + bytes > limit;
         boolean offsetsOverflow = nextAfter - active.baseOffset() > Integer.MAX_VALUE;
@@ -180,7 +182,7 @@ final class BatchAppender {
      * offline), then writes the manifest, recovery checkpoint and producer snapshot.
      */
     Segment roll() {
-        LogState s = log.state;
+        LogState s = log.state.current();
         Segment active = s.active();
         if (active.size() == 0) {
             return active;
@@ -206,11 +208,10 @@ final class BatchAppender {
         }
         log.ensureWritable(); // the watchdog may have given up on that fsync
         log.committer.markDurable(base);
-        log.segments.put(base, fresh);
-        log.state = LogState.of(s.logStartOffset(), base, fresh);
+        log.state.rolled(fresh);
         log.writeManifest();
         try {
-            log.checkpoints.write(log.state.checkpoint());
+            log.checkpoints.write(log.state.current().checkpoint());
             log.writeProducerSnapshot(base);
         } catch (IOException e) {
             // not fatal: the next recovery scans and replays more
@@ -221,41 +222,23 @@ final class BatchAppender {
     }
 
     /** Compacted topics only (records are decompressed): every record needs a key, as Kafka requires. */
-    private void requireKeys(ByteBuffer batches, List<BatchHeader> headers) {
-        for (BatchHeader h : headers) {
+    private void requireKeys(ProducedBatches produced) {
+        for (BatchHeader h : produced.headers()) {
             if (h.isControl() || h.recordCount() == 0) {
                 continue;
             }
-            int pos = (int) h.position();
-            BatchRecords records;
+            KeyedRecords records;
             try {
-                records = BatchRecords.parse(batches.duplicate().limit(pos + h.sizeInBytes()).position(pos));
+                records = KeyedRecords.parse(produced.batch(h));
             } catch (java.io.IOException | RuntimeException e) {
                 throw new InvalidRecordException("cannot read the records of a batch for " + log.key() + ": " + e.getMessage(), e);
             }
-            for (BatchRecords.Rec r : records.records()) {
+            for (KeyedRecords.Rec r : records.records()) {
                 if (!r.hasKey()) {
                     throw new InvalidRecordException("Compacted topic cannot accept message without key in topic partition "
                             + log.key() + ".");
                 }
             }
         }
-    }
-
-    private List<BatchHeader> parse(ByteBuffer batches) {
-        List<BatchHeader> headers = new ArrayList<>();
-        int pos = batches.position();
-        while (pos < batches.limit()) {
-            int size = RecordBatches.announcedSize(batches, pos);
-            if (size < RecordBatches.HEADER_SIZE || size > batches.limit() - pos) {
-                throw new InvalidRecordException("malformed record batch at byte " + (pos - batches.position()));
-            }
-            headers.add(RecordBatches.header(batches, pos, pos));
-            pos += size;
-        }
-        if (headers.isEmpty()) {
-            throw new InvalidRecordException("no record batch to append");
-        }
-        return headers;
     }
 }

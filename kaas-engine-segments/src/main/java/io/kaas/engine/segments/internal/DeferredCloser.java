@@ -35,10 +35,6 @@ final class DeferredCloser implements Closeable {
         scheduler.schedule(() -> closeNow(resource), delayMs, TimeUnit.MILLISECONDS);
     }
 
-    int pendingCount() {
-        return pending.size();
-    }
-
     private void closeNow(Closeable resource) {
         if (!pending.remove(resource)) {
             return;

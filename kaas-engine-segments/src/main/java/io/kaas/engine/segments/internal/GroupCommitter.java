@@ -118,11 +118,6 @@ final class GroupCommitter {
         return forces.get();
     }
 
-    /** True while a force is running or scheduled. */
-    synchronized boolean busy() {
-        return running;
-    }
-
     synchronized long durableOffset() {
         return durableOffset;
     }

@@ -2,6 +2,7 @@ package io.kaas.engine.segments.internal;
 
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.storage.LogConfig;
+import io.kaas.records.ProducerWindows;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -72,14 +73,14 @@ final class LogCleaner {
         log.lock.lock();
         try {
             log.ensureWritable();
-            LogState s = log.state;
+            LogState s = log.state.current();
             logStart = s.logStartOffset();
-            closed = new ArrayList<>(log.segments.headMap(s.active().baseOffset()).values());
+            closed = new ArrayList<>(log.state.segments().headMap(s.active().baseOffset()).values());
             long lso = s.offsets().lastStableOffset();
             closed.removeIf(seg -> seg.nextOffset() > lso || seg.nextOffset() <= logStart);
             // Kafka keeps each producer's last batches, even emptied, so its sequence state survives a rebuild.
-            for (ProducerStateTable.ProducerEntry e : log.producers.entries()) {
-                e.batches().forEach(b -> producerBatches.add(b.baseOffset()));
+            for (ProducerWindows.Producer p : log.producers.producers().values()) {
+                p.batches().forEach(b -> producerBatches.add(b.firstOffset()));
             }
         } finally {
             log.lock.unlock();
@@ -96,7 +97,7 @@ final class LogCleaner {
                 rewritten++;
             }
         }
-        log.nextTombstoneExpiryMs = pass.nextTombstoneExpiryMs;
+        log.tombstonesExpireAt(pass.nextTombstoneExpiryMs);
         log.advanceCleanerCheckpoint(plan.mapEnd());
         LOG.atInfo().addKeyValue("partition", log.key()).addKeyValue("firstDirtyOffset", plan.firstDirty())
                 .addKeyValue("cleanedUpTo", plan.mapEnd()).addKeyValue("keys", plan.keyMap().size())
@@ -125,7 +126,7 @@ final class LogCleaner {
             }
         }
         // Kept tombstones whose delete.retention.ms has passed make the log cleanable by themselves (as KIP-534).
-        boolean tombstonesDue = nowMs >= log.nextTombstoneExpiryMs && cleanBytes > 0;
+        boolean tombstonesDue = nowMs >= log.nextTombstoneExpiryMs() && cleanBytes > 0;
         boolean dirtyEnough = dirtyBytes > 0 && ((double) dirtyBytes / (cleanBytes + dirtyBytes) >= config.minCleanableDirtyRatio()
                 || overdue(firstDirtySegment, config, nowMs));
         if (!dirtyEnough && !tombstonesDue) {
@@ -168,11 +169,11 @@ final class LogCleaner {
                     break;
                 }
                 if (h.lastOffset() >= firstDirty && !h.isControl() && h.recordCount() > 0) {
-                    BatchRecords batch = BatchRecords.parse(seg.read(pos, h.sizeInBytes()));
+                    KeyedRecords batch = KeyedRecords.parse(seg.read(pos, h.sizeInBytes()));
                     if (map.size() > 0 && map.size() + batch.records().size() > map.maxKeys()) {
                         return end; // full: the next pass goes on from this batch
                     }
-                    for (BatchRecords.Rec r : batch.records()) {
+                    for (KeyedRecords.Rec r : batch.records()) {
                         long offset = h.baseOffset() + r.offsetDelta();
                         if (offset >= firstDirty && r.hasKey()) {
                             map.put(batch.payload(), r.keyStart(), r.keyLength(), offset);

@@ -9,7 +9,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.NavigableMap;
 
 /**
  * Serves {@code PartitionLog.read} without locks and without loading logs into the heap: the
@@ -19,9 +19,9 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * one per batch.
  */
 final class LogReader {
-    private final ConcurrentSkipListMap<Long, Segment> segments;
+    private final NavigableMap<Long, Segment> segments;
 
-    LogReader(ConcurrentSkipListMap<Long, Segment> segments) {
+    LogReader(NavigableMap<Long, Segment> segments) {
         this.segments = segments;
     }
 

@@ -3,6 +3,7 @@ package io.kaas.engine.segments.internal;
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.RecordBatches;
+import io.kaas.records.ProducerWindows;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ final class LogRecovery {
      * @param replayedBatches batch headers replayed into the producer state after its snapshot
      */
     record Result(ConcurrentSkipListMap<Long, Segment> segments, long logStartOffset, long logEndOffset,
-                  ProducerStateTable producers, long truncatedBytes, boolean cleanShutdown, long scannedBytes,
+                  ProducerWindows producers, long truncatedBytes, boolean cleanShutdown, long scannedBytes,
                   long scanFrom, int rebuiltIndexes, long replayedBatches) {
     }
 
@@ -86,7 +87,7 @@ final class LogRecovery {
                 last.seal(dir::sync);
             }
             long logEnd = segments.lastEntry().getValue().nextOffset();
-            ProducerStateTable producers = rebuildProducers(dir, segments, logEnd, stats);
+            ProducerWindows producers = rebuildProducers(dir, segments, logEnd, stats);
             return new Result(segments, logStart, logEnd, producers, stats.truncated, clean && stats.scanned == 0,
                     stats.scanned, stats.scanFrom, stats.rebuilt, stats.replayed);
         } catch (IOException | RuntimeException e) {
@@ -278,9 +279,9 @@ final class LogRecovery {
     }
 
     /** Loads the producer snapshot and replays batch headers from its offset (from the first segment without one). */
-    private static ProducerStateTable rebuildProducers(PartitionDirectory dir, ConcurrentSkipListMap<Long, Segment> segments,
+    private static ProducerWindows rebuildProducers(PartitionDirectory dir, ConcurrentSkipListMap<Long, Segment> segments,
                                                        long logEnd, Stats stats) throws IOException {
-        ProducerStateTable producers = new ProducerStateTable();
+        ProducerWindows producers = new ProducerWindows();
         long from = segments.firstKey();
         Optional<ProducerSnapshot.Loaded> snapshot = dir.readProducerSnapshot().flatMap(ProducerSnapshot::decode);
         if (snapshot.isPresent() && snapshot.get().offset() <= logEnd) {

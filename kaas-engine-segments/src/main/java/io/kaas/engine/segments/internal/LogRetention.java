@@ -25,11 +25,11 @@ final class LogRetention {
         try {
             log.ensureWritable();
             LogConfig config = log.config();
-            if (BatchAppender.isAged(log.state.active(), config, nowMs)) {
+            if (BatchAppender.isAged(log.state.current().active(), config, nowMs)) {
                 log.rollLocked();
             }
             if (!config.delete()) {
-                return log.state.logStartOffset(); // cleanup.policy=compact: segments are compacted, never deleted
+                return log.state.current().logStartOffset(); // cleanup.policy=compact: segments are compacted, never deleted
             }
             return log.advanceLogStart(deletableUpTo(log, config, nowMs));
         } finally {
@@ -39,11 +39,11 @@ final class LogRetention {
 
     /** The log start that drops every closed segment retention allows to drop. */
     private static long deletableUpTo(SegmentPartitionLog log, LogConfig config, long nowMs) throws IOException {
-        LogState s = log.state;
+        LogState s = log.state.current();
         List<Segment> closed = new ArrayList<>();
         long total = 0;
-        Long first = log.segments.floorKey(s.logStartOffset());
-        for (Map.Entry<Long, Segment> e : log.segments.tailMap(first == null ? 0L : first).entrySet()) {
+        Long first = log.state.segments().floorKey(s.logStartOffset());
+        for (Map.Entry<Long, Segment> e : log.state.segments().tailMap(first == null ? 0L : first).entrySet()) {
             total += e.getValue().size();
             if (e.getValue() != s.active()) {
                 closed.add(e.getValue());

@@ -1,9 +1,12 @@
 package io.kaas.engine.segments.internal;
 
+import io.kaas.records.ProducerWindows;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.zip.CRC32C;
 
@@ -20,23 +23,24 @@ final class ProducerSnapshot {
     private static final short VERSION = 1;
 
     /** A decoded snapshot. */
-    record Loaded(long offset, List<ProducerStateTable.ProducerEntry> producers) {
+    record Loaded(long offset, Map<Long, ProducerWindows.Producer> producers) {
     }
 
     private ProducerSnapshot() {
     }
 
-    static byte[] encode(long offset, List<ProducerStateTable.ProducerEntry> producers) {
+    static byte[] encode(long offset, Map<Long, ProducerWindows.Producer> producers) {
         int size = 4 + 2 + 8 + 4 + 4;
-        for (ProducerStateTable.ProducerEntry p : producers) {
+        for (ProducerWindows.Producer p : producers.values()) {
             size += 8 + 2 + 1 + p.batches().size() * 24;
         }
         ByteBuffer b = ByteBuffer.allocate(size);
         b.putInt(MAGIC).putShort(VERSION).putLong(offset).putInt(producers.size());
-        for (ProducerStateTable.ProducerEntry p : producers) {
-            b.putLong(p.producerId()).putShort(p.epoch()).put((byte) p.batches().size());
-            for (ProducerStateTable.BatchMeta m : p.batches()) {
-                b.putInt(m.firstSeq()).putInt(m.lastSeq()).putLong(m.baseOffset()).putLong(m.lastOffset());
+        for (Map.Entry<Long, ProducerWindows.Producer> e : producers.entrySet()) {
+            ProducerWindows.Producer p = e.getValue();
+            b.putLong(e.getKey()).putShort(p.epoch()).put((byte) p.batches().size());
+            for (ProducerWindows.Batch m : p.batches()) {
+                b.putInt(m.firstSeq()).putInt(m.lastSeq()).putLong(m.firstOffset()).putLong(m.lastOffset());
             }
         }
         b.putInt((int) crc(b.array(), b.position()));
@@ -56,16 +60,16 @@ final class ProducerSnapshot {
         try {
             long offset = b.getLong();
             int count = b.getInt();
-            List<ProducerStateTable.ProducerEntry> out = new ArrayList<>(Math.max(0, Math.min(count, 1 << 16)));
+            Map<Long, ProducerWindows.Producer> out = new HashMap<>();
             for (int i = 0; i < count; i++) {
                 long id = b.getLong();
                 short epoch = b.getShort();
                 int n = b.get();
-                List<ProducerStateTable.BatchMeta> batches = new ArrayList<>(n);
+                List<ProducerWindows.Batch> batches = new ArrayList<>(n);
                 for (int j = 0; j < n; j++) {
-                    batches.add(new ProducerStateTable.BatchMeta(b.getInt(), b.getInt(), b.getLong(), b.getLong()));
+                    batches.add(new ProducerWindows.Batch(b.getInt(), b.getInt(), b.getLong(), b.getLong()));
                 }
-                out.add(new ProducerStateTable.ProducerEntry(id, epoch, batches));
+                out.put(id, new ProducerWindows.Producer(epoch, batches));
             }
             return b.remaining() == 4 ? Optional.of(new Loaded(offset, out)) : Optional.empty();
         } catch (BufferUnderflowException | IllegalArgumentException e) {

@@ -123,10 +123,6 @@ final class Segment implements Closeable {
         this.stagedOffsetOfMax = offsetOfMax;
     }
 
-    void restoreRollBase(long ms) {
-        this.rollBaseMs = ms;
-    }
-
     /** Continues sparse indexing after recovery kept the index entries below {@code position}. */
     void resumeIndexing(long position) {
         int n = index.count();

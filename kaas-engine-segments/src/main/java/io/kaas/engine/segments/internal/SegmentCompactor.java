@@ -53,8 +53,8 @@ final class SegmentCompactor {
                     continue;
                 }
                 ByteBuffer batch = seg.read(start, h.sizeInBytes());
-                BatchRecords records = BatchRecords.parse(batch);
-                List<BatchRecords.Rec> kept = retained(records, map, mapEnd, dropTombstones, pass, seg);
+                KeyedRecords records = KeyedRecords.parse(batch);
+                List<KeyedRecords.Rec> kept = retained(records, map, mapEnd, dropTombstones, pass, seg);
                 if (kept.size() == records.records().size()) {
                     copy.keep(start, h.sizeInBytes());
                 } else if (!kept.isEmpty() || pos >= size || producerBatches.contains(h.baseOffset())) {
@@ -151,11 +151,11 @@ final class SegmentCompactor {
         }
     }
 
-    private static List<BatchRecords.Rec> retained(BatchRecords batch, KeyMap map, long mapEnd, boolean dropTombstones,
+    private static List<KeyedRecords.Rec> retained(KeyedRecords batch, KeyMap map, long mapEnd, boolean dropTombstones,
                                                    LogCleaner.Pass pass, Segment seg) {
-        List<BatchRecords.Rec> kept = new ArrayList<>(batch.records().size());
+        List<KeyedRecords.Rec> kept = new ArrayList<>(batch.records().size());
         long base = batch.header().baseOffset();
-        for (BatchRecords.Rec r : batch.records()) {
+        for (KeyedRecords.Rec r : batch.records()) {
             long offset = base + r.offsetDelta();
             if (offset >= mapEnd) {
                 kept.add(r);
@@ -183,7 +183,7 @@ final class SegmentCompactor {
         PartitionDirectory dir = log.dir;
         log.lock.lock();
         try {
-            if (log.isClosedOrOffline() || log.segments.get(seg.baseOffset()) != seg) {
+            if (log.isClosedOrOffline() || log.state.segments().get(seg.baseOffset()) != seg) {
                 dir.deleteIfExists(cleaned);
                 return false;
             }

@@ -155,6 +155,12 @@ public final class SegmentEngine implements StorageEngine {
         return key.topic() + "/" + key.partition();
     }
 
+    /** Every setting is served: this engine compacts ({@code cleanup.policy=compact}) and deletes by retention. */
+    @Override
+    public void checkConfig(LogConfig config) {
+        // nothing to refuse
+    }
+
     @Override
     public synchronized PartitionLog openPartition(PartitionKey key, LogConfig config) throws IOException {
         if (closed) {
@@ -226,9 +232,5 @@ public final class SegmentEngine implements StorageEngine {
             failures.subList(1, failures.size()).forEach(first::addSuppressed);
             throw first;
         }
-    }
-
-    int pendingDeferredCloses() {
-        return closer.pendingCount();
     }
 }

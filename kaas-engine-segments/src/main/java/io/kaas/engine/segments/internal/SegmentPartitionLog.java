@@ -1,5 +1,6 @@
 package io.kaas.engine.segments.internal;
 
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.KafkaStorageException;
 import io.kaas.api.storage.LogConfig;
@@ -10,14 +11,14 @@ import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.PartitionOfflineException;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.TimestampOffset;
+import io.kaas.records.ProducerWindows;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,8 +42,7 @@ public final class SegmentPartitionLog implements PartitionLog {
     final IoHooks hooks;
     final Clock clock;
     final ReentrantLock lock = new ReentrantLock();
-    final ConcurrentSkipListMap<Long, Segment> segments;
-    final ProducerStateTable producers;
+    final ProducerWindows producers;
     final GroupCommitter committer;
     final CheckpointWriter checkpoints;
     private final LogRecovery.Result recovery;
@@ -51,14 +51,15 @@ public final class SegmentPartitionLog implements PartitionLog {
     private final TimestampSearch timestamps;
     private final BatchAppender appender;
     private volatile LogConfig config;
-    volatile LogState state;
+    /** The published state and the segments: changed only through its methods, under {@link #lock}. */
+    final PartitionState state;
     private volatile LogState lastForced;
     private volatile Throwable offlineCause;
     private volatile boolean closed;
     /** The first offset compaction has not cleaned; only the engine's background thread touches it. */
     private long cleanerCheckpoint;
     /** When a tombstone kept by compaction may go (0 = unknown after open: look once); cleaner thread only. */
-    long nextTombstoneExpiryMs;
+    private long nextTombstoneExpiryMs;
     /** System.nanoTime() when the running fsync started, 0 if none: one slot for the committer, one under the lock. */
     private volatile long committerFsyncStart;
     private volatile long lockedFsyncStart;
@@ -72,12 +73,10 @@ public final class SegmentPartitionLog implements PartitionLog {
         this.clock = clock;
         this.closer = resources.closer();
         this.recovery = recovered;
-        this.segments = recovered.segments();
         this.producers = recovered.producers();
-        Segment active = segments.lastEntry().getValue();
-        this.state = LogState.of(recovered.logStartOffset(), recovered.logEndOffset(), active);
+        this.state = new PartitionState(recovered.segments(), recovered.logStartOffset(), recovered.logEndOffset());
         this.checkpoints = new CheckpointWriter(dir, resources.config().checkpointIntervalMs(),
-                recovered.cleanShutdown() ? state.checkpoint() : null);
+                recovered.cleanShutdown() ? state.current().checkpoint() : null);
         this.committer = new GroupCommitter(resources.committers(), new GroupCommitter.ForceTarget() {
             @Override
             public long force() throws IOException {
@@ -92,8 +91,8 @@ public final class SegmentPartitionLog implements PartitionLog {
                 }
             }
         }, recovered.logEndOffset(), this::goOffline);
-        this.reader = new LogReader(segments);
-        this.timestamps = new TimestampSearch(segments);
+        this.reader = new LogReader(state.segments());
+        this.timestamps = new TimestampSearch(state.segments());
         this.appender = new BatchAppender(this);
         this.cleanerCheckpoint = dir.readCleanerCheckpoint();
     }
@@ -107,7 +106,7 @@ public final class SegmentPartitionLog implements PartitionLog {
         log.deleteSegmentsBelowLogStart();
         log.writeManifest();
         if (!recovered.cleanShutdown()) {
-            log.checkpoints.write(log.state.checkpoint()); // recovery fsynced what it validated
+            log.checkpoints.write(log.state.current().checkpoint()); // recovery fsynced what it validated
         }
         LOG.atInfo().addKeyValue("partition", key).addKeyValue("logStartOffset", recovered.logStartOffset())
                 .addKeyValue("logEndOffset", recovered.logEndOffset()).addKeyValue("segments", recovered.segments().size())
@@ -131,7 +130,7 @@ public final class SegmentPartitionLog implements PartitionLog {
     }
 
     @Override
-    public CompletableFuture<AppendResult> append(ByteBuffer batches, boolean durable) {
+    public CompletableFuture<AppendResult> append(ProducedBatches batches, boolean durable) {
         return appender.append(batches, durable, config);
     }
 
@@ -147,7 +146,7 @@ public final class SegmentPartitionLog implements PartitionLog {
 
     @Override
     public LogOffsets offsets() {
-        return state.offsets();
+        return state.current().offsets();
     }
 
     @Override
@@ -173,7 +172,7 @@ public final class SegmentPartitionLog implements PartitionLog {
         lock.lock();
         try {
             ensureWritable();
-            LogState s = state;
+            LogState s = state.current();
             if (offset < 0 || offset > s.logEndOffset()) {
                 throw new OffsetOutOfRangeException("cannot delete records before " + offset + ": the high watermark is "
                         + s.logEndOffset());
@@ -194,7 +193,7 @@ public final class SegmentPartitionLog implements PartitionLog {
      * @throws KafkaStorageException if the new log start could not be persisted (nothing changed)
      */
     long advanceLogStart(long offset) {
-        LogState s = state;
+        LogState s = state.current();
         if (offset <= s.logStartOffset()) {
             return s.logStartOffset();
         }
@@ -203,7 +202,7 @@ public final class SegmentPartitionLog implements PartitionLog {
         } catch (IOException e) {
             throw new KafkaStorageException("could not persist the log start offset of " + key + ": " + e.getMessage(), e);
         }
-        state = s.withLogStart(offset);
+        state.logStartAdvanced(offset);
         deleteSegmentsBelowLogStart();
         return offset;
     }
@@ -216,6 +215,16 @@ public final class SegmentPartitionLog implements PartitionLog {
     /** The first offset the cleaner has not compacted yet. */
     long cleanerCheckpoint() {
         return cleanerCheckpoint;
+    }
+
+    /** When the next tombstone kept by compaction may go (0 = unknown: look once); cleaner thread only. */
+    long nextTombstoneExpiryMs() {
+        return nextTombstoneExpiryMs;
+    }
+
+    /** Records, after a compaction pass, when the next kept tombstone may go; cleaner thread only. */
+    void tombstonesExpireAt(long timeMs) {
+        nextTombstoneExpiryMs = timeMs;
     }
 
     /** After a compaction pass: persists (best effort: losing it only means cleaning again) the new checkpoint. */
@@ -233,7 +242,7 @@ public final class SegmentPartitionLog implements PartitionLog {
 
     /** Swaps a compacted copy in for a closed segment (under the lock); the old file closes after in-flight reads. */
     void replaceClosedSegment(Segment old, Segment fresh) {
-        segments.put(fresh.baseOffset(), fresh);
+        state.replaced(fresh);
         closer.closeLater(old);
     }
 
@@ -262,7 +271,7 @@ public final class SegmentPartitionLog implements PartitionLog {
             IOException failure = null;
             if (offlineCause == null) {
                 try {
-                    LogState s = state;
+                    LogState s = state.current();
                     s.active().seal(this::lockedForce);
                     committer.markDurable(s.logEndOffset());
                     writeManifestOrThrow();
@@ -275,7 +284,7 @@ public final class SegmentPartitionLog implements PartitionLog {
                 }
             }
             committer.close();
-            for (Segment seg : segments.values()) {
+            for (Segment seg : state.segments().values()) {
                 try {
                     seg.close();
                 } catch (IOException e) {
@@ -301,13 +310,9 @@ public final class SegmentPartitionLog implements PartitionLog {
         }
     }
 
-    boolean isOffline() {
-        return offlineCause != null;
-    }
-
     private LogState readableState() {
         ensureWritable();
-        return state;
+        return state.current();
     }
 
     /** Sticky: a failed fsync is never retried into success. */
@@ -338,14 +343,14 @@ public final class SegmentPartitionLog implements PartitionLog {
 
     /** Asks for an fsync if data is not yet durable (the periodic flush of non-durable appends). */
     void flushIfBehind() {
-        if (!closed && offlineCause == null && committer.durableOffset() < state.logEndOffset()) {
+        if (!closed && offlineCause == null && committer.durableOffset() < state.current().logEndOffset()) {
             committer.requestFlush();
         }
     }
 
     /** The group-commit fsync: forces the active segment, covering everything published before it. */
     private long forceActive() throws IOException {
-        LogState s = state;
+        LogState s = state.current();
         committerFsyncStart = startStamp();
         try {
             hooks.beforeForce(s.active().logPath());
@@ -384,25 +389,26 @@ public final class SegmentPartitionLog implements PartitionLog {
     }
 
     private void writeManifestOrThrow() throws IOException {
-        LogState s = state;
+        LogState s = state.current();
         dir.writeManifest(new Manifest(dir.epoch(), s.logEndOffset(), s.logStartOffset()));
     }
 
     /** Snapshots the producer state as of {@code offset} (the log end; under the lock). */
     void writeProducerSnapshot(long offset) throws IOException {
-        dir.writeAtomically(PartitionDirectory.PRODUCER_SNAPSHOT_FILE, ProducerSnapshot.encode(offset, producers.entries()));
+        dir.writeAtomically(PartitionDirectory.PRODUCER_SNAPSHOT_FILE, ProducerSnapshot.encode(offset, producers.producers()));
     }
 
     /** Deletes closed segments whose every offset is below the log start; their channels close later. */
     private void deleteSegmentsBelowLogStart() {
-        LogState s = state;
+        LogState s = state.current();
+        NavigableMap<Long, Segment> segments = state.segments();
         boolean deleted = false;
         for (Segment seg : segments.values()) {
             Long next = segments.higherKey(seg.baseOffset());
             if (seg == s.active() || next == null || next > s.logStartOffset()) {
                 break;
             }
-            segments.remove(seg.baseOffset());
+            state.removed(seg);
             try {
                 dir.deleteSegmentFiles(seg.baseOffset());
                 deleted = true;

@@ -2,11 +2,10 @@ package io.kaas.engine.segments.internal;
 
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.storage.TimestampOffset;
+import io.kaas.records.RecordTimestamps;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * Timestamp lookups (ListOffsets), as Kafka resolves them. Segments are chosen by their largest timestamp
@@ -19,9 +18,9 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * LogAppendTime batch.
  */
 final class TimestampSearch {
-    private final ConcurrentSkipListMap<Long, Segment> segments;
+    private final NavigableMap<Long, Segment> segments;
 
-    TimestampSearch(ConcurrentSkipListMap<Long, Segment> segments) {
+    TimestampSearch(NavigableMap<Long, Segment> segments) {
         this.segments = segments;
     }
 
@@ -106,22 +105,9 @@ final class TimestampSearch {
         return best;
     }
 
-    /**
-     * The first record at or above the log start whose timestamp is {@code >= target} (or {@code == target}),
-     * decompressing a compressed batch as Kafka does. A compressed batch whose records cannot be decoded
-     * (an unknown codec, a payload that is not what its codec bits say) is answered at batch level: its first
-     * readable offset with the batch's max timestamp, rather than failing the lookup.
-     */
+    /** The first record at or above the log start whose timestamp is {@code >= target} (or {@code == target}). */
     private static TimestampOffset locateInBatch(Segment seg, BatchHeader h, long logStart, long target, boolean equal)
             throws IOException {
-        ByteBuffer batch = seg.read(h.position(), h.sizeInBytes());
-        try {
-            return RecordTimestamps.first(batch, h, logStart, target, equal);
-        } catch (IOException | RuntimeException e) {
-            if (h.compressionCodec() == Compression.NONE) {
-                throw e instanceof IOException io ? io : new IOException("batch at offset " + h.baseOffset() + " is malformed", e);
-            }
-            return new TimestampOffset(h.maxTimestamp(), Math.max(h.baseOffset(), logStart), h.partitionLeaderEpoch());
-        }
+        return RecordTimestamps.first(seg.read(h.position(), h.sizeInBytes()), h, logStart, target, equal);
     }
 }

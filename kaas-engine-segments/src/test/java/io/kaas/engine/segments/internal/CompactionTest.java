@@ -6,9 +6,12 @@ import static io.kaas.engine.segments.internal.LogFixture.append;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kaas.api.record.ProducedBatches;
+import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.InvalidRecordException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.engine.segments.internal.KeyedBatches.Read;
+import io.kaas.records.CompressionCodecs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -189,7 +192,7 @@ class CompactionTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {Compression.NONE, Compression.GZIP, Compression.SNAPPY, Compression.LZ4, Compression.ZSTD})
+    @ValueSource(ints = {CompressionCodecs.NONE, CompressionCodecs.GZIP, CompressionCodecs.SNAPPY, CompressionCodecs.LZ4, CompressionCodecs.ZSTD})
     void rewritesCompressedBatchesWithTheirCodec(int codec) throws IOException {
         SegmentPartitionLog log = open(Map.of(), compact(HOUR, 0, 0));
         append(log, batch(now(), codec, kv("a", "1"), kv("b", "1"), kv("a", "2"), kv("c", "1")), false);
@@ -199,14 +202,14 @@ class CompactionTest {
         byte[] data = LogFixture.bytes(log.read(0, Integer.MAX_VALUE, Long.MAX_VALUE, true));
         assertThat(KeyedBatches.decode(data)).containsExactly(new Read(1 + 1, "a", "2"), new Read(3, "c", "1"),
                 new Read(4, "b", "2"), new Read(5, "d", "1"), new Read(6, "tail", "t"));
-        assertThat(data[21 + 1] & 0x07).as("codec of the rewritten first batch").isEqualTo(codec);
+        assertThat(data[RecordBatches.ATTRIBUTES + 1] & RecordBatches.COMPRESSION_CODEC_MASK).as("codec of the rewritten first batch").isEqualTo(codec);
     }
 
     @Test
     void refusesKeylessRecordsOnCompactedTopicsOnly() throws IOException {
         SegmentPartitionLog log = open(Map.of(), compact(HOUR, 0, 0));
-        for (int codec : new int[] {Compression.NONE, Compression.ZSTD}) {
-            assertThatThrownBy(() -> log.append(batch(now(), codec, kv("a", "1"), kv(null, "x")), false))
+        for (int codec : new int[] {CompressionCodecs.NONE, CompressionCodecs.ZSTD}) {
+            assertThatThrownBy(() -> log.append(ProducedBatches.validate(batch(now(), codec, kv("a", "1"), kv(null, "x"))), false))
                     .isInstanceOf(InvalidRecordException.class).hasMessageContaining("without key");
         }
         assertThat(log.offsets().highWatermark()).isZero();

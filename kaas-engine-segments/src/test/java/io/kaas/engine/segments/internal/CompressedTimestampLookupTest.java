@@ -6,6 +6,7 @@ import static io.kaas.engine.segments.internal.TestBatches.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.api.storage.TimestampOffset;
+import io.kaas.records.CompressionCodecs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -38,7 +39,7 @@ class CompressedTimestampLookupTest {
     }
 
     @ParameterizedTest(name = "codec {0}")
-    @ValueSource(ints = {Compression.GZIP, Compression.SNAPPY, Compression.LZ4, Compression.ZSTD})
+    @ValueSource(ints = {CompressionCodecs.GZIP, CompressionCodecs.SNAPPY, CompressionCodecs.LZ4, CompressionCodecs.ZSTD})
     void lookupsFindTheExactRecordInsideCompressedBatches(int codec) throws IOException {
         SegmentPartitionLog log = LogFixture.open(engine, LogFixture.config(8_000));
         Random random = new Random(codec);
@@ -66,7 +67,7 @@ class CompressedTimestampLookupTest {
     }
 
     @ParameterizedTest(name = "codec {0}")
-    @ValueSource(ints = {Compression.GZIP, Compression.SNAPPY, Compression.LZ4, Compression.ZSTD})
+    @ValueSource(ints = {CompressionCodecs.GZIP, CompressionCodecs.SNAPPY, CompressionCodecs.LZ4, CompressionCodecs.ZSTD})
     void maxTimestampIsTheFirstRecordCarryingItInsideACompressedBatch(int codec) throws IOException {
         SegmentPartitionLog log = LogFixture.open(engine, LogFixture.config(1 << 20));
         append(log, batch().timestamps(1000, 0, 10).compressed(codec).build(), false);          // 0..1
@@ -87,8 +88,8 @@ class CompressedTimestampLookupTest {
     @Test
     void compressedLogAppendTimeBatchesAnswerTheirFirstReadableOffsetWithTheBrokerTime() throws IOException {
         SegmentPartitionLog log = LogFixture.open(engine, LogFixture.config(1 << 20, 7L * 24 * 3600 * 1000, -1, -1, 1, true));
-        append(log, batch().timestamps(5, 0, 9, 3).compressed(Compression.ZSTD).build(), false);
-        append(log, batch().timestamps(5, 0, 1).compressed(Compression.LZ4).build(), false);
+        append(log, batch().timestamps(5, 0, 9, 3).compressed(CompressionCodecs.ZSTD).build(), false);
+        append(log, batch().timestamps(5, 0, 1).compressed(CompressionCodecs.LZ4).build(), false);
 
         assertThat(log.offsetForTimestamp(6)).contains(new TimestampOffset(LogFixture.NOW, 0, -1));
         assertThat(log.maxTimestamp()).contains(new TimestampOffset(LogFixture.NOW, 0, -1));

@@ -5,6 +5,7 @@ import static io.kaas.engine.segments.internal.LogFixture.baseOffsets;
 import static io.kaas.engine.segments.internal.LogFixture.bytes;
 import static io.kaas.engine.segments.internal.TestBatches.batch;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.OutOfOrderSequenceException;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -242,16 +244,10 @@ class CrashRecoveryTest {
                 .hasCauseInstanceOf(OutOfOrderSequenceException.class);
     }
 
-    private void awaitCheckpointAt(long highWatermark) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            RecoveryCheckpoint cp = checkpoint();
-            if (cp != null && cp.highWatermark() == highWatermark) {
-                return;
-            }
-            Thread.sleep(2);
-        }
-        throw new AssertionError("no checkpoint at " + highWatermark + ": " + checkpoint());
+    private void awaitCheckpointAt(long highWatermark) {
+        await("a checkpoint at " + highWatermark).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(2))
+                .untilAsserted(() -> assertThat(checkpoint()).as("the recovery checkpoint").isNotNull()
+                        .extracting(RecoveryCheckpoint::highWatermark).isEqualTo(highWatermark));
     }
 
     private RecoveryCheckpoint checkpoint() {

@@ -53,7 +53,7 @@ class FlatMemoryTest {
                     bytes += f.sizeInBytes();
                     ByteBuffer head = ByteBuffer.allocate(RecordBatches.HEADER_SIZE);
                     f.channel().read(head, end - template.remaining());
-                    offset = head.getLong(0) + head.getInt(23) + 1;
+                    offset = head.getLong(RecordBatches.BASE_OFFSET) + head.getInt(RecordBatches.LAST_OFFSET_DELTA) + 1;
                 }
             }
             long afterRead = heapAfterGc();

@@ -6,7 +6,9 @@ import static io.kaas.engine.segments.internal.LogFixture.bytes;
 import static io.kaas.engine.segments.internal.TestBatches.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.KafkaStorageException;
 import io.kaas.api.storage.LogConfig;
@@ -14,6 +16,7 @@ import io.kaas.api.storage.PartitionOfflineException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -61,7 +64,7 @@ class GroupCommitTest {
         public void beforeForce(Path file) throws IOException {
             forces.incrementAndGet();
             try {
-                Thread.sleep(1);
+                Thread.sleep(1); // not a wait for a condition: the simulated fsync takes this long
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -112,14 +115,13 @@ class GroupCommitTest {
 
         append(log, batch().records(4).build(), false);
         append(log, batch().records(4).build(), false);
-        Thread.sleep(50);
+        await("no fsync before flush.messages").during(Duration.ofMillis(50)).atMost(Duration.ofSeconds(5))
+                .until(() -> log.fsyncCount() == 0);
         assertThat(log.fsyncCount()).isZero();
 
         append(log, batch().records(4).build(), false);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (log.fsyncCount() == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
+        await("the fsync after flush.messages").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                .until(() -> log.fsyncCount() != 0);
         assertThat(log.fsyncCount()).isEqualTo(1);
     }
 
@@ -131,12 +133,12 @@ class GroupCommitTest {
         append(log, batch().build(), true);
 
         disk.failForce.set(true);
-        CompletableFuture<AppendResult> failed = log.append(batch().build(), true);
+        CompletableFuture<AppendResult> failed = log.append(ProducedBatches.validate(batch().build()), true);
         assertThatThrownBy(() -> LogFixture.join(failed)).hasCauseInstanceOf(KafkaStorageException.class);
 
         disk.failForce.set(false);
-        assertThatThrownBy(() -> log.append(batch().build(), true)).isInstanceOf(PartitionOfflineException.class);
-        assertThatThrownBy(() -> log.append(batch().build(), false)).isInstanceOf(PartitionOfflineException.class);
+        assertThatThrownBy(() -> log.append(ProducedBatches.validate(batch().build()), true)).isInstanceOf(PartitionOfflineException.class);
+        assertThatThrownBy(() -> log.append(ProducedBatches.validate(batch().build()), false)).isInstanceOf(PartitionOfflineException.class);
         assertThatThrownBy(() -> log.read(0, 100, Long.MAX_VALUE, true)).isInstanceOf(PartitionOfflineException.class);
     }
 

@@ -1,9 +1,7 @@
 package io.kaas.engine.segments.internal;
 
 import io.kaas.api.record.RecordBatches;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -11,7 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Builds v2 batches of keyed records (value null = tombstone, key null = keyless), optionally compressed. */
+/**
+ * Batches of keyed records (value null = tombstone, key null = keyless), optionally compressed, built by the TCK's
+ * builder; and the records read back from the engine.
+ */
 final class KeyedBatches {
     private KeyedBatches() {
     }
@@ -29,49 +30,13 @@ final class KeyedBatches {
     }
 
     static ByteBuffer batch(long timestamp, int codec, long producerId, short epoch, int sequence, KV... records) {
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        for (int i = 0; i < records.length; i++) {
-            body.writeBytes(record(i, records[i]));
+        io.kaas.plugin.tck.TestBatches batch = io.kaas.plugin.tck.TestBatches.batch();
+        for (KV kv : records) {
+            batch.record(kv.key(), kv.value());
         }
-        byte[] recs;
-        try {
-            recs = Compression.compress(codec, body.toByteArray());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        int size = RecordBatches.HEADER_SIZE + recs.length;
-        ByteBuffer b = ByteBuffer.allocate(size);
-        b.putLong(0L).putInt(size - RecordBatches.LOG_OVERHEAD).putInt(-1).put(RecordBatches.MAGIC_V2).putInt(0)
-                .putShort((short) codec).putInt(records.length - 1).putLong(timestamp).putLong(timestamp)
-                .putLong(producerId).putShort(epoch).putInt(sequence).putInt(records.length).put(recs);
-        b.flip();
-        b.putInt(17, (int) RecordBatches.crc(b, 0, size));
-        return b;
-    }
-
-    private static byte[] record(int offsetDelta, KV kv) {
-        ByteArrayOutputStream r = new ByteArrayOutputStream();
-        r.write(0);
-        TestBatches.writeVarlong(r, 0);
-        TestBatches.writeVarlong(r, offsetDelta);
-        bytes(r, kv.key());
-        bytes(r, kv.value());
-        TestBatches.writeVarlong(r, 0);
-        byte[] rec = r.toByteArray();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        TestBatches.writeVarlong(out, rec.length);
-        out.writeBytes(rec);
-        return out.toByteArray();
-    }
-
-    private static void bytes(ByteArrayOutputStream out, String s) {
-        if (s == null) {
-            TestBatches.writeVarlong(out, -1);
-            return;
-        }
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        TestBatches.writeVarlong(out, b.length);
-        out.writeBytes(b);
+        // every record at the batch's timestamp
+        return batch.timestamps(timestamp, new long[records.length]).producer(producerId, epoch, sequence)
+                .compressed(codec, TestBatches.codec(codec)).build();
     }
 
     /** A record read back: its offset, key and value (null for a tombstone). */
@@ -86,8 +51,8 @@ final class KeyedBatches {
         while (pos < data.length) {
             int size = RecordBatches.announcedSize(buf, pos);
             RecordBatches.validateOne(buf, pos, pos);
-            BatchRecords batch = BatchRecords.parse(buf.duplicate().limit(pos + size).position(pos));
-            for (BatchRecords.Rec r : batch.records()) {
+            KeyedRecords batch = KeyedRecords.parse(buf.duplicate().limit(pos + size).position(pos));
+            for (KeyedRecords.Rec r : batch.records()) {
                 String key = r.hasKey() ? new String(batch.payload(), r.keyStart(), r.keyLength(), StandardCharsets.UTF_8) : null;
                 out.add(new Read(batch.header().baseOffset() + r.offsetDelta(), key, value(batch.payload(), r)));
             }
@@ -96,7 +61,7 @@ final class KeyedBatches {
         return out;
     }
 
-    private static String value(byte[] p, BatchRecords.Rec r) {
+    private static String value(byte[] p, KeyedRecords.Rec r) {
         if (r.tombstone()) {
             return null;
         }

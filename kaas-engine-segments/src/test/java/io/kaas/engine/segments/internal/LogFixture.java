@@ -1,6 +1,8 @@
 package io.kaas.engine.segments.internal;
 
 import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.record.ProducedBatches;
+import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.FileSlice;
@@ -99,7 +101,7 @@ final class LogFixture {
 
     static AppendResult append(SegmentPartitionLog log, ByteBuffer batches, boolean durable) {
         try {
-            return log.append(batches, durable).get(10, TimeUnit.SECONDS);
+            return log.append(ProducedBatches.validate(batches), durable).get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new CompletionException(e.getCause() != null ? e.getCause() : e);
         }
@@ -142,13 +144,8 @@ final class LogFixture {
 
     /** Base offsets of the batches in {@code data}. */
     static long[] baseOffsets(byte[] data) {
-        ByteBuffer b = ByteBuffer.wrap(data);
         java.util.List<Long> out = new java.util.ArrayList<>();
-        int pos = 0;
-        while (pos < data.length) {
-            out.add(b.getLong(pos));
-            pos += b.getInt(pos + 8) + 12;
-        }
+        RecordBatches.headers(ByteBuffer.wrap(data)).forEach(h -> out.add(h.baseOffset()));
         return out.stream().mapToLong(Long::longValue).toArray();
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -12,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A power-cut model over {@link IoHooks}: what a power cut now would leave of a data directory, on a file system
@@ -259,21 +263,20 @@ final class PowerCutModel implements IoHooks {
     }
 
     /** Differences between the model's live entries and the disk (each is an unreported create or delete). */
-    List<String> mismatches() throws IOException {
-        List<String> out = new ArrayList<>();
-        for (int attempt = 0; attempt < 10; attempt++) {
-            out = compareWithDisk();
-            if (out.isEmpty()) {
-                return out;
-            }
-            try {
-                Thread.sleep(20); // a committer thread may be between a file operation and its hook
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+    List<String> mismatches() {
+        // a committer thread may be between a file operation and its hook: give it up to 200 ms to report it
+        AtomicReference<List<String>> last = new AtomicReference<>(List.of());
+        try {
+            Awaitility.await("the model to match the disk").atMost(Duration.ofMillis(200))
+                    .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20)).pollInSameThread()
+                    .until(() -> {
+                        last.set(compareWithDisk());
+                        return last.get().isEmpty();
+                    });
+        } catch (ConditionTimeoutException stillDifferent) {
+            // the caller asserts on what is left
         }
-        return out;
+        return last.get();
     }
 
     private synchronized List<String> compareWithDisk() throws IOException {

@@ -4,6 +4,7 @@ import static io.kaas.engine.segments.internal.LogFixture.append;
 import static io.kaas.engine.segments.internal.TestBatches.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.LogConfig;
 import java.io.IOException;
@@ -169,7 +170,7 @@ class PowerCutTest {
                 ByteBuffer retry = ByteBuffer.wrap(LogFixture.bytes(lastIdempotent));
                 assertThat(append(log, retry, true).baseOffset()).as("retry of the last acknowledged batch in %s", cut)
                         .isEqualTo(lastIdempotentOffset);
-                int next = retry.getInt(53) + 3;
+                int next = retry.getInt(RecordBatches.BASE_SEQUENCE) + 3;
                 long end = log.offsets().highWatermark();
                 assertThat(append(log, batch().records(1).producer(PRODUCER, 0, next).build(), true).baseOffset())
                         .isEqualTo(end);

@@ -41,7 +41,7 @@ class RecoveryTimeMeasurement {
             append(log, batch.duplicate(), i % 16 == 15);
         }
         append(log, batch.duplicate(), true);
-        report("wrote " + (n + 1) + " batches, " + log.state.active().size() + " bytes, in", t0, null);
+        report("wrote " + (n + 1) + " batches, " + log.state.current().active().size() + " bytes, in", t0, null);
         writer.close();
         measure("clean stop", dataDir, config);
 
@@ -56,7 +56,7 @@ class RecoveryTimeMeasurement {
         copyTree(dataDir, copy); // the state a kill -9 leaves, frozen before the abandoned engine does anything else
         Path worst = Files.createTempDirectory(dataDir.getParent(), "crash-nocheckpoint");
         copyTree(dataDir, worst);
-        report("active segment " + again.state.active().size() + " bytes; kill -9 copies made", System.nanoTime(), null);
+        report("active segment " + again.state.current().active().size() + " bytes; kill -9 copies made", System.nanoTime(), null);
         measure("kill -9 (checkpoint as the committer last wrote it)", copy, config);
         Files.deleteIfExists(PartitionDirectory.pathOf(worst, LogFixture.KEY).resolve(PartitionDirectory.CHECKPOINT_FILE));
         measure("kill -9 without a usable checkpoint (full CRC scan)", worst, config);

@@ -9,6 +9,7 @@ import static io.kaas.engine.segments.internal.TestBatches.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.LogConfig;
@@ -182,7 +183,7 @@ class SegmentPartitionLogTest {
         append(log, batch().valueSize(10).build(), true);
         long sizeBefore = Files.size(logFiles().get(0));
 
-        assertThatThrownBy(() -> log.append(TestBatches.concat(batch().valueSize(10).build(), batch().valueSize(300).build()), true))
+        assertThatThrownBy(() -> log.append(ProducedBatches.validate(TestBatches.concat(batch().valueSize(10).build(), batch().valueSize(300).build())), true))
                 .isInstanceOf(RecordTooLargeException.class);
         assertThat(log.offsets().highWatermark()).isEqualTo(1);
         assertThat(Files.size(logFiles().get(0))).isEqualTo(sizeBefore);

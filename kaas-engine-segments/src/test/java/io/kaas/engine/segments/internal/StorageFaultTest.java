@@ -7,6 +7,7 @@ import static io.kaas.engine.segments.internal.TestBatches.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.KafkaStorageException;
 import io.kaas.api.storage.LogConfig;
@@ -143,15 +144,16 @@ class StorageFaultTest {
 
         hang.set(true);
         long start = System.nanoTime();
-        CompletableFuture<AppendResult> stuck = log.append(batch().build(), true);
+        CompletableFuture<AppendResult> stuck = log.append(ProducedBatches.validate(batch().build()), true);
         assertThatThrownBy(() -> stuck.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(KafkaStorageException.class);
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(3_000);
 
         hang.set(false);
         release.complete(null); // the fsync finally returns: too late, nothing it covered is acknowledged
+        // Not a wait for a condition: the late fsync gets time to return, which must change nothing.
         Thread.sleep(50);
-        assertThatThrownBy(() -> log.append(batch().build(), true)).isInstanceOf(PartitionOfflineException.class);
-        assertThatThrownBy(() -> log.append(batch().build(), false)).isInstanceOf(PartitionOfflineException.class);
+        assertThatThrownBy(() -> log.append(ProducedBatches.validate(batch().build()), true)).isInstanceOf(PartitionOfflineException.class);
+        assertThatThrownBy(() -> log.append(ProducedBatches.validate(batch().build()), false)).isInstanceOf(PartitionOfflineException.class);
         assertThat(stuck).isCompletedExceptionally();
     }
 }

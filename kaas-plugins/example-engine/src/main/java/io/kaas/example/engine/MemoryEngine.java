@@ -1,5 +1,6 @@
 package io.kaas.example.engine;
 
+import io.kaas.api.storage.InvalidConfigException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
@@ -17,6 +18,15 @@ final class MemoryEngine implements StorageEngine {
     MemoryEngine(Clock clock, long maxPartitionBytes) {
         this.clock = clock;
         this.maxPartitionBytes = maxPartitionBytes;
+    }
+
+    /** Refuses {@code cleanup.policy=compact}: this engine keeps every batch and never compacts. */
+    @Override
+    public void checkConfig(LogConfig config) {
+        if (config.compact()) {
+            throw new InvalidConfigException("The memory storage engine does not compact: cleanup.policy=compact "
+                    + "is not supported");
+        }
     }
 
     @Override

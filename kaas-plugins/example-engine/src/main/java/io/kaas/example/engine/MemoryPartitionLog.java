@@ -1,6 +1,7 @@
 package io.kaas.example.engine;
 
 import io.kaas.api.record.BatchHeader;
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.BufferSlice;
@@ -9,17 +10,16 @@ import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.LogOffsets;
 import io.kaas.api.storage.LogSlice;
 import io.kaas.api.storage.OffsetOutOfRangeException;
-import io.kaas.api.storage.OutOfOrderSequenceException;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.api.storage.TimestampOffset;
 import io.kaas.api.storage.UnsupportedFeatureException;
+import io.kaas.records.ProducerWindows;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -54,31 +54,35 @@ final class MemoryPartitionLog implements PartitionLog {
         return key;
     }
 
+    /**
+     * Copies each new batch into the map at the next offset. The broker parsed the headers already
+     * ({@link ProducedBatches#headers()}); idempotent batches are checked on a staged view of the producer
+     * window, committed once every batch is in, so a refused request leaves the window as it was.
+     */
     @Override
-    public synchronized CompletableFuture<AppendResult> append(ByteBuffer buffer, boolean durable) {
-        List<BatchHeader> headers = headers(buffer);
+    public synchronized CompletableFuture<AppendResult> append(ProducedBatches produced, boolean durable) {
         LogConfig cfg = config;
+        ProducerWindows.Staged staged = producers.stage();
+        List<ProducerWindows.Batch> duplicates = new ArrayList<>();
         List<BatchHeader> fresh = new ArrayList<>();
-        List<ProducerWindows.Entry> duplicates = new ArrayList<>();
-        Map<Long, BatchHeader> lastOfProducer = new HashMap<>();
+        LogOffsets before = offsets;
+        long next = before.highWatermark();
         long bytes = 0;
-        for (BatchHeader h : headers) {
+        for (BatchHeader h : produced.headers()) {
             if (h.sizeInBytes() > cfg.maxMessageBytes()) {
                 throw new RecordTooLargeException("batch of " + h.sizeInBytes() + " bytes exceeds max.message.bytes "
                         + cfg.maxMessageBytes());
             }
-            if (h.hasProducerId()) {
-                Optional<ProducerWindows.Entry> duplicate = checkSequence(h, lastOfProducer.get(h.producerId()));
-                if (duplicate.isPresent()) {
-                    duplicates.add(duplicate.get());
-                    continue;
-                }
-                lastOfProducer.put(h.producerId(), h);
+            Optional<ProducerWindows.Batch> duplicate = staged.check(h);
+            if (duplicate.isPresent()) {
+                duplicates.add(duplicate.get());
+                continue;
             }
+            staged.record(h, next);
+            next += h.lastOffsetDelta() + 1L;
             fresh.add(h);
             bytes += h.sizeInBytes();
         }
-        LogOffsets before = offsets;
         if (fresh.isEmpty()) { // a retried request: answer with the offsets the batches got the first time
             return CompletableFuture.completedFuture(new AppendResult(duplicates.get(0).firstOffset(),
                     duplicates.get(duplicates.size() - 1).lastOffset(), -1, before.logStartOffset()));
@@ -88,50 +92,22 @@ final class MemoryPartitionLog implements PartitionLog {
                     + "storage.memory.max.partition.bytes=" + maxBytes));
         }
         long now = clock.millis();
-        long next = before.highWatermark();
-        long base = next;
+        long base = before.highWatermark();
+        next = base;
         for (BatchHeader h : fresh) {
-            ByteBuffer copy = ByteBuffer.allocate(h.sizeInBytes());
-            copy.put(buffer.duplicate().position(buffer.position() + (int) h.position()).limit(
-                    buffer.position() + (int) h.position() + h.sizeInBytes())).flip();
+            ByteBuffer copy = ByteBuffer.allocate(h.sizeInBytes()).put(produced.batch(h)).flip();
             RecordBatches.setBaseOffset(copy, 0, next);
             if (cfg.logAppendTime()) {
                 RecordBatches.setLogAppendTime(copy, 0, now);
             }
             batches.put(next, copy);
-            if (h.hasProducerId()) {
-                producers.record(h, next);
-            }
             next += h.lastOffsetDelta() + 1L;
         }
+        staged.commit();
         sizeInBytes += bytes;
-        buffer.position(buffer.limit());
         offsets = new LogOffsets(before.logStartOffset(), next, next);
         return CompletableFuture.completedFuture(new AppendResult(base, next - 1, cfg.logAppendTime() ? now : -1,
                 before.logStartOffset()));
-    }
-
-    /** A batch after another of the same producer in one request must follow it directly. */
-    private Optional<ProducerWindows.Entry> checkSequence(BatchHeader h, BatchHeader previousInRequest) {
-        if (previousInRequest == null) {
-            return producers.check(h);
-        }
-        if (h.producerEpoch() != previousInRequest.producerEpoch()
-                || h.baseSequence() != previousInRequest.lastSequence() + 1) {
-            throw new OutOfOrderSequenceException("producer " + h.producerId() + " batches of one request are not in sequence");
-        }
-        return Optional.empty();
-    }
-
-    private static List<BatchHeader> headers(ByteBuffer buffer) {
-        List<BatchHeader> out = new ArrayList<>();
-        int start = buffer.position();
-        for (int pos = start; pos < buffer.limit(); ) {
-            BatchHeader h = RecordBatches.header(buffer, pos, pos - start);
-            out.add(h);
-            pos += h.sizeInBytes();
-        }
-        return out;
     }
 
     @Override

@@ -6,7 +6,7 @@ import io.kaas.plugin.tck.StorageEngineTck;
 
 /**
  * The memory engine against the plugin TCK. It declares what it does not do: keep data across a
- * restart, hand out file slices, look up offsets by timestamp; the TCK checks those are refused.
+ * restart, hand out file slices, look up offsets by timestamp, compact; the TCK checks those are refused.
  */
 class MemoryEngineTckTest extends StorageEngineTck {
     @Override
@@ -20,6 +20,7 @@ class MemoryEngineTckTest extends StorageEngineTck {
             case PERSISTENCE:
             case FILE_SLICES:
             case TIMESTAMP_INDEX:
+            case COMPACTION:
                 return false;
             default:
                 return true; // IDEMPOTENCE, LOG_APPEND_TIME

@@ -3,8 +3,8 @@ package io.kaas.example.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.api.storage.StorageEngineProvider;
-import io.kaas.plugin.tck.Registrations;
-import io.kaas.plugin.tck.Registrations.Registration;
+import io.kaas.plugin.tck.ProviderRegistrations;
+import io.kaas.plugin.tck.ProviderRegistrations.Registration;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class RegistrationTest {
     @Test
     void moduleInfoAndServicesFileListTheSameProviders() {
-        Registration registration = Registrations.assertModuleInfoMatchesServices(StorageEngineProvider.class,
+        Registration registration = ProviderRegistrations.assertModuleInfoMatchesServices(StorageEngineProvider.class,
                 Path.of("target/classes"));
 
         assertThat(registration.providers()).containsExactly(MemoryEngineProvider.class.getName());

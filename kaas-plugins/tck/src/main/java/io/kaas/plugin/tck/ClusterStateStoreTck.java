@@ -14,15 +14,18 @@ import io.kaas.api.cluster.UnknownTopicException;
 import io.kaas.api.plugin.PluginConfig;
 import io.kaas.api.plugin.SpiVersion;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -83,6 +86,19 @@ public abstract class ClusterStateStoreTck {
     public void providerHasANameAndTheCurrentSpiVersion() {
         assertThat(provider().name()).isNotBlank();
         assertThat(SpiVersion.isCompatible(provider().spiVersion())).isTrue();
+    }
+
+    @Test
+    public void everyEntryTheStoreKeepsInTheDataDirectoryIsAReservedName() throws IOException {
+        // The broker refuses topics of these names, so no topic directory of an engine lands on the store's files.
+        store.createTopic(topic("tck-reserved", 2, Map.of()));
+        Set<String> reserved = provider().reservedNames();
+        try (Stream<Path> entries = Files.list(dataDir)) {
+            for (Path entry : (Iterable<Path>) entries::iterator) {
+                assertThat(reserved).as("the store keeps %s in the data directory but does not list it in reservedNames()", entry)
+                        .contains(entry.getFileName().toString());
+            }
+        }
     }
 
     @Test

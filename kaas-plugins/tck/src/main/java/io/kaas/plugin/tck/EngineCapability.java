@@ -32,7 +32,13 @@ public enum EngineCapability {
      * Data survives closing and reopening the engine over the same data directory. Not declared
      * (an in-memory engine): the reopen tests are skipped, as there is no call that could refuse.
      */
-    PERSISTENCE(true);
+    PERSISTENCE(true),
+    /**
+     * {@code cleanup.policy=compact}: the engine keeps the latest record per key and refuses keyless records
+     * on a compacted partition. Not declared: {@code StorageEngine.checkConfig} refuses a compact config with
+     * {@link io.kaas.api.storage.InvalidConfigException}, so the broker never creates such a topic.
+     */
+    COMPACTION(false);
 
     private final boolean requiredByDefault;
 

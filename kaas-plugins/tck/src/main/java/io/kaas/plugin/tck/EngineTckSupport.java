@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.LogConfig;
@@ -119,12 +120,17 @@ public abstract class EngineTckSupport {
         }
     }
 
+    /** The batches as the broker hands them to {@code append}: validated, headers parsed once. */
+    protected static ProducedBatches produced(ByteBuffer batches) {
+        return ProducedBatches.validate(batches);
+    }
+
     protected static AppendResult append(PartitionLog log, ByteBuffer batches) {
-        return await(log.append(batches, false));
+        return await(log.append(produced(batches), false));
     }
 
     protected static AppendResult appendDurably(PartitionLog log, ByteBuffer batches) {
-        return await(log.append(batches, true));
+        return await(log.append(produced(batches), true));
     }
 
     /**

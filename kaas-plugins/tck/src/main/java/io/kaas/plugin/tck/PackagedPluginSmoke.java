@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.LogConfig;
@@ -12,8 +13,8 @@ import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.plugins.BackendCatalog;
-import io.kaas.plugins.FoundBackend;
 import io.kaas.plugins.BackendSource;
+import io.kaas.plugins.FoundBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -107,7 +108,7 @@ public final class PackagedPluginSmoke {
         int sentSize = TestBatches.batch().records(RECORDS).valueSize(VALUE_SIZE).bytes().length;
         try (StorageEngine engine = provider.open(context)) {
             PartitionLog log = engine.openPartition(key, LogConfig.defaults());
-            AppendResult result = log.append(TestBatches.batch().records(RECORDS).valueSize(VALUE_SIZE).build(), true)
+            AppendResult result = log.append(ProducedBatches.validate(TestBatches.batch().records(RECORDS).valueSize(VALUE_SIZE).build()), true)
                     .get();
             assertThat(result.baseOffset()).isZero();
             assertThat(result.lastOffset()).isEqualTo(RECORDS - 1);

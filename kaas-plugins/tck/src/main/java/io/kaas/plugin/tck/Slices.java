@@ -1,6 +1,7 @@
 package io.kaas.plugin.tck;
 
 import io.kaas.api.record.BatchHeader;
+import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.BufferSlice;
 import io.kaas.api.storage.FileSlice;
@@ -61,17 +62,13 @@ public final class Slices {
     public static List<byte[]> batches(ReadResult result) {
         byte[] all = bytes(result);
         List<byte[]> out = new ArrayList<>();
-        ByteBuffer buf = ByteBuffer.wrap(all);
-        int pos = 0;
-        while (pos < all.length) {
-            int size = RecordBatches.announcedSize(buf, pos);
-            if (size < RecordBatches.HEADER_SIZE || pos + size > all.length) {
-                throw new AssertionError("read returned a partial batch at byte " + pos + " of " + all.length);
+        try {
+            for (BatchHeader h : RecordBatches.headers(ByteBuffer.wrap(all))) {
+                int pos = (int) h.position();
+                out.add(java.util.Arrays.copyOfRange(all, pos, pos + h.sizeInBytes()));
             }
-            byte[] one = new byte[size];
-            System.arraycopy(all, pos, one, 0, size);
-            out.add(one);
-            pos += size;
+        } catch (CorruptBatchException e) {
+            throw new AssertionError("read returned a partial batch: " + e.getMessage() + " of " + all.length, e);
         }
         return out;
     }

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.storage.AppendResult;
+import io.kaas.api.storage.InvalidConfigException;
 import io.kaas.api.storage.InvalidProducerEpochException;
+import io.kaas.api.storage.InvalidRecordException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.OutOfOrderSequenceException;
 import io.kaas.api.storage.PartitionKey;
@@ -121,6 +123,36 @@ public abstract class StorageEngineFeatureTck extends EngineTckSupport {
         assertThat(found.get().timestamp()).as("timestamp found for %d", target).isEqualTo(timestamp);
     }
 
+    // ---- compaction ------------------------------------------------------------------------------
+
+    private static LogConfig compacted(LogConfig c) {
+        return c.withCleanup(true, false, c.deleteRetentionMs(), c.minCompactionLagMs(), c.maxCompactionLagMs(),
+                c.minCleanableDirtyRatio());
+    }
+
+    @Test
+    public void everyEngineServesTheDeletePolicy() {
+        engine.checkConfig(LogConfig.defaults());
+        engine.checkConfig(LogConfig.defaults().withCleanup(false, true, 0, 0, Long.MAX_VALUE, 0.5));
+    }
+
+    @Test
+    public void compactionIsServedOrRefusedByCheckConfig() throws IOException {
+        LogConfig compact = compacted(LogConfig.defaults());
+        if (!supports(EngineCapability.COMPACTION)) {
+            assertThatThrownBy(() -> engine.checkConfig(compact)).as("an engine that does not compact refuses compact")
+                    .isInstanceOf(InvalidConfigException.class).hasMessageContaining("compact");
+            assertThatThrownBy(() -> engine.checkConfig(compact.withCleanup(true, true, 0, 0, Long.MAX_VALUE, 0.5)))
+                    .isInstanceOf(InvalidConfigException.class);
+            return;
+        }
+        engine.checkConfig(compact);
+        PartitionLog log = engine.openPartition(newKey(), compact);
+        append(log, batch().build());
+        assertFailsWith(InvalidRecordException.class, () -> log.append(produced(batch().withoutKeys().build()), false));
+        assertThat(log.offsets().highWatermark()).as("the keyless batch is not stored").isEqualTo(batch().recordCount());
+    }
+
     // ---- log-append time -------------------------------------------------------------------------
 
     @Test
@@ -129,7 +161,7 @@ public abstract class StorageEngineFeatureTck extends EngineTckSupport {
         LogConfig config = withLogAppendTime(LogConfig.defaults());
         if (!supports(EngineCapability.LOG_APPEND_TIME)) {
             assertFailsWith(UnsupportedFeatureException.class,
-                    () -> engine.openPartition(key, config).append(batch().build(), false));
+                    () -> engine.openPartition(key, config).append(produced(batch().build()), false));
             return;
         }
         PartitionLog log = engine.openPartition(key, config);
@@ -158,7 +190,7 @@ public abstract class StorageEngineFeatureTck extends EngineTckSupport {
     public void idempotentBatchesAreAcceptedInSequence() throws IOException {
         PartitionLog log = newPartition();
         if (!supports(EngineCapability.IDEMPOTENCE)) {
-            assertFailsWith(UnsupportedFeatureException.class, () -> log.append(idempotent(0, 0, 1), false));
+            assertFailsWith(UnsupportedFeatureException.class, () -> log.append(produced(idempotent(0, 0, 1)), false));
             assertThat(log.offsets().highWatermark()).isZero();
             return;
         }
@@ -202,8 +234,8 @@ public abstract class StorageEngineFeatureTck extends EngineTckSupport {
         assumeTrue(supports(EngineCapability.IDEMPOTENCE), "no idempotence");
         PartitionLog log = newPartition();
         append(log, idempotent(0, 0, 2));
-        assertFailsWith(OutOfOrderSequenceException.class, () -> log.append(idempotent(0, 5, 1), false));
-        assertFailsWith(OutOfOrderSequenceException.class, () -> log.append(idempotent(0, 1, 2), true));
+        assertFailsWith(OutOfOrderSequenceException.class, () -> log.append(produced(idempotent(0, 5, 1)), false));
+        assertFailsWith(OutOfOrderSequenceException.class, () -> log.append(produced(idempotent(0, 1, 2)), true));
         assertThat(log.offsets().highWatermark()).isEqualTo(2);
         assertThat(append(log, idempotent(0, 2, 1)).baseOffset()).isEqualTo(2);
     }
@@ -213,7 +245,7 @@ public abstract class StorageEngineFeatureTck extends EngineTckSupport {
         assumeTrue(supports(EngineCapability.IDEMPOTENCE), "no idempotence");
         PartitionLog log = newPartition();
         append(log, idempotent(3, 0, 1));
-        assertFailsWith(InvalidProducerEpochException.class, () -> log.append(idempotent(2, 1, 1), false));
+        assertFailsWith(InvalidProducerEpochException.class, () -> log.append(produced(idempotent(2, 1, 1)), false));
         assertThat(log.offsets().highWatermark()).isEqualTo(1);
     }
 
@@ -222,9 +254,9 @@ public abstract class StorageEngineFeatureTck extends EngineTckSupport {
         assumeTrue(supports(EngineCapability.IDEMPOTENCE), "no idempotence");
         PartitionLog log = newPartition();
         append(log, idempotent(0, 0, 3));
-        assertFailsWith(OutOfOrderSequenceException.class, () -> log.append(idempotent(1, 3, 1), false));
+        assertFailsWith(OutOfOrderSequenceException.class, () -> log.append(produced(idempotent(1, 3, 1)), false));
         assertThat(append(log, idempotent(1, 0, 1)).baseOffset()).isEqualTo(3);
-        assertFailsWith(InvalidProducerEpochException.class, () -> log.append(idempotent(0, 3, 1), false));
+        assertFailsWith(InvalidProducerEpochException.class, () -> log.append(produced(idempotent(0, 3, 1)), false));
     }
 
     @Test
@@ -240,7 +272,7 @@ public abstract class StorageEngineFeatureTck extends EngineTckSupport {
 
         PartitionLog reopened = engine.openPartition(key, LogConfig.defaults());
         assertThat(append(reopened, idempotent(0, 2, 2)).baseOffset()).as("duplicate after restart").isEqualTo(2);
-        assertFailsWith(OutOfOrderSequenceException.class, () -> reopened.append(idempotent(0, 7, 1), false));
+        assertFailsWith(OutOfOrderSequenceException.class, () -> reopened.append(produced(idempotent(0, 7, 1)), false));
         assertThat(append(reopened, idempotent(0, 4, 1)).baseOffset()).isEqualTo(4);
     }
 

@@ -20,15 +20,19 @@ import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.RecordTooLargeException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -132,7 +136,7 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
                     for (int i = 0; i < perThread; i++) {
                         byte[] b = batch().records(1 + i % 3).seed(thread * 1000 + i).bytes();
                         bytes.add(b);
-                        pending.add(log.append(ByteBuffer.wrap(b.clone()), i % 2 == 0));
+                        pending.add(log.append(produced(ByteBuffer.wrap(b.clone())), i % 2 == 0));
                     }
                     for (int i = 0; i < perThread; i++) {
                         mine.add(new Sent(bytes.get(i), 1 + i % 3, await(pending.get(i))));
@@ -170,7 +174,7 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
         PartitionLog log = newPartition();
         List<CompletableFuture<AppendResult>> pending = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            pending.add(log.append(batch().seed(i).build(), i % 3 == 0));
+            pending.add(log.append(produced(batch().seed(i).build()), i % 3 == 0));
         }
         for (int i = 0; i < 20; i++) {
             assertThat(await(pending.get(i)).baseOffset()).isEqualTo(i);
@@ -314,8 +318,8 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
         ByteBuffer big = batch().records(2).valueSize(1000).build();
         ByteBuffer ok = batch().records(1).build();
 
-        assertFailsWith(RecordTooLargeException.class, () -> log.append(big.duplicate(), false));
-        assertFailsWith(RecordTooLargeException.class, () -> log.append(concat(ok, big), true));
+        assertFailsWith(RecordTooLargeException.class, () -> log.append(produced(big.duplicate()), false));
+        assertFailsWith(RecordTooLargeException.class, () -> log.append(produced(concat(ok, big)), true));
 
         assertThat(log.offsets()).isEqualTo(new LogOffsets(0, 0, 0));
         assertThat(log.read(0, 1 << 20, 1, true).slices()).isEmpty();
@@ -326,7 +330,7 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
     public void durableAppendCompletesOnlyWithTheDataReadable() throws IOException {
         PartitionLog log = newPartition();
         byte[] sent = batch().records(4).bytes();
-        CompletableFuture<AppendResult> future = log.append(ByteBuffer.wrap(sent.clone()), true);
+        CompletableFuture<AppendResult> future = log.append(produced(ByteBuffer.wrap(sent.clone())), true);
         AppendResult result = await(future);
 
         assertThat(log.offsets().highWatermark()).isGreaterThan(result.lastOffset());
@@ -365,7 +369,7 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
         for (int i = 0; i < 6; i++) {
             byte[] b = batch().records(1 + i % 2).seed(i).bytes();
             sent.add(b);
-            await(log.append(ByteBuffer.wrap(b.clone()), i % 2 == 0));
+            await(log.append(produced(ByteBuffer.wrap(b.clone())), i % 2 == 0));
         }
         await(log.deleteRecordsBefore(2)); // batches at 0 [0], 1 [1-2], 3 [3], 4 [4-5], 6 [6], 7 [7-8]
         List<byte[]> before = readAll(log);
@@ -472,5 +476,21 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
                 LogConfig.defaults());
         assertThat(recreated.offsets()).isEqualTo(new LogOffsets(0, 0, 0));
         assertThat(recreated.read(0, 1 << 20, 0, true).slices()).isEmpty();
+    }
+
+    @Test
+    public void everyEntryTheEngineKeepsInTheDataDirectoryBesideTopicsIsAReservedName() throws IOException {
+        // The broker refuses topics of these names, so no topic can be named as the engine's own files.
+        appendDurably(newPartition(), batch().records(2).build());
+        Set<String> reserved = provider().reservedNames();
+        try (Stream<Path> entries = Files.list(dataDir)) {
+            for (Path entry : (Iterable<Path>) entries::iterator) {
+                String name = entry.getFileName().toString();
+                if (!name.startsWith("tck-topic-")) {
+                    assertThat(reserved).as("the engine keeps %s in the data directory but does not list it in reservedNames()",
+                            entry).contains(name);
+                }
+            }
+        }
     }
 }

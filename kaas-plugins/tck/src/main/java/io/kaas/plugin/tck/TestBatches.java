@@ -6,15 +6,21 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.zip.GZIPOutputStream;
 
 /**
  * Builds valid v2 record batches (magic 2, CRC32C over attributes to the end) of records in Kafka's
- * varint record format, uncompressed or really gzip-compressed ({@link #gzip()}), for engine tests. A builder is mutable and not
- * thread-safe; {@link #build()} may be called many times and returns a fresh buffer each time.
+ * varint record format, uncompressed, really gzip-compressed ({@link #gzip()}) or compressed by a codec the
+ * caller brings ({@link #compressed}), of generated records or of given keys and values ({@link #record}), for
+ * engine tests. A builder is mutable and not thread-safe; {@link #build()} may be called many times and returns a
+ * fresh buffer each time.
  *
  * <pre>{@code
  * ByteBuffer b = TestBatches.batch().records(3).timestamps(1_000, 0, 5, 10).producer(7, 0, 0).build();
+ * ByteBuffer k = TestBatches.batch().record("a", "1").record("a", null).build(); // a value, then a tombstone
  * }</pre>
  */
 public final class TestBatches {
@@ -29,8 +35,10 @@ public final class TestBatches {
     private short producerEpoch = -1;
     private int baseSequence = -1;
     private int partitionLeaderEpoch = -1;
+    private boolean keys = true;
     private int compressionCodec;
-    private boolean gzip;
+    private UnaryOperator<byte[]> compressor;
+    private List<KeyValue> keyed;
 
     private TestBatches() {
     }
@@ -47,6 +55,22 @@ public final class TestBatches {
         }
         this.records = n;
         this.timestampDeltas = null;
+        this.keyed = null;
+        return this;
+    }
+
+    /**
+     * Adds a record with this key and value (UTF-8) instead of the generated ones: a null key is a keyless record,
+     * a null value a tombstone. Each call adds one; all records of the batch are then the ones added this way,
+     * at timestamp deltas 0, 1, … unless set by {@link #timestamps} after the last one.
+     */
+    public TestBatches record(String key, String value) {
+        if (keyed == null) {
+            keyed = new ArrayList<>();
+        }
+        keyed.add(new KeyValue(key, value));
+        this.records = keyed.size();
+        this.timestampDeltas = null;
         return this;
     }
 
@@ -56,16 +80,25 @@ public final class TestBatches {
         return this;
     }
 
+    /** Records with a null key (what a compacted topic refuses). */
+    public TestBatches withoutKeys() {
+        this.keys = false;
+        return this;
+    }
+
     /** Varies the value bytes, so that batches with otherwise equal settings differ. */
     public TestBatches seed(int seed) {
         this.seed = seed;
         return this;
     }
 
-    /** The records' timestamps: {@code base + deltas[i]}; also sets the record count. */
+    /** The records' timestamps: {@code base + deltas[i]}; also sets the record count (that of {@link #record}s added). */
     public TestBatches timestamps(long base, long... deltas) {
         if (deltas.length < 1) {
             throw new IllegalArgumentException("a batch needs at least one record");
+        }
+        if (keyed != null && keyed.size() != deltas.length) {
+            throw new IllegalArgumentException(deltas.length + " timestamps for " + keyed.size() + " records");
         }
         this.baseTimestamp = base;
         this.timestampDeltas = deltas.clone();
@@ -92,7 +125,7 @@ public final class TestBatches {
      */
     public TestBatches compressionAttribute(int codec) {
         this.compressionCodec = codec;
-        this.gzip = false;
+        this.compressor = null;
         return this;
     }
 
@@ -101,8 +134,16 @@ public final class TestBatches {
      * {@code compression.type=gzip} does: the header stays plain, the records become one gzip stream.
      */
     public TestBatches gzip() {
-        this.compressionCodec = GZIP_CODEC;
-        this.gzip = true;
+        return compressed(GZIP_CODEC, TestBatches::gzipped);
+    }
+
+    /**
+     * Compresses the records with {@code compressor} and sets the codec bits to {@code codec} (1 gzip, 2 snappy,
+     * 3 lz4, 4 zstd): for an engine that tests its own codecs, which the kit does not bring.
+     */
+    public TestBatches compressed(int codec, UnaryOperator<byte[]> compressor) {
+        this.compressionCodec = codec;
+        this.compressor = compressor;
         return this;
     }
 
@@ -117,9 +158,9 @@ public final class TestBatches {
         for (int i = 0; i < records; i++) {
             long delta = timestampDeltas == null ? i : timestampDeltas[i];
             maxTs = Math.max(maxTs, baseTimestamp + delta);
-            body.writeBytes(record(i, delta));
+            body.writeBytes(keyed == null ? record(i, delta) : record(i, delta, keyed.get(i)));
         }
-        byte[] recs = gzip ? gzipped(body.toByteArray()) : body.toByteArray();
+        byte[] recs = compressor != null ? compressor.apply(body.toByteArray()) : body.toByteArray();
         int size = RecordBatches.HEADER_SIZE + recs.length;
         ByteBuffer b = ByteBuffer.allocate(size);
         b.putLong(0L).putInt(size - RecordBatches.LOG_OVERHEAD).putInt(partitionLeaderEpoch)
@@ -127,7 +168,7 @@ public final class TestBatches {
                 .putLong(baseTimestamp).putLong(maxTs).putLong(producerId).putShort(producerEpoch)
                 .putInt(baseSequence).putInt(records).put(recs);
         b.flip();
-        b.putInt(17, (int) RecordBatches.crc(b, 0, size));
+        b.putInt(RecordBatches.CRC, (int) RecordBatches.crc(b, 0, size));
         return b;
     }
 
@@ -165,19 +206,30 @@ public final class TestBatches {
     }
 
     private byte[] record(int offsetDelta, long timestampDelta) {
-        ByteArrayOutputStream r = new ByteArrayOutputStream();
-        r.write(0); // attributes
-        writeVarlong(r, timestampDelta);
-        writeVarlong(r, offsetDelta);
-        byte[] key = ("k" + offsetDelta).getBytes(StandardCharsets.UTF_8);
-        writeVarlong(r, key.length);
-        r.writeBytes(key);
         byte[] value = new byte[valueSize];
         for (int i = 0; i < valueSize; i++) {
             value[i] = (byte) (seed * 31 + offsetDelta + i);
         }
-        writeVarlong(r, value.length);
-        r.writeBytes(value);
+        byte[] key = keys ? ("k" + offsetDelta).getBytes(StandardCharsets.UTF_8) : null;
+        return record(offsetDelta, timestampDelta, key, value);
+    }
+
+    private static byte[] record(int offsetDelta, long timestampDelta, KeyValue kv) {
+        return record(offsetDelta, timestampDelta, utf8(kv.key()), utf8(kv.value()));
+    }
+
+    private static byte[] utf8(String s) {
+        return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** One record in the v2 varint format; a null key or value is written with length -1. */
+    private static byte[] record(int offsetDelta, long timestampDelta, byte[] key, byte[] value) {
+        ByteArrayOutputStream r = new ByteArrayOutputStream();
+        r.write(0); // attributes
+        writeVarlong(r, timestampDelta);
+        writeVarlong(r, offsetDelta);
+        writeBytes(r, key);
+        writeBytes(r, value);
         writeVarlong(r, 0); // no headers
         byte[] rec = r.toByteArray();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -194,6 +246,18 @@ public final class TestBatches {
             throw new UncheckedIOException(e); // cannot happen: in-memory streams
         }
         return out.toByteArray();
+    }
+
+    private static void writeBytes(ByteArrayOutputStream out, byte[] bytes) {
+        if (bytes == null) {
+            writeVarlong(out, -1);
+        } else {
+            writeVarlong(out, bytes.length);
+            out.writeBytes(bytes);
+        }
+    }
+
+    private record KeyValue(String key, String value) {
     }
 
     private static void writeVarlong(ByteArrayOutputStream out, long value) {

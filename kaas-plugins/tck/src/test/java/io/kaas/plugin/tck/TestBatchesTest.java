@@ -68,4 +68,36 @@ class TestBatchesTest {
         BatchHeader h = RecordBatches.validateOne(ByteBuffer.wrap(moved), 0, 0);
         assertThat(h.baseOffset()).isEqualTo(1234);
     }
+
+    @Test
+    void givenKeysAndValuesAreWrittenAsKafkasRecordFormatWithNullsAsLengthMinusOne() {
+        byte[] b = TestBatches.batch().record("a", "1").record("a", null).record(null, "x").timestamps(50, 0, 0, 0).bytes();
+        BatchHeader h = RecordBatches.validateOne(ByteBuffer.wrap(b), 0, 0);
+        assertThat(h.recordCount()).isEqualTo(3);
+        assertThat(h.maxTimestamp()).isEqualTo(50);
+        // each record: length, attributes 0, timestamp delta 0, offset delta, key, value, no headers (zigzag varints)
+        assertThat(Arrays.copyOfRange(b, RecordBatches.HEADER_SIZE, b.length)).containsExactly(
+                16, 0, 0, 0, 2, 'a', 2, '1', 0,
+                14, 0, 0, 2, 2, 'a', 1, 0,
+                14, 0, 0, 4, 1, 2, 'x', 0);
+    }
+
+    @Test
+    void aCallersCodecCompressesTheRecordsAndSetsTheCodecBits() {
+        byte[] plain = TestBatches.batch().records(4).bytes();
+        byte[] reversed = TestBatches.batch().records(4).compressed(3, TestBatchesTest::reverse).bytes();
+        BatchHeader h = RecordBatches.validateOne(ByteBuffer.wrap(reversed), 0, 0);
+        assertThat(h.compressionCodec()).isEqualTo(3);
+        assertThat(h.recordCount()).isEqualTo(4);
+        assertThat(reverse(Arrays.copyOfRange(reversed, RecordBatches.HEADER_SIZE, reversed.length)))
+                .isEqualTo(Arrays.copyOfRange(plain, RecordBatches.HEADER_SIZE, plain.length));
+    }
+
+    private static byte[] reverse(byte[] bytes) {
+        byte[] out = new byte[bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+            out[i] = bytes[bytes.length - 1 - i];
+        }
+        return out;
+    }
 }

@@ -88,6 +88,7 @@ final class MessageGenerator {
         read(fields);
         write(fields);
         size(fields);
+        recordsSize(fields);
         equalsHashToString(className, fields);
         accessors(className, fields);
     }
@@ -225,7 +226,7 @@ final class MessageGenerator {
 
     private void write(List<FieldSpec> fields) {
         code.line("@Override");
-        code.line("public void write(io.netty.buffer.ByteBuf buf, short version) {");
+        code.line("public void write(io.netty.buffer.ByteBuf buf, io.kaas.wire.protocol.RecordsWriter _records, short version) {");
         for (FieldSpec f : fields) {
             if (!f.isTagged() && present(f).equals("true")) {
                 writeValue(f, v(f));
@@ -293,10 +294,10 @@ final class MessageGenerator {
             code.line("buf.writeByte(-1);");
             code.line("} else {");
             code.line("buf.writeByte(1);");
-            code.line("%s.write(buf, version);", value);
+            code.line("%s.write(buf, _records, version);", value);
             code.line("}");
             code.line("} else {");
-            code.line("java.util.Objects.requireNonNull(%s, \"non-nullable field %s was null\").write(buf, version);",
+            code.line("java.util.Objects.requireNonNull(%s, \"non-nullable field %s was null\").write(buf, _records, version);",
                 value, f.camelName());
             code.line("}");
         } else {
@@ -318,8 +319,9 @@ final class MessageGenerator {
             case "uuid" -> ACC + ".writeUuid(buf, " + value + ")";
             case "string" -> ACC + ".writeString(buf, " + value + ", " + compact(f) + ", " + nullable + ", " + name + ")";
             case "bytes" -> ACC + ".writeBytes(buf, " + value + ", " + compact(f) + ", " + nullable + ", " + name + ")";
-            case "records" -> ACC + ".writeRecords(buf, " + value + ", " + compact(f) + ", " + nullable + ", " + name + ")";
-            default -> value + ".write(buf, version)";
+            case "records" -> ACC + ".writeRecords(buf, _records, " + value + ", " + compact(f) + ", " + nullable + ", "
+                + name + ")";
+            default -> value + ".write(buf, _records, version)";
         };
     }
 
@@ -392,6 +394,46 @@ final class MessageGenerator {
         };
     }
 
+    // ---------------------------------------------------------------- records size
+
+    /** Whether {@code f} is a records field or a struct (array) holding one at any depth. */
+    private boolean holdsRecords(FieldSpec f) {
+        if (f.elementType().equals("records")) {
+            return true;
+        }
+        StructSpec s = f.isStruct() ? structs.get(f.elementType()) : null;
+        return s != null && s.fields().stream().anyMatch(this::holdsRecords);
+    }
+
+    /** Only structs that hold records override {@code Message.recordsSize}, whose default is 0. */
+    private void recordsSize(List<FieldSpec> fields) {
+        List<FieldSpec> holders = fields.stream().filter(this::holdsRecords).toList();
+        if (holders.isEmpty()) {
+            return;
+        }
+        code.line("@Override");
+        code.line("public int recordsSize(short version) {");
+        code.line("int _size = 0;");
+        for (FieldSpec f : holders) {
+            String value = v(f);
+            String tagged = tagged(f);
+            code.line("if ((%s)%s && %s != null) {", presentUntagged(f), tagged.equals("false") ? "" : " || " + tagged,
+                value);
+            if (f.isArray()) {
+                String e = fresh("e");
+                code.line("for (%s %s : %s) {", Types.boxed(f.elementType()), e, value);
+                code.line("_size += %s;", f.elementType().equals("records") ? e + ".sizeInBytes()" : e + ".recordsSize(version)");
+                code.line("}");
+            } else {
+                code.line("_size += %s;", f.isStruct() ? value + ".recordsSize(version)" : value + ".sizeInBytes()");
+            }
+            code.line("}");
+        }
+        code.line("return _size;");
+        code.line("}");
+        code.blank();
+    }
+
     // ---------------------------------------------------------------- equals, hashCode, toString, accessors
 
     private void equalsHashToString(String className, List<FieldSpec> fields) {
@@ -461,7 +503,7 @@ final class MessageGenerator {
                 shown = switch (f.type()) {
                     case "string" -> "(" + a + " == null ? \"null\" : \"'\" + " + a + " + \"'\")";
                     case "bytes" -> "java.util.Arrays.toString(" + a + ")";
-                    case "records" -> "(" + a + " == null ? \"null\" : \"[\" + " + a + ".readableBytes() + \" bytes]\")";
+                    case "records" -> "(" + a + " == null ? \"null\" : \"[\" + " + a + ".sizeInBytes() + \" bytes]\")";
                     default -> a;
                 };
             }

@@ -19,7 +19,7 @@ final class Types {
             case "string" -> "String";
             case "bytes" -> "byte[]";
             case "uuid" -> "java.util.UUID";
-            case "records" -> "io.netty.buffer.ByteBuf";
+            case "records" -> "io.kaas.wire.protocol.Records";
             default -> type;
         };
     }

@@ -1,0 +1,192 @@
+package io.kaas.broker.handler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.cluster.ClusterStateStoreProvider;
+import io.kaas.api.cluster.ClusterStoreContext;
+import io.kaas.api.plugin.BackendProvider;
+import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.record.RecordBatches;
+import io.kaas.api.storage.EngineContext;
+import io.kaas.api.storage.PartitionKey;
+import io.kaas.api.storage.StorageEngine;
+import io.kaas.api.storage.StorageEngineProvider;
+import io.kaas.broker.BrokerContext;
+import io.kaas.broker.BrokerEndpoint;
+import io.kaas.broker.auth.AccessGate;
+import io.kaas.broker.config.BrokerConfig;
+import io.kaas.broker.request.ApiContracts;
+import io.kaas.broker.request.HandlerRegistry;
+import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.request.ServedApi;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.broker.topic.TopicNames;
+import io.kaas.cluster.files.FileClusterStoreProvider;
+import io.kaas.engine.segments.SegmentEngineProvider;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.ProduceRequestData;
+import io.kaas.wire.message.ProduceResponseData;
+import io.kaas.wire.protocol.Errors;
+import io.kaas.wire.protocol.Records;
+import io.netty.buffer.Unpooled;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.SimpleRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The produce path between the wire and the engine, on a real topic manager over the segment engine. */
+class ProduceHandlerTest {
+    @TempDir
+    Path dataDir;
+
+    private ScheduledExecutorService scheduler;
+    private StorageEngine engine;
+    private ClusterStateStore store;
+    private TopicManager topics;
+    private ProduceHandler handler;
+
+    @BeforeEach
+    void open() throws Exception {
+        BrokerConfig config = BrokerConfig.of(Map.of("node.id", "1", "listeners", "PLAINTEXT://127.0.0.1:0",
+                "log.dirs", dataDir.toString()));
+        scheduler = Executors.newSingleThreadScheduledExecutor();
+        engine = provider(StorageEngineProvider.class, SegmentEngineProvider.NAME)
+                .open(new EngineContext(dataDir, PluginConfig.empty(), 1, Clock.systemUTC()));
+        store = provider(ClusterStateStoreProvider.class, FileClusterStoreProvider.NAME)
+                .open(new ClusterStoreContext(dataDir, PluginConfig.empty(), 1));
+        topics = new TopicManager(new Context(config), TopicNames.kafkaRules());
+        topics.open();
+        topics.create("t", 1, 1, Map.of(), false);
+        handler = new ProduceHandler(topics);
+    }
+
+    /** A backend found as the broker finds it (service binding; the backends do not export their provider packages). */
+    private static <P extends BackendProvider> P provider(Class<P> type, String name) {
+        return ServiceLoader.load(type).stream().map(ServiceLoader.Provider::get).filter(p -> p.name().equals(name))
+                .findFirst().orElseThrow();
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        topics.close();
+        engine.close();
+        store.close();
+        scheduler.shutdownNow();
+    }
+
+    private ProduceResponseData.PartitionProduceResponse produce(ByteBuffer batch, short acks) throws Exception {
+        List<ProduceRequestData.TopicProduceData> data = List.of(new ProduceRequestData.TopicProduceData().setName("t")
+                .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(0)
+                        .setRecords(Records.of(Unpooled.wrappedBuffer(batch))))));
+        ProduceRequestData request = new ProduceRequestData().setAcks(acks).setTimeoutMs(10_000).setTopicData(data);
+        RequestContext context = new RequestContext((short) 9, 1, "test", new InetSocketAddress("127.0.0.1", 1), "PLAINTEXT");
+        // Through the pipeline, which gives the handler its contract's access (no authorizer here).
+        HandlerRegistry registry = HandlerRegistry.of(List.of(ServedApi.of(ApiContracts.PRODUCE, handler)));
+        ProduceResponseData response = (ProduceResponseData) registry.handle(ApiMessageType.PRODUCE, context, request)
+                .get(10, TimeUnit.SECONDS);
+        return response.responses().iterator().next().partitionResponses().get(0);
+    }
+
+    /** A v2 batch of {@code records} records, as kafka-clients writes it. */
+    private static ByteBuffer batch(int records) {
+        SimpleRecord[] r = new SimpleRecord[records];
+        for (int i = 0; i < records; i++) {
+            r[i] = new SimpleRecord(1_000L + i, ("k" + i).getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
+        }
+        return MemoryRecords.withRecords(Compression.NONE, r).buffer();
+    }
+
+    /** A watcher that counts its wake-ups and watches again, as a fetch that found nothing new would. */
+    private AtomicInteger countWakeUps(PartitionKey key) {
+        AtomicInteger count = new AtomicInteger();
+        Runnable watcher = new Runnable() {
+            @Override
+            public void run() {
+                count.incrementAndGet();
+                topics.watchers().watch(key, this);
+            }
+        };
+        topics.watchers().watch(key, watcher);
+        return count;
+    }
+
+    @Test
+    void eachAppendWakesTheFetchesWaitingOnThePartitionOnce() throws Exception {
+        PartitionKey key = topics.log("t", 0).key();
+        AtomicInteger wakeUps = countWakeUps(key);
+
+        assertThat(produce(batch(3), (short) -1).errorCode()).isEqualTo(Errors.NONE);
+        assertThat(wakeUps).as("acks=all").hasValue(1);
+        assertThat(produce(batch(1), (short) 1).baseOffset()).isEqualTo(3);
+        assertThat(wakeUps).as("acks=1").hasValue(2);
+    }
+
+    @Test
+    void aBatchOfAnotherMagicIsRefusedBeforeTheEngine() throws Exception {
+        ByteBuffer batch = batch(1);
+        batch.put(RecordBatches.MAGIC, (byte) 1);
+        ProduceResponseData.PartitionProduceResponse response = produce(batch, (short) 1);
+        assertThat(response.errorCode()).isEqualTo(Errors.INVALID_RECORD);
+        assertThat(response.errorMessage()).contains("magic version 2");
+        assertThat(topics.log("t", 0).offsets().highWatermark()).isZero();
+    }
+
+    private final class Context implements BrokerContext {
+        private final BrokerConfig config;
+
+        Context(BrokerConfig config) {
+            this.config = config;
+        }
+
+        @Override
+        public BrokerConfig config() {
+            return config;
+        }
+
+        @Override
+        public ClusterStateStore clusterStore() {
+            return store;
+        }
+
+        @Override
+        public StorageEngine storageEngine() {
+            return engine;
+        }
+
+        @Override
+        public Clock clock() {
+            return Clock.systemUTC();
+        }
+
+        @Override
+        public ScheduledExecutorService scheduler() {
+            return scheduler;
+        }
+
+        @Override
+        public BrokerEndpoint advertisedEndpoint() {
+            return new BrokerEndpoint("PLAINTEXT", "127.0.0.1", 9092);
+        }
+
+        @Override
+        public AccessGate accessGate() {
+            return AccessGate.ALLOW_ALL;
+        }
+    }
+}

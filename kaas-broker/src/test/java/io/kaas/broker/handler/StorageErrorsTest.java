@@ -1,0 +1,20 @@
+package io.kaas.broker.handler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kaas.api.storage.InvalidConfigException;
+import io.kaas.api.storage.UnsupportedFeatureException;
+import io.kaas.wire.protocol.Errors;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+
+class StorageErrorsTest {
+    @Test
+    void anEngineRefusingASettingIsInvalidConfigEvenThroughAFuture() {
+        InvalidConfigException refused = new InvalidConfigException("the engine does not compact");
+        assertThat(StorageErrors.code(refused)).isEqualTo(Errors.INVALID_CONFIG);
+        assertThat(StorageErrors.code(new CompletionException(refused))).isEqualTo(Errors.INVALID_CONFIG);
+        assertThat(StorageErrors.message(new CompletionException(refused))).isEqualTo("the engine does not compact");
+        assertThat(StorageErrors.code(new UnsupportedFeatureException("no"))).isEqualTo(Errors.UNSUPPORTED_VERSION);
+    }
+}

@@ -1,0 +1,145 @@
+package io.kaas.broker.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.ProduceResponse;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.requests.RequestUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Produce requests encoded by kafka-clients' own serialization, sent over a plain socket. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RawProduceIT {
+    private static final String TOPIC = "raw";
+    private static final String BY_ID = "raw-by-id";
+
+    @TempDir
+    static Path dataDir;
+    static TestBroker broker;
+    static Uuid topicId;
+
+    @BeforeAll
+    static void start() throws Exception {
+        broker = TestBroker.start(dataDir, Map.of("auto.create.topics.enable", "false"));
+        try (Admin admin = broker.admin()) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1), new NewTopic(BY_ID, 1, (short) 1)))
+                    .all().get(20, TimeUnit.SECONDS);
+            topicId = admin.describeTopics(List.of(BY_ID)).allTopicNames().get(20, TimeUnit.SECONDS).get(BY_ID).topicId();
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private static ByteBuffer batch(String... values) {
+        SimpleRecord[] records = new SimpleRecord[values.length];
+        for (int i = 0; i < values.length; i++) {
+            records[i] = new SimpleRecord(System.currentTimeMillis(), ("k" + i).getBytes(StandardCharsets.UTF_8),
+                    values[i].getBytes(StandardCharsets.UTF_8));
+        }
+        return MemoryRecords.withRecords(Compression.NONE, records).buffer();
+    }
+
+    private static ProduceRequestData request(String topic, Uuid id, short acks, ByteBuffer records) {
+        ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
+        topics.add(new ProduceRequestData.TopicProduceData().setName(topic).setTopicId(id)
+                .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(0)
+                        .setRecords(MemoryRecords.readableRecords(records)))));
+        return new ProduceRequestData().setAcks(acks).setTimeoutMs(10_000).setTopicData(topics);
+    }
+
+    /** Sends one request and returns the single partition's response. */
+    private static ProduceResponseData.PartitionProduceResponse send(ProduceRequestData data, short version) throws Exception {
+        RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, version, "raw-test", 7);
+        ByteBuffer bytes = RequestUtils.serialize(header.data(), header.headerVersion(), data, version);
+        try (Socket socket = new Socket("127.0.0.1", broker.port())) {
+            socket.setSoTimeout(10_000);
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            out.writeInt(bytes.remaining());
+            out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+            out.flush();
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            byte[] response = new byte[in.readInt()];
+            in.readFully(response);
+            ProduceResponse parsed = (ProduceResponse) AbstractResponse.parseResponse(ByteBuffer.wrap(response), header);
+            var topicResponse = parsed.data().responses().iterator().next();
+            return topicResponse.partitionResponses().get(0);
+        }
+    }
+
+    @Test
+    void corruptBatchIsRefusedAndStoredDataStaysReadable() throws Exception {
+        try (KafkaProducer<String, String> producer = broker.producer(Map.of())) {
+            for (int i = 0; i < 20; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, 0, "k" + i, "good-" + i));
+            }
+            producer.flush();
+        }
+        ByteBuffer valid = batch("a", "b", "c");
+        var ok = send(request(TOPIC, Uuid.ZERO_UUID, (short) -1, valid.duplicate()), (short) 12);
+        assertThat(Errors.forCode(ok.errorCode())).isEqualTo(Errors.NONE);
+        assertThat(ok.baseOffset()).isEqualTo(20);
+
+        ByteBuffer corrupt = batch("x", "y", "z");
+        int last = corrupt.limit() - 1;
+        corrupt.put(last, (byte) (corrupt.get(last) ^ 0x5a));
+        var refused = send(request(TOPIC, Uuid.ZERO_UUID, (short) 1, corrupt), (short) 12);
+        assertThat(Errors.forCode(refused.errorCode())).isEqualTo(Errors.CORRUPT_MESSAGE);
+
+        try (KafkaConsumer<String, String> consumer = broker.consumer(Map.of())) {
+            List<ConsumerRecord<String, String>> got = Consume.fromBeginning(consumer, Set.of(new TopicPartition(TOPIC, 0)),
+                    23, Duration.ofSeconds(20));
+            assertThat(got).extracting(ConsumerRecord::offset).containsExactlyElementsOf(
+                    java.util.stream.LongStream.range(0, 23).boxed().toList());
+            assertThat(got.get(19).value()).isEqualTo("good-19");
+            assertThat(got.get(22).value()).isEqualTo("c");
+        }
+    }
+
+    @Test
+    void unknownTopicAndBadAcksGetTheirErrorCodes() throws Exception {
+        assertThat(Errors.forCode(send(request("nope", Uuid.ZERO_UUID, (short) 1, batch("v")), (short) 12).errorCode()))
+                .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+        assertThat(Errors.forCode(send(request(null, Uuid.randomUuid(), (short) 1, batch("v")), (short) 13).errorCode()))
+                .isEqualTo(Errors.UNKNOWN_TOPIC_ID);
+        assertThat(Errors.forCode(send(request(TOPIC, Uuid.ZERO_UUID, (short) 2, batch("v")), (short) 12).errorCode()))
+                .isEqualTo(Errors.INVALID_REQUIRED_ACKS);
+        var byId = send(request(null, topicId, (short) 1, batch("by-id")), (short) 13);
+        assertThat(Errors.forCode(byId.errorCode())).isEqualTo(Errors.NONE);
+    }
+}

@@ -1,0 +1,477 @@
+package io.kaas.coordinator.group;
+
+import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.coordinator.CoordinatorContext;
+import io.kaas.coordinator.CoordinatorTimer;
+import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
+import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
+import io.kaas.wire.message.HeartbeatRequestData;
+import io.kaas.wire.message.JoinGroupRequestData;
+import io.kaas.wire.message.JoinGroupResponseData;
+import io.kaas.wire.message.LeaveGroupRequestData.MemberIdentity;
+import io.kaas.wire.message.LeaveGroupResponseData;
+import io.kaas.wire.message.LeaveGroupResponseData.MemberResponse;
+import io.kaas.wire.message.SyncGroupRequestData;
+import io.kaas.wire.message.SyncGroupResponseData;
+import io.kaas.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The group coordinator of this broker: every group's membership (classic protocol, and the KIP-848
+ * consumer protocol in {@link ConsumerProtocol}) in memory, and
+ * committed offsets through the {@link ClusterStateStore} ({@link OffsetManager}). Thread-safe: the
+ * registry is concurrent and each group is guarded by its own monitor; nothing blocks on a network
+ * event loop (handlers run on request threads, timers on the broker's scheduler).
+ *
+ * <p>Lifecycle: {@link #start()} loads the groups that have committed offsets and starts the offset
+ * expiry task; {@link #close()} stops the timers and fails pending JoinGroup/SyncGroup calls with
+ * COORDINATOR_NOT_AVAILABLE.
+ */
+public final class GroupCoordinator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
+
+    private final ClusterStateStore store;
+    private final GroupCoordinatorConfig config;
+    private final CoordinatorTimer timer;
+    private final ClassicProtocol protocol;
+    private final OffsetManager offsets;
+    private final GroupAdmin admin;
+    private final ConsumerProtocol consumerProtocol;
+    private final ConcurrentMap<String, ClassicGroup> groups = new ConcurrentHashMap<>();
+    /** KIP-848 groups; a group id is in at most one of the two maps (creation holds {@link #registryLock}). */
+    private final ConcurrentMap<String, ConsumerGroup> consumerGroups = new ConcurrentHashMap<>();
+    /** Taken before (never while holding) a group's monitor, to create a group of either type. */
+    private final Object registryLock = new Object();
+    private volatile CoordinatorTimer.Task expiryTask;
+    private volatile boolean closed;
+
+    public GroupCoordinator(ClusterStateStore store, GroupCoordinatorConfig config, CoordinatorTimer timer) {
+        this.store = store;
+        this.config = config;
+        this.timer = timer;
+        this.protocol = new ClassicProtocol(config, timer);
+        this.consumerProtocol = new ConsumerProtocol(config, timer, store);
+        this.offsets = new OffsetManager(this, store, config, timer);
+        this.admin = new GroupAdmin(this, store);
+    }
+
+    /**
+     * On the store and time the broker hands its coordinators, with the settings the broker built from its
+     * {@code group.*} and {@code offsets.*} keys.
+     */
+    public static GroupCoordinator create(CoordinatorContext ctx, GroupCoordinatorConfig config) {
+        return new GroupCoordinator(ctx.clusterStore(), config, ctx.timer());
+    }
+
+    /** Loads every group with committed offsets (as Empty groups) and schedules offset expiry. */
+    public void start() {
+        for (String groupId : store.groupsWithOffsets()) {
+            ClassicGroup g = new ClassicGroup(groupId, -1);
+            groups.putIfAbsent(groupId, g);
+        }
+        LOG.atInfo().addKeyValue("groups", groups.size()).log("Group coordinator started with {} groups", groups.size());
+        scheduleExpiry();
+    }
+
+    private void scheduleExpiry() {
+        if (closed) {
+            return;
+        }
+        expiryTask = timer.schedule(config.offsetsRetentionCheckIntervalMs(), () -> {
+            try {
+                offsets.expireOffsets();
+            } catch (RuntimeException e) {
+                LOG.atWarn().setCause(e).log("Offset expiry failed; retrying at the next interval");
+            }
+            scheduleExpiry();
+        });
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        CoordinatorTimer.Task t = expiryTask;
+        if (t != null) {
+            t.cancel();
+        }
+        for (ClassicGroup g : groups.values()) {
+            synchronized (g) {
+                protocol.shutdown(g);
+            }
+        }
+        for (ConsumerGroup g : consumerGroups.values()) {
+            synchronized (g) {
+                consumerProtocol.shutdown(g);
+            }
+        }
+    }
+
+    public GroupCoordinatorConfig config() {
+        return config;
+    }
+
+    public OffsetManager offsets() {
+        return offsets;
+    }
+
+    public GroupAdmin admin() {
+        return admin;
+    }
+
+    // ---- registry ----
+
+    ClassicGroup group(String groupId) {
+        return groups.get(groupId);
+    }
+
+    Collection<ClassicGroup> allGroups() {
+        return List.copyOf(groups.values());
+    }
+
+    /**
+     * The classic group, created if absent; an Empty consumer group of that id is converted (Kafka does
+     * the same), a non-empty one makes this return null.
+     */
+    ClassicGroup getOrCreate(String groupId) {
+        ClassicGroup existing = groups.get(groupId);
+        if (existing != null && existing.state != GroupState.DEAD) {
+            return existing;
+        }
+        synchronized (registryLock) {
+            ConsumerGroup consumer = consumerGroups.get(groupId);
+            if (consumer != null) {
+                synchronized (consumer) {
+                    if (!consumer.dead) {
+                        if (!consumer.members.isEmpty()) {
+                            return null;
+                        }
+                        removeConsumerGroup(consumer);
+                    }
+                }
+            }
+            return groups.compute(groupId, (id, g) -> g == null || g.state == GroupState.DEAD ? new ClassicGroup(id, timer.nowMs()) : g);
+        }
+    }
+
+    ConsumerGroup consumerGroup(String groupId) {
+        return consumerGroups.get(groupId);
+    }
+
+    Collection<ConsumerGroup> allConsumerGroups() {
+        return List.copyOf(consumerGroups.values());
+    }
+
+    /** Marks an Empty consumer group Dead and forgets it. Called under the group's monitor. */
+    void removeConsumerGroup(ConsumerGroup group) {
+        consumerProtocol.shutdown(group);
+        group.dead = true;
+        consumerGroups.remove(group.groupId, group);
+    }
+
+    /**
+     * The consumer group, created if absent; an Empty classic group of that id (or one only holding
+     * offsets) is converted, a classic group with members makes this return null.
+     */
+    private ConsumerGroup getOrCreateConsumerGroup(String groupId) {
+        synchronized (registryLock) {
+            ConsumerGroup existing = consumerGroups.get(groupId);
+            if (existing != null && !existing.dead) {
+                return existing;
+            }
+            ClassicGroup classic = groups.get(groupId);
+            if (classic != null) {
+                synchronized (classic) {
+                    if (!classic.is(GroupState.DEAD)) {
+                        if (!isEmptyClassic(classic)) {
+                            return null;
+                        }
+                        remove(classic);
+                    }
+                }
+            }
+            ConsumerGroup created = new ConsumerGroup(groupId, timer.nowMs());
+            consumerGroups.put(groupId, created);
+            return created;
+        }
+    }
+
+    private static boolean isEmptyClassic(ClassicGroup g) {
+        return g.is(GroupState.EMPTY) && g.members.isEmpty() && g.pendingMembers.isEmpty();
+    }
+
+    // ---- consumer protocol (KIP-848) ----
+
+    /** ConsumerGroupHeartbeat: join, heartbeat, reconcile or leave a consumer group. */
+    public ConsumerGroupHeartbeatResponseData consumerGroupHeartbeat(ConsumerGroupHeartbeatRequestData request,
+                                                                     short version, String clientId, String clientHost) {
+        try {
+            consumerProtocol.validate(request, version);
+            if (closed) {
+                return ConsumerProtocol.error(Errors.COORDINATOR_NOT_AVAILABLE, null);
+            }
+            String groupId = request.groupId();
+            boolean joining = request.memberEpoch() == 0;
+            while (true) {
+                ConsumerGroup group = consumerGroups.get(groupId);
+                if (group == null || group.dead) {
+                    if (!joining) {
+                        ClassicGroup classic = groups.get(groupId);
+                        if (classic != null && !classic.is(GroupState.DEAD) && !isEmptyClassic(classic)) {
+                            throw new GroupException(Errors.GROUP_ID_NOT_FOUND, "Group " + groupId + " is not a consumer group.");
+                        }
+                        // Kafka: "not found" is UNKNOWN_MEMBER_ID, so the member rejoins (e.g. after a restart here,
+                        // where membership is not persisted).
+                        throw new GroupException(Errors.UNKNOWN_MEMBER_ID, "Consumer group " + groupId + " not found.");
+                    }
+                    group = getOrCreateConsumerGroup(groupId);
+                    if (group == null) {
+                        throw new GroupException(Errors.GROUP_ID_NOT_FOUND, "Cannot upgrade classic group " + groupId
+                                + " to consumer group because online upgrade is not supported.");
+                    }
+                }
+                synchronized (group) {
+                    if (group.dead) {
+                        continue;
+                    }
+                    return consumerProtocol.heartbeat(group, request, clientId, clientHost);
+                }
+            }
+        } catch (GroupException e) {
+            return ConsumerProtocol.error(e.errorCode, e.getMessage());
+        }
+    }
+
+    ConsumerProtocol consumerProtocol() {
+        return consumerProtocol;
+    }
+
+    /** Marks an Empty group Dead and forgets it. Called under the group's monitor. */
+    void remove(ClassicGroup group) {
+        protocol.shutdown(group);
+        group.transitionTo(GroupState.DEAD, timer.nowMs());
+        groups.remove(group.groupId, group);
+    }
+
+    /** Forgets a group created for a request that then failed, if nothing else uses it. Under its monitor. */
+    private void removeIfUnused(ClassicGroup group) {
+        if (group.is(GroupState.EMPTY) && group.members.isEmpty() && group.pendingMembers.isEmpty()
+                && group.generationId == 0 && store.committedOffsets(group.groupId).isEmpty()) {
+            remove(group);
+        }
+    }
+
+    // ---- classic protocol ----
+
+    /** JoinGroup; the future completes when the join phase ends (or at once on an error). */
+    public CompletableFuture<JoinGroupResponseData> joinGroup(JoinGroupRequestData request, short version,
+                                                              String clientId, String clientHost) {
+        ClassicProtocol.Join join = ClassicProtocol.Join.of(request, version, clientId, clientHost);
+        String groupId = request.groupId();
+        if (groupId == null || groupId.isEmpty()) {
+            return done(ClassicProtocol.joinError(Errors.INVALID_GROUP_ID, join.memberId()));
+        }
+        if (join.sessionTimeoutMs() < config.minSessionTimeoutMs() || join.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
+            return done(ClassicProtocol.joinError(Errors.INVALID_SESSION_TIMEOUT, join.memberId()));
+        }
+        if (closed) {
+            return done(ClassicProtocol.joinError(Errors.COORDINATOR_NOT_AVAILABLE, join.memberId()));
+        }
+        boolean newMember = join.memberId().isEmpty();
+        while (true) {
+            ClassicGroup group = newMember ? getOrCreate(groupId) : group(groupId);
+            if (group == null) {
+                // A new member of a consumer (KIP-848) group with members: no mixed groups here.
+                return done(ClassicProtocol.joinError(newMember ? Errors.INCONSISTENT_GROUP_PROTOCOL
+                        : Errors.UNKNOWN_MEMBER_ID, join.memberId()));
+            }
+            synchronized (group) {
+                if (group.is(GroupState.DEAD)) {
+                    if (newMember) {
+                        continue; // removed meanwhile: take the fresh one
+                    }
+                    return done(ClassicProtocol.joinError(Errors.UNKNOWN_MEMBER_ID, join.memberId()));
+                }
+                if (!group.supportsProtocols(join.protocolType(), join.protocols())) {
+                    removeIfUnused(group);
+                    return done(ClassicProtocol.joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, join.memberId()));
+                }
+                if (!protocol.acceptsJoiningMember(group, join.memberId())) {
+                    return done(ClassicProtocol.joinError(Errors.GROUP_MAX_SIZE_REACHED, join.memberId()));
+                }
+                CompletableFuture<JoinGroupResponseData> f = new CompletableFuture<>();
+                protocol.join(group, join, f);
+                return f;
+            }
+        }
+    }
+
+    /** SyncGroup; a follower's future completes when the leader's assignment arrives. */
+    public CompletableFuture<SyncGroupResponseData> syncGroup(SyncGroupRequestData request) {
+        String groupId = request.groupId();
+        if (groupId == null || groupId.isEmpty()) {
+            return done(ClassicProtocol.syncError(Errors.INVALID_GROUP_ID));
+        }
+        ClassicGroup group = group(groupId);
+        if (group == null) {
+            return done(ClassicProtocol.syncError(Errors.UNKNOWN_MEMBER_ID));
+        }
+        synchronized (group) {
+            short error = validateMember(group, request.memberId(), request.groupInstanceId(), request.generationId());
+            if (error == Errors.NONE && request.protocolType() != null && !request.protocolType().equals(group.protocolType)) {
+                error = Errors.INCONSISTENT_GROUP_PROTOCOL;
+            }
+            if (error == Errors.NONE && request.protocolName() != null && !request.protocolName().equals(group.protocolName)) {
+                error = Errors.INCONSISTENT_GROUP_PROTOCOL;
+            }
+            if (error != Errors.NONE) {
+                return done(ClassicProtocol.syncError(error));
+            }
+            ClassicMember member = group.members.get(request.memberId());
+            switch (group.state) {
+                case PREPARING_REBALANCE:
+                    return done(ClassicProtocol.syncError(Errors.REBALANCE_IN_PROGRESS));
+                case COMPLETING_REBALANCE: {
+                    Map<String, byte[]> assignments = new HashMap<>();
+                    for (SyncGroupRequestData.SyncGroupRequestAssignment a : request.assignments()) {
+                        assignments.put(a.memberId(), a.assignment());
+                    }
+                    CompletableFuture<SyncGroupResponseData> f = new CompletableFuture<>();
+                    protocol.syncInCompletingRebalance(group, member, assignments, f);
+                    return f;
+                }
+                case STABLE:
+                    group.pendingSyncMembers.remove(member.memberId);
+                    protocol.scheduleHeartbeat(group, member, member.sessionTimeoutMs);
+                    return done(new SyncGroupResponseData().setErrorCode(Errors.NONE)
+                            .setProtocolType(group.protocolType).setProtocolName(group.protocolName)
+                            .setAssignment(member.assignment));
+                default:
+                    return done(ClassicProtocol.syncError(Errors.UNKNOWN_MEMBER_ID));
+            }
+        }
+    }
+
+    /** Heartbeat: the error code to answer. */
+    public short heartbeat(HeartbeatRequestData request) {
+        String groupId = request.groupId();
+        if (groupId == null || groupId.isEmpty()) {
+            return Errors.INVALID_GROUP_ID;
+        }
+        ClassicGroup group = group(groupId);
+        if (group == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        synchronized (group) {
+            short error = validateMember(group, request.memberId(), request.groupInstanceId(), request.generationId());
+            if (error != Errors.NONE) {
+                return error;
+            }
+            ClassicMember member = group.members.get(request.memberId());
+            switch (group.state) {
+                case COMPLETING_REBALANCE:
+                case STABLE:
+                    protocol.scheduleHeartbeat(group, member, member.sessionTimeoutMs);
+                    return Errors.NONE;
+                case PREPARING_REBALANCE:
+                    protocol.scheduleHeartbeat(group, member, member.sessionTimeoutMs);
+                    return Errors.REBALANCE_IN_PROGRESS;
+                default:
+                    return Errors.UNKNOWN_MEMBER_ID;
+            }
+        }
+    }
+
+    /**
+     * Kafka's checks for a request from a group member, in Kafka's order: Dead → COORDINATOR_NOT_AVAILABLE,
+     * another member holds the instance id → FENCED_INSTANCE_ID, unknown member → UNKNOWN_MEMBER_ID, other
+     * generation → ILLEGAL_GENERATION. Under the group's monitor.
+     */
+    static short validateMember(ClassicGroup group, String memberId, String groupInstanceId, int generationId) {
+        if (group.is(GroupState.DEAD)) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (group.isStaticMemberFenced(groupInstanceId, memberId)) {
+            return Errors.FENCED_INSTANCE_ID;
+        }
+        if (!group.has(memberId)) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (generationId != group.generationId) {
+            return Errors.ILLEGAL_GENERATION;
+        }
+        return Errors.NONE;
+    }
+
+    /** LeaveGroup for one or more members (v3+ batch; v0-2 pass one member). */
+    public LeaveGroupResponseData leaveGroup(String groupId, List<MemberIdentity> leaving) {
+        LeaveGroupResponseData response = new LeaveGroupResponseData();
+        if (groupId == null || groupId.isEmpty()) {
+            return response.setErrorCode(Errors.INVALID_GROUP_ID);
+        }
+        ClassicGroup group = group(groupId);
+        List<MemberResponse> results = new ArrayList<>();
+        if (group == null) {
+            leaving.forEach(m -> results.add(memberResponse(m, Errors.UNKNOWN_MEMBER_ID)));
+            return response.setMembers(results);
+        }
+        synchronized (group) {
+            if (group.is(GroupState.DEAD)) {
+                return response.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE);
+            }
+            for (MemberIdentity m : leaving) {
+                results.add(memberResponse(m, leaveOne(group, m)));
+            }
+        }
+        return response.setMembers(results);
+    }
+
+    private short leaveOne(ClassicGroup group, MemberIdentity m) {
+        String memberId = m.memberId() == null ? "" : m.memberId();
+        String reason = "member left the group" + (m.reason() == null ? "" : " (" + m.reason() + ")");
+        if (memberId.isEmpty()) {
+            // Administrative removal by group.instance.id (kafka-consumer-groups --delete-members / Admin).
+            String current = m.groupInstanceId() == null ? null : group.staticMembers.get(m.groupInstanceId());
+            if (current == null) {
+                return Errors.UNKNOWN_MEMBER_ID;
+            }
+            protocol.removeMember(group, group.members.get(current), reason);
+            return Errors.NONE;
+        }
+        if (group.pendingMembers.containsKey(memberId)) {
+            protocol.removePendingMember(group, memberId);
+            return Errors.NONE;
+        }
+        if (group.isStaticMemberFenced(m.groupInstanceId(), memberId)) {
+            return Errors.FENCED_INSTANCE_ID;
+        }
+        ClassicMember member = group.members.get(memberId);
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("member", memberId)
+                .log("Member {} left group {}", memberId, group.groupId);
+        protocol.removeMember(group, member, reason);
+        return Errors.NONE;
+    }
+
+    private static MemberResponse memberResponse(MemberIdentity m, short error) {
+        return new MemberResponse().setMemberId(m.memberId()).setGroupInstanceId(m.groupInstanceId()).setErrorCode(error);
+    }
+
+    ClassicProtocol protocol() {
+        return protocol;
+    }
+
+    static <T> CompletableFuture<T> done(T value) {
+        return CompletableFuture.completedFuture(value);
+    }
+}

@@ -1,0 +1,87 @@
+package io.kaas.coordinator.group;
+
+import io.kaas.coordinator.group.assignor.ConsumerAssignors;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The group coordinator's settings, with Kafka's names and defaults, as typed values: the broker parses
+ * and validates its {@code group.*} / {@code offsets.*} keys once, with its other config keys, and builds
+ * this record from them; the coordinator never reads a config key itself.
+ *
+ * @param minSessionTimeoutMs          {@code group.min.session.timeout.ms} (6000)
+ * @param maxSessionTimeoutMs          {@code group.max.session.timeout.ms} (1800000)
+ * @param initialRebalanceDelayMs      {@code group.initial.rebalance.delay.ms} (3000)
+ * @param maxSize                      {@code group.max.size} (unlimited)
+ * @param offsetsRetentionMs           {@code offsets.retention.minutes} (7 days), in ms
+ * @param offsetsRetentionCheckIntervalMs {@code offsets.retention.check.interval.ms} (600000)
+ * @param offsetMetadataMaxBytes       {@code offset.metadata.max.bytes} (4096)
+ * @param consumerSessionTimeoutMs    {@code group.consumer.session.timeout.ms} (45000), KIP-848 groups
+ * @param consumerHeartbeatIntervalMs {@code group.consumer.heartbeat.interval.ms} (5000), KIP-848 groups
+ * @param consumerMaxSize             {@code group.consumer.max.size} (unlimited), KIP-848 groups
+ * @param consumerAssignors           {@code group.consumer.assignors} ({@code uniform,range}): the server-side
+ *                                    assignors by name; the first is the default
+ */
+public record GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs,
+                                     int maxSize, long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs,
+                                     int offsetMetadataMaxBytes, int consumerSessionTimeoutMs,
+                                     int consumerHeartbeatIntervalMs, int consumerMaxSize, List<String> consumerAssignors) {
+
+    /**
+     * @throws IllegalArgumentException if no assignor is given, one is not a short name of
+     *                                  {@link #assignorNames()}, or the heartbeat interval is not below the
+     *                                  session timeout
+     */
+    public GroupCoordinatorConfig {
+        consumerAssignors = List.copyOf(consumerAssignors);
+        if (consumerAssignors.isEmpty()) {
+            throw new IllegalArgumentException("group.consumer.assignors: at least one assignor is needed");
+        }
+        for (String name : consumerAssignors) {
+            if (!ConsumerAssignors.NAMES.contains(name)) {
+                throw new IllegalArgumentException("group.consumer.assignors: unknown assignor '" + name + "'");
+            }
+        }
+        if (consumerHeartbeatIntervalMs >= consumerSessionTimeoutMs) {
+            throw new IllegalArgumentException("group.consumer.heartbeat.interval.ms must be lower than "
+                    + "group.consumer.session.timeout.ms (" + consumerSessionTimeoutMs + ")");
+        }
+    }
+
+    /** The classic settings, with the KIP-848 ones at their defaults. */
+    public GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs, int maxSize,
+                                  long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs, int offsetMetadataMaxBytes) {
+        this(minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, maxSize, offsetsRetentionMs,
+                offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, 45_000, 5_000, Integer.MAX_VALUE,
+                ConsumerAssignors.NAMES);
+    }
+
+    /** A copy with another {@code group.consumer.max.size}. */
+    public GroupCoordinatorConfig withConsumerMaxSize(int size) {
+        return new GroupCoordinatorConfig(minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, maxSize,
+                offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, consumerSessionTimeoutMs,
+                consumerHeartbeatIntervalMs, size, consumerAssignors);
+    }
+
+    /** How long a new member's JoinGroup may wait before the member is dropped (Kafka's constant). */
+    public static final int NEW_MEMBER_JOIN_TIMEOUT_MS = 5 * 60 * 1000;
+
+    public static GroupCoordinatorConfig defaults() {
+        // KIP-848 settings: see the seven-argument constructor.
+        return new GroupCoordinatorConfig(6000, 1_800_000, 3000, Integer.MAX_VALUE, TimeUnit.DAYS.toMillis(7), 600_000, 4096);
+    }
+
+    /**
+     * The short name of a configured server-side assignor: {@code uniform} or {@code range}, given by that
+     * name or by Kafka's class name ({@code org.apache.kafka.coordinator.group.assignor.UniformAssignor}...);
+     * null if it names no assignor this coordinator has.
+     */
+    public static String assignorName(String configured) {
+        return ConsumerAssignors.shortName(configured);
+    }
+
+    /** The short names of the server-side assignors, the default first. */
+    public static List<String> assignorNames() {
+        return ConsumerAssignors.NAMES;
+    }
+}

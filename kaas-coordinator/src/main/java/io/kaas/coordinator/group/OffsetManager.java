@@ -1,0 +1,384 @@
+package io.kaas.coordinator.group;
+
+import io.kaas.api.cluster.ClusterStateException;
+import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.cluster.CommittedOffset;
+import io.kaas.api.cluster.TopicPartitionRef;
+import io.kaas.api.cluster.TopicRecord;
+import io.kaas.coordinator.CoordinatorTimer;
+import io.kaas.wire.protocol.Errors;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Committed offsets: OffsetCommit (answered only once the store has made them durable), OffsetFetch,
+ * OffsetDelete and {@code offsets.retention.minutes} expiry, with Kafka's validation against the
+ * group's membership. Thread-safe; store calls for a group are made under the group's monitor, so
+ * commits, deletions and expiry of one group never interleave.
+ */
+public final class OffsetManager {
+    private static final Logger LOG = LoggerFactory.getLogger(OffsetManager.class);
+
+    private final GroupCoordinator coordinator;
+    private final ClusterStateStore store;
+    private final GroupCoordinatorConfig config;
+    private final CoordinatorTimer timer;
+
+    OffsetManager(GroupCoordinator coordinator, ClusterStateStore store, GroupCoordinatorConfig config, CoordinatorTimer timer) {
+        this.coordinator = coordinator;
+        this.store = store;
+        this.config = config;
+        this.timer = timer;
+    }
+
+    /** One partition of an OffsetCommit request. */
+    public record Commit(TopicPartitionRef partition, long offset, int leaderEpoch, String metadata) {
+    }
+
+    /** One partition of an OffsetFetch answer; {@code offset} is null when nothing is committed. */
+    public record Fetched(TopicPartitionRef partition, CommittedOffset offset) {
+    }
+
+    /** An OffsetFetch answer for one group: a group-level error, or the partitions. */
+    public record FetchResult(short errorCode, List<Fetched> partitions) {
+    }
+
+    /**
+     * OffsetCommit. Blocks until the store has made the accepted offsets durable.
+     *
+     * @param generationId    the generation (or -1 for a group that only stores offsets)
+     * @param retentionTimeMs v2-v4's retention time, or -1
+     * @param version         the request version (v9+ answers GROUP_ID_NOT_FOUND for an unknown group)
+     * @return the error of every partition, in request order
+     */
+    public Map<TopicPartitionRef, Short> commit(String groupId, String memberId, String groupInstanceId,
+                                                int generationId, long retentionTimeMs, List<Commit> commits,
+                                                short version) {
+        Map<TopicPartitionRef, Short> errors = new LinkedHashMap<>();
+        if (groupId == null) {
+            commits.forEach(c -> errors.put(c.partition(), Errors.INVALID_GROUP_ID));
+            return errors;
+        }
+        long now = timer.nowMs();
+        Map<TopicPartitionRef, CommittedOffset> valid = new LinkedHashMap<>();
+        for (Commit c : commits) {
+            short error = validatePartition(c);
+            errors.put(c.partition(), error);
+            if (error == Errors.NONE) {
+                long expire = retentionTimeMs < 0 ? -1 : now + retentionTimeMs;
+                valid.put(c.partition(), new CommittedOffset(c.offset(), c.leaderEpoch(), c.metadata(), now, expire));
+            }
+        }
+        if (valid.isEmpty()) {
+            return errors;
+        }
+        ConsumerGroup consumer = coordinator.consumerGroup(groupId);
+        if (consumer != null) {
+            synchronized (consumer) {
+                if (!consumer.dead) {
+                    short error = validateConsumerCommit(consumer, memberId, generationId, version);
+                    if (error == Errors.NONE) {
+                        error = store(groupId, valid);
+                    }
+                    short e = error;
+                    valid.keySet().forEach(tp -> errors.put(tp, e));
+                    return errors;
+                }
+            }
+        }
+        ClassicGroup group = coordinator.group(groupId);
+        if (group == null) {
+            if (generationId >= 0) {
+                short error = version >= 9 ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION;
+                valid.keySet().forEach(tp -> errors.put(tp, error));
+                return errors;
+            }
+            group = coordinator.getOrCreate(groupId); // a "simple" group that only stores offsets
+            if (group == null) { // a consumer group with members appeared meanwhile: only they may commit
+                valid.keySet().forEach(tp -> errors.put(tp, Errors.UNKNOWN_MEMBER_ID));
+                return errors;
+            }
+        }
+        synchronized (group) {
+            short error = validateCommit(group, memberId == null ? "" : memberId, groupInstanceId, generationId);
+            if (error == Errors.NONE) {
+                error = store(group.groupId, valid);
+            }
+            short e = error;
+            valid.keySet().forEach(tp -> errors.put(tp, e));
+        }
+        return errors;
+    }
+
+    private short validatePartition(Commit c) {
+        Optional<TopicRecord> topic = store.topic(c.partition().topic());
+        if (topic.isEmpty() || c.partition().partition() >= topic.get().partitions()) {
+            return Errors.UNKNOWN_TOPIC_OR_PARTITION;
+        }
+        if (c.metadata() != null && c.metadata().getBytes(StandardCharsets.UTF_8).length > config.offsetMetadataMaxBytes()) {
+            return Errors.OFFSET_METADATA_TOO_LARGE;
+        }
+        return Errors.NONE;
+    }
+
+    /** Kafka's ClassicGroup.validateOffsetCommit. Under the group's monitor. */
+    private static short validateCommit(ClassicGroup group, String memberId, String groupInstanceId, int generationId) {
+        if (group.is(GroupState.DEAD)) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (generationId < 0 && group.is(GroupState.EMPTY)) {
+            return Errors.NONE; // admin client or a consumer that assigns partitions itself
+        }
+        if (generationId >= 0 || !memberId.isEmpty() || groupInstanceId != null) {
+            short error = GroupCoordinator.validateMember(group, memberId, groupInstanceId, generationId);
+            if (error != Errors.NONE) {
+                return error;
+            }
+        } else if (!group.is(GroupState.EMPTY)) {
+            return Errors.UNKNOWN_MEMBER_ID; // only members may commit to a group with members
+        }
+        if (group.is(GroupState.COMPLETING_REBALANCE)) {
+            return Errors.REBALANCE_IN_PROGRESS;
+        }
+        return Errors.NONE;
+    }
+
+    /**
+     * Kafka's ConsumerGroup.validateOffsetCommit: an empty group takes commits without a member epoch (admin
+     * client, manual assignment); otherwise only a member, with OffsetCommit v9+ and its current member epoch.
+     * Under the group's monitor.
+     */
+    private static short validateConsumerCommit(ConsumerGroup group, String memberId, int memberEpoch, short version) {
+        if (memberEpoch < 0 && group.members.isEmpty()) {
+            return Errors.NONE;
+        }
+        ConsumerMember member = memberId == null ? null : group.members.get(memberId);
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (version < 9) {
+            return Errors.UNSUPPORTED_VERSION;
+        }
+        return memberEpoch == member.memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
+    }
+
+    /**
+     * Kafka's ConsumerGroup.validateOffsetFetch for OffsetFetch v9+ with a member id and epoch: no member
+     * fields pass; otherwise the member must exist (UNKNOWN_MEMBER_ID) with that epoch (STALE_MEMBER_EPOCH).
+     * Classic groups do not check.
+     */
+    public short validateFetch(String groupId, String memberId, int memberEpoch) {
+        if (groupId == null || (memberId == null && memberEpoch < 0)) {
+            return Errors.NONE;
+        }
+        ConsumerGroup group = coordinator.consumerGroup(groupId);
+        if (group == null) {
+            return Errors.NONE;
+        }
+        synchronized (group) {
+            if (group.dead) {
+                return Errors.NONE;
+            }
+            ConsumerMember member = memberId == null ? null : group.members.get(memberId);
+            if (member == null) {
+                return Errors.UNKNOWN_MEMBER_ID;
+            }
+            return member.memberEpoch == memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
+        }
+    }
+
+    private short store(String groupId, Map<TopicPartitionRef, CommittedOffset> offsets) {
+        try {
+            store.commitOffsets(groupId, offsets);
+            return Errors.NONE;
+        } catch (ClusterStateException e) {
+            LOG.atError().setCause(e).addKeyValue("group", groupId)
+                    .log("Could not store committed offsets of group {}", groupId);
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+    }
+
+    /**
+     * OffsetFetch for one group.
+     *
+     * @param topics the partitions asked for by topic, or null for every committed offset
+     */
+    public FetchResult fetch(String groupId, Map<String, List<Integer>> topics) {
+        if (groupId == null) {
+            return new FetchResult(Errors.INVALID_GROUP_ID, List.of());
+        }
+        Map<TopicPartitionRef, CommittedOffset> committed = store.committedOffsets(groupId);
+        List<Fetched> out = new ArrayList<>();
+        if (topics == null) {
+            committed.entrySet().stream()
+                    .filter(e -> store.topic(e.getKey().topic()).isPresent())
+                    .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparing(TopicPartitionRef::topic)
+                            .thenComparingInt(TopicPartitionRef::partition)))
+                    .forEach(e -> out.add(new Fetched(e.getKey(), e.getValue())));
+        } else {
+            topics.forEach((topic, partitions) -> {
+                for (int p : partitions) {
+                    TopicPartitionRef tp = new TopicPartitionRef(topic, p);
+                    out.add(new Fetched(tp, committed.get(tp)));
+                }
+            });
+        }
+        return new FetchResult(Errors.NONE, out);
+    }
+
+    /** OffsetDelete: the group-level error, and per partition errors in {@code errors}. */
+    public short delete(String groupId, List<TopicPartitionRef> partitions, Map<TopicPartitionRef, Short> errors) {
+        if (groupId == null || groupId.isEmpty()) {
+            return Errors.INVALID_GROUP_ID;
+        }
+        ConsumerGroup consumer = coordinator.consumerGroup(groupId);
+        if (consumer != null) {
+            synchronized (consumer) {
+                if (!consumer.dead) {
+                    return deletePartitions(groupId, partitions, errors, subscribedTopics(consumer));
+                }
+            }
+        }
+        ClassicGroup group = coordinator.group(groupId);
+        if (group == null) {
+            return Errors.GROUP_ID_NOT_FOUND;
+        }
+        synchronized (group) {
+            if (group.is(GroupState.DEAD)) {
+                return Errors.GROUP_ID_NOT_FOUND;
+            }
+            Set<String> subscribed;
+            if (group.is(GroupState.EMPTY)) {
+                subscribed = Set.of();
+            } else {
+                Optional<Set<String>> topics = ConsumerSubscriptions.subscribedTopics(group);
+                if (topics.isEmpty()) {
+                    return Errors.NON_EMPTY_GROUP;
+                }
+                subscribed = topics.get();
+            }
+            return deletePartitions(groupId, partitions, errors, subscribed);
+        }
+    }
+
+    /** The topic names a consumer group's members subscribe to, regex matches included. Under its monitor. */
+    private static Set<String> subscribedTopics(ConsumerGroup group) {
+        Set<String> out = new java.util.HashSet<>(group.subscriptionMetadata.keySet());
+        group.members.values().forEach(m -> out.addAll(m.subscribedTopicNames));
+        return out;
+    }
+
+    /** Deletes the partitions' offsets unless subscribed to. Under the group's monitor. */
+    private short deletePartitions(String groupId, List<TopicPartitionRef> partitions, Map<TopicPartitionRef, Short> errors,
+                                   Set<String> subscribed) {
+        List<TopicPartitionRef> deletable = new ArrayList<>();
+        for (TopicPartitionRef tp : partitions) {
+            Optional<TopicRecord> topic = store.topic(tp.topic());
+            if (topic.isEmpty() || tp.partition() >= topic.get().partitions()) {
+                errors.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            } else if (subscribed.contains(tp.topic())) {
+                errors.put(tp, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
+            } else {
+                errors.put(tp, Errors.NONE);
+                deletable.add(tp);
+            }
+        }
+        try {
+            store.deleteOffsets(groupId, deletable);
+        } catch (ClusterStateException e) {
+            LOG.atError().setCause(e).addKeyValue("group", groupId).log("Could not delete offsets of group {}", groupId);
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        return Errors.NONE;
+    }
+
+    /**
+     * Removes expired offsets, as Kafka's offset cleanup: an offset with an explicit expiry once it passes;
+     * in an Empty group every offset {@code offsets.retention.minutes} after the group became empty (after
+     * its commit for a group that only stores offsets, or was loaded at start); in a Stable consumer group
+     * the offsets of topics no member subscribes to, by commit time; and offsets of deleted topics. An
+     * Empty group left without offsets is removed.
+     */
+    void expireOffsets() {
+        long now = timer.nowMs();
+        expireConsumerGroupOffsets(now);
+        for (ClassicGroup group : coordinator.allGroups()) {
+            synchronized (group) {
+                if (group.is(GroupState.DEAD)) {
+                    continue;
+                }
+                Map<TopicPartitionRef, CommittedOffset> committed = store.committedOffsets(group.groupId);
+                List<TopicPartitionRef> expired = new ArrayList<>();
+                Optional<Set<String>> subscribed = group.is(GroupState.STABLE)
+                        ? ConsumerSubscriptions.subscribedTopics(group) : Optional.empty();
+                committed.forEach((tp, o) -> {
+                    if (isExpired(group, subscribed, tp, o, now) || store.topic(tp.topic()).isEmpty()) {
+                        expired.add(tp);
+                    }
+                });
+                if (!expired.isEmpty()) {
+                    store.deleteOffsets(group.groupId, expired);
+                    LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("offsets", expired.size())
+                            .log("Removed {} expired offsets of group {}", expired.size(), group.groupId);
+                }
+                if (group.is(GroupState.EMPTY) && group.members.isEmpty() && group.pendingMembers.isEmpty()
+                        && store.committedOffsets(group.groupId).isEmpty()) {
+                    coordinator.remove(group);
+                }
+            }
+        }
+    }
+
+    /**
+     * Kafka's rule for consumer groups: an offset expires {@code offsets.retention.minutes} after its commit
+     * once no member subscribes to its topic (so every offset of an Empty group). An Empty group left without
+     * offsets is removed.
+     */
+    private void expireConsumerGroupOffsets(long now) {
+        for (ConsumerGroup group : coordinator.allConsumerGroups()) {
+            synchronized (group) {
+                if (group.dead) {
+                    continue;
+                }
+                Set<String> subscribed = subscribedTopics(group);
+                List<TopicPartitionRef> expired = new ArrayList<>();
+                store.committedOffsets(group.groupId).forEach((tp, o) -> {
+                    boolean byTime = o.expireTimestamp() >= 0 ? now >= o.expireTimestamp()
+                            : !subscribed.contains(tp.topic()) && now - o.commitTimestamp() >= config.offsetsRetentionMs();
+                    if (byTime || store.topic(tp.topic()).isEmpty()) {
+                        expired.add(tp);
+                    }
+                });
+                if (!expired.isEmpty()) {
+                    store.deleteOffsets(group.groupId, expired);
+                    LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("offsets", expired.size())
+                            .log("Removed {} expired offsets of group {}", expired.size(), group.groupId);
+                }
+                if (group.members.isEmpty() && store.committedOffsets(group.groupId).isEmpty()) {
+                    coordinator.removeConsumerGroup(group);
+                }
+            }
+        }
+    }
+
+    private boolean isExpired(ClassicGroup group, Optional<Set<String>> subscribed, TopicPartitionRef tp,
+                              CommittedOffset o, long now) {
+        if (o.expireTimestamp() >= 0) {
+            return now >= o.expireTimestamp();
+        }
+        long retention = config.offsetsRetentionMs();
+        if (group.is(GroupState.EMPTY)) {
+            boolean simple = group.protocolType == null || group.protocolType.isEmpty();
+            long base = simple || group.stateTimestampMs < 0 ? o.commitTimestamp() : group.stateTimestampMs;
+            return now - base >= retention;
+        }
+        return subscribed.isPresent() && !subscribed.get().contains(tp.topic()) && now - o.commitTimestamp() >= retention;
+    }
+}

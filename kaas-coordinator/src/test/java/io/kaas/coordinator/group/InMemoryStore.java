@@ -1,0 +1,108 @@
+package io.kaas.coordinator.group;
+
+import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.cluster.CommittedOffset;
+import io.kaas.api.cluster.TopicPartitionRef;
+import io.kaas.api.cluster.TopicRecord;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Topics and committed offsets in memory, for coordinator unit tests. */
+final class InMemoryStore implements ClusterStateStore {
+    final Map<String, TopicRecord> topics = new ConcurrentHashMap<>();
+    final Map<String, Map<TopicPartitionRef, CommittedOffset>> offsets = new ConcurrentHashMap<>();
+    int commitCalls;
+
+    InMemoryStore withTopic(String name, int partitions) {
+        topics.put(name, new TopicRecord(name, UUID.randomUUID(), partitions, Map.of()));
+        return this;
+    }
+
+    @Override
+    public String clusterId() {
+        return "test-cluster-id-000000";
+    }
+
+    @Override
+    public Collection<TopicRecord> topics() {
+        return List.copyOf(topics.values());
+    }
+
+    @Override
+    public Optional<TopicRecord> topic(String name) {
+        return Optional.ofNullable(topics.get(name));
+    }
+
+    @Override
+    public Optional<TopicRecord> topic(UUID topicId) {
+        return topics.values().stream().filter(t -> t.topicId().equals(topicId)).findFirst();
+    }
+
+    @Override
+    public void createTopic(TopicRecord topic) {
+        topics.put(topic.name(), topic);
+    }
+
+    @Override
+    public void deleteTopic(String name) {
+        topics.remove(name);
+    }
+
+    @Override
+    public TopicRecord updateTopicConfigs(String name, Map<String, String> configs) {
+        return topics.computeIfPresent(name, (n, t) -> t.withConfigs(configs));
+    }
+
+    @Override
+    public TopicRecord updatePartitionCount(String name, int partitions) {
+        return topics.computeIfPresent(name, (n, t) -> t.withPartitions(partitions));
+    }
+
+    @Override
+    public long allocateProducerIdBlock(int size) {
+        return 0;
+    }
+
+    @Override
+    public synchronized void commitOffsets(String groupId, Map<TopicPartitionRef, CommittedOffset> o) {
+        commitCalls++;
+        Map<TopicPartitionRef, CommittedOffset> m = new HashMap<>(offsets.getOrDefault(groupId, Map.of()));
+        m.putAll(o);
+        offsets.put(groupId, Map.copyOf(m));
+    }
+
+    @Override
+    public Map<TopicPartitionRef, CommittedOffset> committedOffsets(String groupId) {
+        return offsets.getOrDefault(groupId, Map.of());
+    }
+
+    @Override
+    public Collection<String> groupsWithOffsets() {
+        return List.copyOf(offsets.keySet());
+    }
+
+    @Override
+    public synchronized void deleteGroup(String groupId) {
+        offsets.remove(groupId);
+    }
+
+    @Override
+    public synchronized void deleteOffsets(String groupId, Collection<TopicPartitionRef> partitions) {
+        Map<TopicPartitionRef, CommittedOffset> m = new HashMap<>(offsets.getOrDefault(groupId, Map.of()));
+        m.keySet().removeAll(partitions);
+        if (m.isEmpty()) {
+            offsets.remove(groupId);
+        } else {
+            offsets.put(groupId, Map.copyOf(m));
+        }
+    }
+
+    @Override
+    public void close() {
+    }
+}
