@@ -40,7 +40,7 @@ class LayeringTest {
     static final ArchRule handlersDoNotReachIntoTheNetworkLayer = noClasses()
             .that().resideInAnyPackage("io.kaas.broker.handler..", "io.kaas.broker.fetch..")
             .should().dependOnClassesThat().resideInAPackage("io.kaas.broker.network..")
-            .because("handlers see requests through io.kaas.broker.request (RequestContext, MultipartResponse)");
+            .because("handlers see requests through io.kaas.broker.request (RequestContext)");
 
     @ArchTest
     static final ArchRule handlersAskAccessOnlyThroughTheirContract = noClasses()
