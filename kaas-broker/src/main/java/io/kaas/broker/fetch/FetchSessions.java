@@ -1,5 +1,6 @@
 package io.kaas.broker.fetch;
 
+import io.kaas.wire.protocol.Errors;
 import io.kaas.wire.message.FetchRequestData;
 import io.kaas.wire.message.FetchRequestData.FetchPartition;
 import io.kaas.wire.message.FetchRequestData.FetchTopic;
@@ -7,7 +8,6 @@ import io.kaas.wire.message.FetchRequestData.ForgottenTopic;
 import io.kaas.wire.message.FetchResponseData;
 import io.kaas.wire.message.FetchResponseData.FetchableTopicResponse;
 import io.kaas.wire.message.FetchResponseData.PartitionData;
-import io.kaas.wire.protocol.Errors;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Iterator;

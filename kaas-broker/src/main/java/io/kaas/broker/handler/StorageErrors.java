@@ -11,8 +11,8 @@ import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.OutOfOrderSequenceException;
 import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.api.storage.UnsupportedFeatureException;
-import io.kaas.broker.topic.TopicException;
 import io.kaas.wire.protocol.Errors;
+import io.kaas.broker.topic.TopicException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 

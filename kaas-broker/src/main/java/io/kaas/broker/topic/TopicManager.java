@@ -1,5 +1,6 @@
 package io.kaas.broker.topic;
 
+import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.TopicExistsException;
 import io.kaas.api.cluster.TopicRecord;
 import io.kaas.api.cluster.UnknownTopicException;
@@ -8,7 +9,6 @@ import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.broker.BrokerContext;
-import io.kaas.wire.protocol.Errors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

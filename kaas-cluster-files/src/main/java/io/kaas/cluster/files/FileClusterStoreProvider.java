@@ -1,9 +1,9 @@
 package io.kaas.cluster.files;
 
+import io.kaas.api.plugin.SpiVersion;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.cluster.ClusterStoreContext;
-import io.kaas.api.plugin.SpiVersion;
 import io.kaas.cluster.files.internal.FileClusterStore;
 import java.io.IOException;
 import java.util.Set;

@@ -1,10 +1,10 @@
 package io.kaas.coordinator.group;
 
 import io.kaas.coordinator.CoordinatorTimer;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.wire.message.JoinGroupRequestData;
 import io.kaas.wire.message.JoinGroupResponseData;
 import io.kaas.wire.message.SyncGroupResponseData;
-import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

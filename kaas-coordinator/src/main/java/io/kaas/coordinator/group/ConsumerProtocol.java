@@ -1,15 +1,15 @@
 package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.CoordinatorTimer;
+import io.kaas.coordinator.group.assignor.ConsumerAssignors;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.TopicRecord;
-import io.kaas.coordinator.CoordinatorTimer;
 import io.kaas.coordinator.group.ConsumerMember.State;
-import io.kaas.coordinator.group.assignor.ConsumerAssignors;
 import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData.Assignment;
 import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData.TopicPartitions;
-import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,5 +1,6 @@
 package io.kaas.coordinator.group;
 
+import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateException;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.TopicRecord;
@@ -8,7 +9,6 @@ import io.kaas.wire.message.ConsumerGroupDescribeResponseData.Member;
 import io.kaas.wire.message.DescribeGroupsResponseData.DescribedGroup;
 import io.kaas.wire.message.DescribeGroupsResponseData.DescribedGroupMember;
 import io.kaas.wire.message.ListGroupsResponseData.ListedGroup;
-import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,8 +1,9 @@
 package io.kaas.coordinator.group;
 
-import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.coordinator.CoordinatorContext;
 import io.kaas.coordinator.CoordinatorTimer;
+import io.kaas.wire.protocol.Errors;
+import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
 import io.kaas.wire.message.HeartbeatRequestData;
@@ -13,7 +14,6 @@ import io.kaas.wire.message.LeaveGroupResponseData;
 import io.kaas.wire.message.LeaveGroupResponseData.MemberResponse;
 import io.kaas.wire.message.SyncGroupRequestData;
 import io.kaas.wire.message.SyncGroupResponseData;
-import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

@@ -1,12 +1,12 @@
 package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.CoordinatorTimer;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateException;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.CommittedOffset;
 import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.api.cluster.TopicRecord;
-import io.kaas.coordinator.CoordinatorTimer;
-import io.kaas.wire.protocol.Errors;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

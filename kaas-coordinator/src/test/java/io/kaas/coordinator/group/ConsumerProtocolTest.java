@@ -1,8 +1,11 @@
 package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.group.assignor.ConsumerAssignors;
+import io.kaas.wire.protocol.Errors;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.api.cluster.TopicRecord;
-import io.kaas.coordinator.group.assignor.ConsumerAssignors;
 import io.kaas.wire.message.ConsumerGroupDescribeResponseData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData.TopicPartitions;
@@ -12,7 +15,6 @@ import io.kaas.wire.message.JoinGroupRequestData;
 import io.kaas.wire.message.JoinGroupRequestData.JoinGroupRequestProtocol;
 import io.kaas.wire.message.JoinGroupResponseData;
 import io.kaas.wire.message.ListGroupsResponseData.ListedGroup;
-import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -27,7 +29,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The KIP-848 consumer protocol on a {@link ManualTimer}: epochs, reconciliation, fencing, leave, timeouts. */
 @Timeout(20)

@@ -1,5 +1,8 @@
 package io.kaas.coordinator.group;
 
+import io.kaas.wire.protocol.Errors;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.kaas.api.cluster.CommittedOffset;
 import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.wire.message.DescribeGroupsResponseData.DescribedGroup;
@@ -13,7 +16,6 @@ import io.kaas.wire.message.ListGroupsResponseData.ListedGroup;
 import io.kaas.wire.message.SyncGroupRequestData;
 import io.kaas.wire.message.SyncGroupRequestData.SyncGroupRequestAssignment;
 import io.kaas.wire.message.SyncGroupResponseData;
-import io.kaas.wire.protocol.Errors;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +26,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import static org.assertj.core.api.Assertions.assertThat;
 
 @Timeout(20)
 class GroupCoordinatorTest {

@@ -3,8 +3,8 @@ package io.kaas.engine.rocksdb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.api.storage.StorageEngineProvider;
-import io.kaas.plugin.tck.ProviderRegistrations;
 import io.kaas.plugin.tck.ProviderRegistrations.Registration;
+import io.kaas.plugin.tck.ProviderRegistrations;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

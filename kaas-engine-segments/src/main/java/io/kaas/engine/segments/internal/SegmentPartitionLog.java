@@ -13,6 +13,7 @@ import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.TimestampOffset;
 import io.kaas.records.ProducerWindows;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Clock;

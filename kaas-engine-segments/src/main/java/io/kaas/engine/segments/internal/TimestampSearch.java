@@ -4,6 +4,7 @@ import io.kaas.api.record.BatchHeader;
 import io.kaas.api.storage.TimestampOffset;
 import io.kaas.records.RecordTimestamps;
 import java.io.IOException;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 
