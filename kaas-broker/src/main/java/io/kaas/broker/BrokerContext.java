@@ -2,8 +2,8 @@ package io.kaas.broker;
 
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.storage.StorageEngine;
+import io.kaas.broker.auth.AccessGate;
 import io.kaas.broker.config.BrokerConfig;
-import io.kaas.broker.handler.AccessGate;
 import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -27,7 +27,7 @@ public interface BrokerContext {
     /** The endpoint clients are told to connect to (advertised listener, with the bound port). */
     BrokerEndpoint advertisedEndpoint();
 
-    /** Where handlers ask whether a request may act on a resource ({@link AccessGate#ALLOW_ALL} for {@code authorizer=none}). */
+    /** The authorizer the request pipeline asks ({@link AccessGate#ALLOW_ALL} for {@code authorizer=none}). */
     AccessGate accessGate();
 
     default int nodeId() {

@@ -1,15 +1,16 @@
 package io.kaas.broker.handler;
 
-import io.kaas.wire.protocol.Errors;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.TopicManager;
-import io.kaas.wire.message.AlterConfigsRequestData;
 import io.kaas.wire.message.AlterConfigsRequestData.AlterConfigsResource;
 import io.kaas.wire.message.AlterConfigsRequestData.AlterableConfig;
-import io.kaas.wire.message.AlterConfigsResponseData;
+import io.kaas.wire.message.AlterConfigsRequestData;
 import io.kaas.wire.message.AlterConfigsResponseData.AlterConfigsResourceResponse;
-import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.AlterConfigsResponseData;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -21,26 +22,9 @@ import java.util.concurrent.CompletableFuture;
 /** AlterConfigs v0-2 (legacy, whole-set replacement) on TOPIC resources. */
 public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequestData, AlterConfigsResponseData> {
     private final TopicManager topics;
-    private final AccessGate gate;
 
-    public AlterConfigsHandler(TopicManager topics, AccessGate gate) {
+    public AlterConfigsHandler(TopicManager topics) {
         this.topics = topics;
-        this.gate = gate;
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.ALTER_CONFIGS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 2;
     }
 
     @Override
@@ -54,7 +38,7 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
                 if (!seen.add(resource.resourceType() + "/" + resource.resourceName())) {
                     throw new TopicException(Errors.INVALID_REQUEST, "Duplicate resource in request.");
                 }
-                TopicConfigChanges.checkMayAlter(gate, context, resource.resourceType(), resource.resourceName());
+                TopicConfigChanges.checkMayAlter(context, resource.resourceType(), resource.resourceName());
                 Topic topic = TopicConfigChanges.topicResource(topics, resource.resourceType(), resource.resourceName());
                 Map<String, String> overrides = new LinkedHashMap<>();
                 for (AlterableConfig c : resource.configs()) {

@@ -1,15 +1,16 @@
 package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
-import io.kaas.wire.protocol.Errors;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.TopicManager;
-import io.kaas.wire.message.ApiMessageType;
-import io.kaas.wire.message.CreatePartitionsRequestData;
 import io.kaas.wire.message.CreatePartitionsRequestData.CreatePartitionsAssignment;
 import io.kaas.wire.message.CreatePartitionsRequestData.CreatePartitionsTopic;
-import io.kaas.wire.message.CreatePartitionsResponseData;
+import io.kaas.wire.message.CreatePartitionsRequestData;
 import io.kaas.wire.message.CreatePartitionsResponseData.CreatePartitionsTopicResult;
+import io.kaas.wire.message.CreatePartitionsResponseData;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,27 +21,10 @@ import java.util.concurrent.CompletableFuture;
 public final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsRequestData, CreatePartitionsResponseData> {
     private final int nodeId;
     private final TopicManager topics;
-    private final AccessGate gate;
 
-    public CreatePartitionsHandler(int nodeId, TopicManager topics, AccessGate gate) {
+    public CreatePartitionsHandler(int nodeId, TopicManager topics) {
         this.nodeId = nodeId;
         this.topics = topics;
-        this.gate = gate;
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.CREATE_PARTITIONS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 3;
     }
 
     @Override
@@ -54,7 +38,7 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
                 if (counts.get(t.name()) > 1) {
                     throw new TopicException(Errors.INVALID_REQUEST, "Duplicate topic in request.");
                 }
-                if (!gate.allowedOnTopic(context, Operation.ALTER, t.name())) {
+                if (!context.access().allowedOnTopic(Operation.ALTER, t.name())) {
                     throw new TopicException(Errors.TOPIC_AUTHORIZATION_FAILED, "Topic authorization failed.");
                 }
                 checkAssignments(t);

@@ -2,18 +2,19 @@ package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
 import io.kaas.api.cluster.TopicRecord;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.DescribedConfig;
-import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.TopicManager;
-import io.kaas.wire.message.ApiMessageType;
-import io.kaas.wire.message.CreateTopicsRequestData;
 import io.kaas.wire.message.CreateTopicsRequestData.CreatableReplicaAssignment;
 import io.kaas.wire.message.CreateTopicsRequestData.CreatableTopic;
 import io.kaas.wire.message.CreateTopicsRequestData.CreatableTopicConfig;
-import io.kaas.wire.message.CreateTopicsResponseData;
+import io.kaas.wire.message.CreateTopicsRequestData;
 import io.kaas.wire.message.CreateTopicsResponseData.CreatableTopicConfigs;
 import io.kaas.wire.message.CreateTopicsResponseData.CreatableTopicResult;
+import io.kaas.wire.message.CreateTopicsResponseData;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -27,27 +28,10 @@ import java.util.concurrent.CompletableFuture;
 public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequestData, CreateTopicsResponseData> {
     private final int nodeId;
     private final TopicManager topics;
-    private final AccessGate gate;
 
-    public CreateTopicsHandler(int nodeId, TopicManager topics, AccessGate gate) {
+    public CreateTopicsHandler(int nodeId, TopicManager topics) {
         this.nodeId = nodeId;
         this.topics = topics;
-        this.gate = gate;
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.CREATE_TOPICS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 2;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 7;
     }
 
     @Override
@@ -58,8 +42,6 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         }
         List<CreatableTopicResult> results = new ArrayList<>();
         Set<String> answered = new HashSet<>();
-        // As Kafka: CREATE on the cluster allows every topic, else CREATE on each topic is needed.
-        boolean clusterCreate = gate.allowedOnCluster(context, Operation.CREATE);
         for (CreatableTopic t : request.topics()) {
             if (counts.get(t.name()) > 1) {
                 if (answered.add(t.name())) {
@@ -68,11 +50,12 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                 }
                 continue;
             }
-            if (!clusterCreate && !gate.allowedOnTopic(context, Operation.CREATE, t.name())) {
+            // As Kafka: CREATE on the cluster allows every topic, else CREATE on each topic is needed (the contract's check).
+            if (!context.access().allowedOnTopic(Operation.CREATE, t.name())) {
                 results.add(error(t.name(), Errors.TOPIC_AUTHORIZATION_FAILED, null));
                 continue;
             }
-            boolean configsVisible = gate.allowedOnTopic(context, Operation.DESCRIBE_CONFIGS, t.name());
+            boolean configsVisible = context.access().allowedOnTopic(Operation.DESCRIBE_CONFIGS, t.name());
             results.add(create(t, request.validateOnly(), context.apiVersion(), configsVisible));
         }
         return CompletableFuture.completedFuture(new CreateTopicsResponseData().setThrottleTimeMs(0).setTopics(results));

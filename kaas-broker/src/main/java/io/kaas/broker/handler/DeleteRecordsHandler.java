@@ -3,15 +3,16 @@ package io.kaas.broker.handler;
 import io.kaas.api.auth.Operation;
 import io.kaas.api.storage.LogOffsets;
 import io.kaas.api.storage.PartitionLog;
-import io.kaas.wire.protocol.Errors;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.TopicManager;
-import io.kaas.wire.message.ApiMessageType;
-import io.kaas.wire.message.DeleteRecordsRequestData;
 import io.kaas.wire.message.DeleteRecordsRequestData.DeleteRecordsPartition;
 import io.kaas.wire.message.DeleteRecordsRequestData.DeleteRecordsTopic;
-import io.kaas.wire.message.DeleteRecordsResponseData;
+import io.kaas.wire.message.DeleteRecordsRequestData;
 import io.kaas.wire.message.DeleteRecordsResponseData.DeleteRecordsPartitionResult;
 import io.kaas.wire.message.DeleteRecordsResponseData.DeleteRecordsTopicResult;
+import io.kaas.wire.message.DeleteRecordsResponseData;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,26 +20,9 @@ import java.util.concurrent.CompletableFuture;
 /** DeleteRecords v0-2: advances the log start offset; -1 means the high watermark. */
 public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsRequestData, DeleteRecordsResponseData> {
     private final TopicManager topics;
-    private final AccessGate gate;
 
-    public DeleteRecordsHandler(TopicManager topics, AccessGate gate) {
+    public DeleteRecordsHandler(TopicManager topics) {
         this.topics = topics;
-        this.gate = gate;
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.DELETE_RECORDS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 2;
     }
 
     @Override
@@ -47,7 +31,7 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
         List<CompletableFuture<?>> pending = new ArrayList<>();
         for (DeleteRecordsTopic t : request.topics()) {
             List<DeleteRecordsPartitionResult> partitions = new ArrayList<>();
-            boolean deletable = gate.allowedOnTopic(context, Operation.DELETE, t.name());
+            boolean deletable = context.access().allowedOnTopic(Operation.DELETE, t.name());
             for (DeleteRecordsPartition p : t.partitions()) {
                 DeleteRecordsPartitionResult r = new DeleteRecordsPartitionResult().setPartitionIndex(p.partitionIndex())
                         .setLowWatermark(-1);

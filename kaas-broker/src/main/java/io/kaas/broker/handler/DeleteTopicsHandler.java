@@ -2,15 +2,16 @@ package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
 import io.kaas.api.cluster.TopicRecord;
-import io.kaas.wire.protocol.Errors;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.TopicManager;
-import io.kaas.wire.message.ApiMessageType;
-import io.kaas.wire.message.DeleteTopicsRequestData;
 import io.kaas.wire.message.DeleteTopicsRequestData.DeleteTopicState;
-import io.kaas.wire.message.DeleteTopicsResponseData;
+import io.kaas.wire.message.DeleteTopicsRequestData;
 import io.kaas.wire.message.DeleteTopicsResponseData.DeletableTopicResult;
+import io.kaas.wire.message.DeleteTopicsResponseData;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,26 +23,9 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
     private static final UUID ZERO = new UUID(0, 0);
 
     private final TopicManager topics;
-    private final AccessGate gate;
 
-    public DeleteTopicsHandler(TopicManager topics, AccessGate gate) {
+    public DeleteTopicsHandler(TopicManager topics) {
         this.topics = topics;
-        this.gate = gate;
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.DELETE_TOPICS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 6;
     }
 
     @Override
@@ -75,9 +59,9 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
                     .setErrorCode(Errors.UNKNOWN_TOPIC_ID).setErrorMessage("This server does not host this topic ID.");
         }
         String name = topic.get().name();
-        if (!gate.allowedOnTopic(context, Operation.DELETE, name)) {
+        if (!context.access().allowedOnTopic(Operation.DELETE, name)) {
             // As Kafka: by id, the name is only shown to a principal that may DESCRIBE the topic.
-            boolean describable = gate.allowedOnTopic(context, Operation.DESCRIBE, name);
+            boolean describable = context.access().allowedOnTopic(Operation.DESCRIBE, name);
             return new DeletableTopicResult().setName(describable ? name : null).setTopicId(state.topicId())
                     .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setErrorMessage(null);
         }
@@ -87,7 +71,7 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
     private DeletableTopicResult deleteByName(RequestContext context, String name, UUID requestedId) {
         DeletableTopicResult result = new DeletableTopicResult().setName(name)
                 .setTopicId(requestedId == null ? ZERO : requestedId);
-        if (!gate.allowedOnTopic(context, Operation.DELETE, name)) {
+        if (!context.access().allowedOnTopic(Operation.DELETE, name)) {
             return result.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setErrorMessage(null);
         }
         try {

@@ -2,11 +2,13 @@ package io.kaas.broker.handler;
 
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.BrokerEndpoint;
-import io.kaas.wire.protocol.Errors;
-import io.kaas.wire.message.ApiMessageType;
+import io.kaas.broker.auth.AuthorizedOperations;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.wire.message.DescribeClusterRequestData;
-import io.kaas.wire.message.DescribeClusterResponseData;
 import io.kaas.wire.message.DescribeClusterResponseData.DescribeClusterBroker;
+import io.kaas.wire.message.DescribeClusterResponseData;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,21 +21,6 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
 
     public DescribeClusterHandler(BrokerContext ctx) {
         this.ctx = ctx;
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.DESCRIBE_CLUSTER;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 2;
     }
 
     @Override
@@ -52,7 +39,7 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
                 .setBrokers(new ArrayList<>(List.of(new DescribeClusterBroker().setBrokerId(ctx.nodeId())
                         .setHost(endpoint.host()).setPort(endpoint.port()).setRack(null))))
                 .setClusterAuthorizedOperations(request.includeClusterAuthorizedOperations()
-                        ? AuthorizedOperations.CLUSTER : AuthorizedOperations.OMITTED);
+                        ? context.access().clusterAuthorizedOperations() : AuthorizedOperations.OMITTED);
         return CompletableFuture.completedFuture(response);
     }
 }

@@ -3,22 +3,23 @@ package io.kaas.broker.handler;
 import io.kaas.api.auth.Operation;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.config.ConfigEntry;
-import io.kaas.broker.topic.ConfigSource;
 import io.kaas.broker.config.ConfigType;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.topic.ConfigSource;
 import io.kaas.broker.topic.DescribedConfig;
-import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicConfigDef;
 import io.kaas.broker.topic.TopicConfigs;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.DescribeConfigsRequestData;
 import io.kaas.wire.message.DescribeConfigsRequestData.DescribeConfigsResource;
 import io.kaas.wire.message.DescribeConfigsResponseData;
 import io.kaas.wire.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
 import io.kaas.wire.message.DescribeConfigsResponseData.DescribeConfigsResult;
 import io.kaas.wire.message.DescribeConfigsResponseData.DescribeConfigsSynonym;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,33 +40,17 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
     }
 
     @Override
-    public ApiMessageType api() {
-        return ApiMessageType.DESCRIBE_CONFIGS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 4;
-    }
-
-    @Override
     public CompletableFuture<DescribeConfigsResponseData> handle(RequestContext context, DescribeConfigsRequestData request) {
         boolean docs = context.apiVersion() >= 3 && request.includeDocumentation();
         List<DescribeConfigsResult> results = new ArrayList<>();
         for (DescribeConfigsResource resource : request.resources()) {
             DescribeConfigsResult result = new DescribeConfigsResult().setResourceType(resource.resourceType())
                     .setResourceName(resource.resourceName()).setErrorCode(Errors.NONE).setErrorMessage(null);
-            AccessGate gate = ctx.accessGate();
             List<DescribedConfig> configs = switch (resource.resourceType()) {
-                case TOPIC -> gate.allowedOnTopic(context, Operation.DESCRIBE_CONFIGS, resource.resourceName())
+                case TOPIC -> context.access().allowedOnTopic(Operation.DESCRIBE_CONFIGS, resource.resourceName())
                         ? topicConfigs(resource.resourceName(), docs, result)
                         : denied(result, Errors.TOPIC_AUTHORIZATION_FAILED);
-                case BROKER -> gate.allowedOnCluster(context, Operation.DESCRIBE_CONFIGS)
+                case BROKER -> context.access().allowedOnCluster(Operation.DESCRIBE_CONFIGS)
                         ? brokerConfigs(resource.resourceName(), docs, result)
                         : denied(result, Errors.CLUSTER_AUTHORIZATION_FAILED);
                 default -> {

@@ -1,18 +1,20 @@
 package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
 import io.kaas.broker.BrokerContext;
-import io.kaas.wire.protocol.Errors;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
-import io.kaas.wire.message.ApiMessageType;
-import io.kaas.wire.message.DescribeTopicPartitionsRequestData;
 import io.kaas.wire.message.DescribeTopicPartitionsRequestData.TopicRequest;
-import io.kaas.wire.message.DescribeTopicPartitionsResponseData;
+import io.kaas.wire.message.DescribeTopicPartitionsRequestData;
 import io.kaas.wire.message.DescribeTopicPartitionsResponseData.Cursor;
 import io.kaas.wire.message.DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponsePartition;
 import io.kaas.wire.message.DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopic;
+import io.kaas.wire.message.DescribeTopicPartitionsResponseData;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -39,21 +41,6 @@ public final class DescribeTopicPartitionsHandler
     }
 
     @Override
-    public ApiMessageType api() {
-        return ApiMessageType.DESCRIBE_TOPIC_PARTITIONS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 0;
-    }
-
-    @Override
     public CompletableFuture<DescribeTopicPartitionsResponseData> handle(RequestContext context,
                                                                          DescribeTopicPartitionsRequestData request) {
         boolean all = request.topics().isEmpty();
@@ -64,7 +51,7 @@ public final class DescribeTopicPartitionsHandler
             request.topics().forEach((TopicRequest t) -> names.add(t.name()));
         }
         // As Kafka: a listing leaves out undescribable topics; a named one answers TOPIC_AUTHORIZATION_FAILED.
-        Set<String> describable = ctx.accessGate().allowedTopics(context, Operation.DESCRIBE, names);
+        Set<String> describable = context.access().allowedTopics(Operation.DESCRIBE, names);
         if (all) {
             names.retainAll(describable);
         }
@@ -101,7 +88,7 @@ public final class DescribeTopicPartitionsHandler
             }
             Topic t = topic.get();
             int end = Math.min(t.partitionCount(), start + remaining);
-            out.add(describe(t, start, end));
+            out.add(describe(t, start, end, context.access().authorizedOperations(ResourceType.TOPIC, t.name())));
             remaining -= Math.max(0, end - start);
             if (end < t.partitionCount()) {
                 response.setNextCursor(new Cursor().setTopicName(name).setPartitionIndex(end));
@@ -111,7 +98,7 @@ public final class DescribeTopicPartitionsHandler
         return CompletableFuture.completedFuture(response.setTopics(out));
     }
 
-    private DescribeTopicPartitionsResponseTopic describe(Topic t, int start, int end) {
+    private DescribeTopicPartitionsResponseTopic describe(Topic t, int start, int end, int authorizedOperations) {
         int node = ctx.nodeId();
         List<DescribeTopicPartitionsResponsePartition> partitions = new ArrayList<>();
         for (int p = start; p < end; p++) {
@@ -123,6 +110,6 @@ public final class DescribeTopicPartitionsHandler
         }
         return new DescribeTopicPartitionsResponseTopic().setErrorCode(Errors.NONE).setName(t.name())
                 .setTopicId(t.id()).setIsInternal(TopicNames.isInternal(t.name())).setPartitions(partitions)
-                .setTopicAuthorizedOperations(AuthorizedOperations.TOPIC);
+                .setTopicAuthorizedOperations(authorizedOperations);
     }
 }

@@ -1,19 +1,21 @@
 package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.fetch.DelayedFetch;
 import io.kaas.broker.fetch.FetchReader;
 import io.kaas.broker.fetch.FetchSessionCache;
 import io.kaas.broker.fetch.FetchSessions;
-import io.kaas.wire.protocol.Errors;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.FetchRequestData;
 import io.kaas.wire.message.FetchRequestData.FetchPartition;
 import io.kaas.wire.message.FetchRequestData.FetchTopic;
 import io.kaas.wire.message.FetchResponseData;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,21 +55,6 @@ public final class FetchHandler implements ApiHandler<FetchRequestData, FetchRes
     }
 
     @Override
-    public ApiMessageType api() {
-        return ApiMessageType.FETCH;
-    }
-
-    @Override
-    public short minVersion() {
-        return 4;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 18;
-    }
-
-    @Override
     public CompletableFuture<FetchResponseData> handle(RequestContext context, FetchRequestData request) {
         short version = context.apiVersion();
         FetchSessions.Context session = sessions.open(request, version);
@@ -75,7 +62,7 @@ public final class FetchHandler implements ApiHandler<FetchRequestData, FetchRes
             return CompletableFuture.completedFuture(new FetchResponseData().setThrottleTimeMs(0)
                     .setErrorCode(session.error()).setSessionId(0).setResponses(new ArrayList<>()));
         }
-        Predicate<String> mayRead = ctx.accessGate().topicCheck(context, Operation.READ);
+        Predicate<String> mayRead = context.access().check(Operation.READ, ResourceType.TOPIC);
         List<FetchReader.Target> targets = session.isIncremental()
                 ? session.targets((name, id, byId, p, offset, max) -> target(mayRead, name, id, byId, p, offset, max))
                 : requestTargets(request, version, mayRead);

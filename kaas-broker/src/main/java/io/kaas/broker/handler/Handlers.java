@@ -1,31 +1,32 @@
 package io.kaas.broker.handler;
 
 import io.kaas.broker.BrokerContext;
+import io.kaas.broker.request.ApiContracts;
+import io.kaas.broker.request.ServedApi;
 import io.kaas.broker.topic.TopicManager;
 import java.util.List;
 
-/** Creates every topic, produce/fetch and admin handler; the registry adds ApiVersions. */
+/** Registers every topic, produce/fetch and admin handler with its contract; the registry adds ApiVersions. */
 public final class Handlers {
     private Handlers() {
     }
 
-    public static List<ApiHandler<?, ?>> create(BrokerContext ctx, TopicManager topics) {
+    public static List<ServedApi<?, ?>> create(BrokerContext ctx, TopicManager topics) {
         int nodeId = ctx.nodeId();
-        AccessGate gate = ctx.accessGate();
         return List.of(
-                new ProduceHandler(topics, gate),
-                new FetchHandler(ctx, topics),
-                new ListOffsetsHandler(topics, gate),
-                new MetadataHandler(ctx, topics),
-                new CreateTopicsHandler(nodeId, topics, gate),
-                new DeleteTopicsHandler(topics, gate),
-                new DeleteRecordsHandler(topics, gate),
-                new InitProducerIdHandler(ctx.clusterStore()),
-                new DescribeConfigsHandler(ctx, topics),
-                new AlterConfigsHandler(topics, gate),
-                new CreatePartitionsHandler(nodeId, topics, gate),
-                new IncrementalAlterConfigsHandler(topics, gate),
-                new DescribeClusterHandler(ctx),
-                new DescribeTopicPartitionsHandler(ctx, topics));
+                ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics)),
+                ServedApi.of(ApiContracts.FETCH, new FetchHandler(ctx, topics)),
+                ServedApi.of(ApiContracts.LIST_OFFSETS, new ListOffsetsHandler(topics)),
+                ServedApi.of(ApiContracts.METADATA, new MetadataHandler(ctx, topics)),
+                ServedApi.of(ApiContracts.CREATE_TOPICS, new CreateTopicsHandler(nodeId, topics)),
+                ServedApi.of(ApiContracts.DELETE_TOPICS, new DeleteTopicsHandler(topics)),
+                ServedApi.of(ApiContracts.DELETE_RECORDS, new DeleteRecordsHandler(topics)),
+                ServedApi.of(ApiContracts.INIT_PRODUCER_ID, new InitProducerIdHandler(ctx.clusterStore())),
+                ServedApi.of(ApiContracts.DESCRIBE_CONFIGS, new DescribeConfigsHandler(ctx, topics)),
+                ServedApi.of(ApiContracts.ALTER_CONFIGS, new AlterConfigsHandler(topics)),
+                ServedApi.of(ApiContracts.CREATE_PARTITIONS, new CreatePartitionsHandler(nodeId, topics)),
+                ServedApi.of(ApiContracts.INCREMENTAL_ALTER_CONFIGS, new IncrementalAlterConfigsHandler(topics)),
+                ServedApi.of(ApiContracts.DESCRIBE_CLUSTER, new DescribeClusterHandler(ctx)),
+                ServedApi.of(ApiContracts.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(ctx, topics)));
     }
 }

@@ -1,15 +1,16 @@
 package io.kaas.broker.handler;
 
-import io.kaas.wire.protocol.Errors;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.TopicManager;
-import io.kaas.wire.message.ApiMessageType;
-import io.kaas.wire.message.IncrementalAlterConfigsRequestData;
 import io.kaas.wire.message.IncrementalAlterConfigsRequestData.AlterConfigsResource;
 import io.kaas.wire.message.IncrementalAlterConfigsRequestData.AlterableConfig;
-import io.kaas.wire.message.IncrementalAlterConfigsResponseData;
+import io.kaas.wire.message.IncrementalAlterConfigsRequestData;
 import io.kaas.wire.message.IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse;
+import io.kaas.wire.message.IncrementalAlterConfigsResponseData;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,26 +22,9 @@ import java.util.concurrent.CompletableFuture;
 public final class IncrementalAlterConfigsHandler
         implements ApiHandler<IncrementalAlterConfigsRequestData, IncrementalAlterConfigsResponseData> {
     private final TopicManager topics;
-    private final AccessGate gate;
 
-    public IncrementalAlterConfigsHandler(TopicManager topics, AccessGate gate) {
+    public IncrementalAlterConfigsHandler(TopicManager topics) {
         this.topics = topics;
-        this.gate = gate;
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.INCREMENTAL_ALTER_CONFIGS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 1;
     }
 
     @Override
@@ -55,7 +39,7 @@ public final class IncrementalAlterConfigsHandler
                 if (!seen.add(resource.resourceType() + "/" + resource.resourceName())) {
                     throw new TopicException(Errors.INVALID_REQUEST, "Duplicate resource in request.");
                 }
-                TopicConfigChanges.checkMayAlter(gate, context, resource.resourceType(), resource.resourceName());
+                TopicConfigChanges.checkMayAlter(context, resource.resourceType(), resource.resourceName());
                 alter(resource, request.validateOnly());
                 r.setErrorCode(Errors.NONE).setErrorMessage(null);
             } catch (RuntimeException e) {

@@ -1,10 +1,11 @@
 package io.kaas.broker.handler;
 
 import io.kaas.api.cluster.ClusterStateStore;
-import io.kaas.wire.protocol.Errors;
-import io.kaas.wire.message.ApiMessageType;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.wire.message.InitProducerIdRequestData;
 import io.kaas.wire.message.InitProducerIdResponseData;
+import io.kaas.wire.protocol.Errors;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -21,21 +22,6 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
 
     public InitProducerIdHandler(ClusterStateStore store) {
         this.store = store;
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.INIT_PRODUCER_ID;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 5;
     }
 
     @Override

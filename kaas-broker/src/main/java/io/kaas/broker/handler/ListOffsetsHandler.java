@@ -4,15 +4,16 @@ import io.kaas.api.auth.Operation;
 import io.kaas.api.storage.LogOffsets;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.TimestampOffset;
-import io.kaas.wire.protocol.Errors;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.TopicManager;
-import io.kaas.wire.message.ApiMessageType;
-import io.kaas.wire.message.ListOffsetsRequestData;
 import io.kaas.wire.message.ListOffsetsRequestData.ListOffsetsPartition;
 import io.kaas.wire.message.ListOffsetsRequestData.ListOffsetsTopic;
-import io.kaas.wire.message.ListOffsetsResponseData;
+import io.kaas.wire.message.ListOffsetsRequestData;
 import io.kaas.wire.message.ListOffsetsResponseData.ListOffsetsPartitionResponse;
 import io.kaas.wire.message.ListOffsetsResponseData.ListOffsetsTopicResponse;
+import io.kaas.wire.message.ListOffsetsResponseData;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,26 +28,9 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
     static final long LATEST_TIERED = -5;
 
     private final TopicManager topics;
-    private final AccessGate gate;
 
-    public ListOffsetsHandler(TopicManager topics, AccessGate gate) {
+    public ListOffsetsHandler(TopicManager topics) {
         this.topics = topics;
-        this.gate = gate;
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.LIST_OFFSETS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 10;
     }
 
     @Override
@@ -56,7 +40,7 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
         List<ListOffsetsTopicResponse> out = new ArrayList<>();
         for (ListOffsetsTopic t : request.topics()) {
             List<ListOffsetsPartitionResponse> partitions = new ArrayList<>();
-            boolean describable = gate.allowedOnTopic(context, Operation.DESCRIBE, t.name());
+            boolean describable = context.access().allowedOnTopic(Operation.DESCRIBE, t.name());
             for (ListOffsetsPartition p : t.partitions()) {
                 ListOffsetsPartitionResponse r = describable
                         ? lookup(topics.log(t.name(), p.partitionIndex()), p, readCommitted)

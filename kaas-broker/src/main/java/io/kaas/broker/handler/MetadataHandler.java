@@ -1,19 +1,22 @@
 package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.BrokerEndpoint;
-import io.kaas.wire.protocol.Errors;
+import io.kaas.broker.auth.RequestAccess;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.MetadataRequestData;
 import io.kaas.wire.message.MetadataRequestData.MetadataRequestTopic;
 import io.kaas.wire.message.MetadataResponseData;
 import io.kaas.wire.message.MetadataResponseData.MetadataResponseBroker;
 import io.kaas.wire.message.MetadataResponseData.MetadataResponsePartition;
 import io.kaas.wire.message.MetadataResponseData.MetadataResponseTopic;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -35,21 +38,6 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
     }
 
     @Override
-    public ApiMessageType api() {
-        return ApiMessageType.METADATA;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 13;
-    }
-
-    @Override
     public CompletableFuture<MetadataResponseData> handle(RequestContext context, MetadataRequestData request) {
         short version = context.apiVersion();
         BrokerEndpoint endpoint = ctx.advertisedEndpoint();
@@ -59,20 +47,19 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
                 .setClusterId(ctx.clusterId())
                 .setControllerId(ctx.nodeId());
         if (version >= 8 && version <= 10 && request.includeClusterAuthorizedOperations()) {
-            response.setClusterAuthorizedOperations(AuthorizedOperations.CLUSTER);
+            response.setClusterAuthorizedOperations(context.access().clusterAuthorizedOperations());
         }
         boolean includeOps = version >= 8 && request.includeTopicAuthorizedOperations();
         List<MetadataResponseTopic> out = new ArrayList<>();
         List<MetadataRequestTopic> requested = request.topics();
-        AccessGate gate = ctx.accessGate();
         if (requested == null || (version == 0 && requested.isEmpty())) {
             List<Topic> all = new ArrayList<>(topics.topics());
             all.sort(Comparator.comparing(Topic::name));
             // As Kafka: a listing silently leaves out the topics the principal may not DESCRIBE.
-            Set<String> describable = gate.allowedTopics(context, Operation.DESCRIBE, all.stream().map(Topic::name).toList());
+            Set<String> describable = context.access().allowedTopics(Operation.DESCRIBE, all.stream().map(Topic::name).toList());
             for (Topic t : all) {
                 if (describable.contains(t.name())) {
-                    out.add(describe(t, includeOps, version));
+                    out.add(describe(t, includeOps ? context.access() : null, version));
                 }
             }
         } else {
@@ -87,7 +74,6 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
 
     private MetadataResponseTopic lookup(RequestContext context, MetadataRequestTopic rt, boolean autoCreate,
                                          boolean includeOps, short version) {
-        AccessGate gate = ctx.accessGate();
         String name = rt.name();
         UUID id = version >= 10 ? rt.topicId() : null;
         if (name == null && id != null && !ZERO.equals(id)) {
@@ -96,20 +82,19 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
                 return new MetadataResponseTopic().setErrorCode(Errors.UNKNOWN_TOPIC_ID).setName(null)
                         .setTopicId(id).setPartitions(new ArrayList<>());
             }
-            if (!gate.allowedOnTopic(context, Operation.DESCRIBE, byId.get().name())) {
+            if (!context.access().allowedOnTopic(Operation.DESCRIBE, byId.get().name())) {
                 return new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setName(null)
                         .setTopicId(id).setIsInternal(false).setPartitions(new ArrayList<>());
             }
-            return describe(byId.get(), includeOps, version);
+            return describe(byId.get(), includeOps ? context.access() : null, version);
         }
-        if (name != null && !gate.allowedOnTopic(context, Operation.DESCRIBE, name)) {
+        if (name != null && !context.access().allowedOnTopic(Operation.DESCRIBE, name)) {
             return new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setName(name)
                     .setTopicId(ZERO).setIsInternal(false).setPartitions(new ArrayList<>());
         }
         Optional<Topic> topic = topics.topic(name);
         if (topic.isEmpty() && autoCreate && name != null && topics.names().allows(name)
-                && !gate.allowedOnCluster(context, Operation.CREATE)
-                && !gate.allowedOnTopic(context, Operation.CREATE, name)) {
+                && !context.access().allowedOnTopic(Operation.CREATE, name)) { // on the cluster or the topic
             // As Kafka: a topic that would be auto-created without CREATE permission is an authorization failure.
             return new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setName(name)
                     .setTopicId(ZERO).setIsInternal(false).setPartitions(new ArrayList<>());
@@ -118,7 +103,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
             topic = topics.autoCreate(name);
         }
         if (topic.isPresent()) {
-            return describe(topic.get(), includeOps, version);
+            return describe(topic.get(), includeOps ? context.access() : null, version);
         }
         short error = name != null && topics.names().allows(name) ? Errors.UNKNOWN_TOPIC_OR_PARTITION
                 : Errors.INVALID_TOPIC_EXCEPTION;
@@ -126,7 +111,8 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
                 .setIsInternal(false).setPartitions(new ArrayList<>());
     }
 
-    private MetadataResponseTopic describe(Topic t, boolean includeOps, short version) {
+    /** {@code t} as Metadata describes it, with its authorized operations when {@code ops} is given. */
+    private MetadataResponseTopic describe(Topic t, RequestAccess ops, short version) {
         int node = ctx.nodeId();
         List<MetadataResponsePartition> partitions = new ArrayList<>(t.partitionCount());
         for (int p = 0; p < t.partitionCount(); p++) {
@@ -145,8 +131,8 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
                 .setTopicId(t.id())
                 .setIsInternal(TopicNames.isInternal(t.name()))
                 .setPartitions(partitions);
-        if (includeOps && version >= 8) {
-            topic.setTopicAuthorizedOperations(AuthorizedOperations.TOPIC);
+        if (ops != null && version >= 8) {
+            topic.setTopicAuthorizedOperations(ops.authorizedOperations(ResourceType.TOPIC, t.name()));
         }
         return topic;
     }

@@ -7,17 +7,18 @@ import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.PartitionLog;
-import io.kaas.wire.protocol.BufferRecords;
-import io.kaas.wire.protocol.Errors;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceRequestData.PartitionProduceData;
 import io.kaas.wire.message.ProduceRequestData.TopicProduceData;
 import io.kaas.wire.message.ProduceResponseData;
 import io.kaas.wire.message.ProduceResponseData.PartitionProduceResponse;
 import io.kaas.wire.message.ProduceResponseData.TopicProduceResponse;
+import io.kaas.wire.protocol.BufferRecords;
+import io.kaas.wire.protocol.Errors;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -32,26 +33,9 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ProduceHandler implements ApiHandler<ProduceRequestData, ProduceResponseData> {
     private final TopicManager topics;
-    private final AccessGate gate;
 
-    public ProduceHandler(TopicManager topics, AccessGate gate) {
+    public ProduceHandler(TopicManager topics) {
         this.topics = topics;
-        this.gate = gate;
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.PRODUCE;
-    }
-
-    @Override
-    public short minVersion() {
-        return 3;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 13;
     }
 
     @Override
@@ -64,11 +48,11 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         List<CompletableFuture<PartitionProduceResponse>> all = new ArrayList<>();
         // As Kafka: a transactional produce needs WRITE on its transactional id, else every partition fails.
         boolean transactionalIdDenied = request.transactionalId() != null
-                && !gate.allowed(context, Operation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId());
+                && !context.access().allowed(Operation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId());
         for (TopicProduceData td : request.topicData()) {
             Optional<Topic> topic = version >= 13 ? topics.topic(td.topicId()) : topics.topic(td.name());
             String name = version >= 13 ? topic.map(Topic::name).orElse(null) : td.name();
-            boolean denied = name != null && !gate.allowedOnTopic(context, Operation.WRITE, name);
+            boolean denied = name != null && !context.access().allowedOnTopic(Operation.WRITE, name);
             topicResponses.add(new TopicProduceResponse().setName(td.name()).setTopicId(td.topicId()));
             List<CompletableFuture<PartitionProduceResponse>> futures = new ArrayList<>();
             for (PartitionProduceData pd : td.partitionData()) {

@@ -2,12 +2,13 @@ package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
 import io.kaas.broker.config.ConfigType;
-import io.kaas.wire.protocol.Errors;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicConfigDef;
 import io.kaas.broker.topic.TopicConfigs;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.TopicManager;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -32,12 +33,12 @@ final class TopicConfigChanges {
      * Throws TopicException with TOPIC_AUTHORIZATION_FAILED (a topic) or CLUSTER_AUTHORIZATION_FAILED (the
      * broker) unless the request may ALTER_CONFIGS on the resource, as Kafka checks before anything else.
      */
-    static void checkMayAlter(AccessGate gate, RequestContext context, byte resourceType, String name) {
-        if (resourceType == TOPIC && !gate.allowedOnTopic(context, Operation.ALTER_CONFIGS, name)) {
+    static void checkMayAlter(RequestContext context, byte resourceType, String name) {
+        if (resourceType == TOPIC && !context.access().allowedOnTopic(Operation.ALTER_CONFIGS, name)) {
             throw new TopicException(Errors.TOPIC_AUTHORIZATION_FAILED, "Topic authorization failed.");
         }
         if ((resourceType == BROKER || resourceType == BROKER_LOGGER)
-                && !gate.allowedOnCluster(context, Operation.ALTER_CONFIGS)) {
+                && !context.access().allowedOnCluster(Operation.ALTER_CONFIGS)) {
             throw new TopicException(Errors.CLUSTER_AUTHORIZATION_FAILED, "Cluster authorization failed.");
         }
     }

@@ -1,6 +1,6 @@
 package io.kaas.broker.network;
 
-import io.kaas.broker.handler.HandlerRegistry;
+import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.wire.netty.KafkaFrameDecoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;

@@ -1,9 +1,9 @@
 package io.kaas.broker.network;
 
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.ApiVersionsHandler;
-import io.kaas.broker.handler.HandlerRegistry;
-import io.kaas.broker.handler.RequestContext;
+import io.kaas.broker.request.ApiSpec;
+import io.kaas.broker.request.ApiVersionsHandler;
+import io.kaas.broker.request.HandlerRegistry;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.RequestHeaderData;
 import io.kaas.wire.protocol.ApiMessage;
@@ -120,28 +120,28 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         short version = frame.getShort(frame.readerIndex() + 2);
         int correlationId = frame.getInt(frame.readerIndex() + 4);
         ApiMessageType api = lookup(apiKey);
-        ApiHandler<?, ?> handler = api == null ? null : registry.handler(api);
-        if (handler == null) {
+        ApiSpec<?, ?> spec = api == null ? null : registry.spec(api);
+        if (spec == null) {
             frame.release();
             reject(ctx, apiKey, version, "unknown or unserved API key");
             return;
         }
-        if (api == ApiMessageType.API_VERSIONS && version > handler.maxVersion()) {
+        if (api == ApiMessageType.API_VERSIONS && version > spec.maxVersion()) {
             answerUnsupportedApiVersions(ctx, frame, correlationId);
             return;
         }
         if (!registry.serves(api, version)) {
             frame.release();
-            reject(ctx, apiKey, version, api == ApiMessageType.PRODUCE && version < handler.minVersion()
-                ? "Produce v" + version + " is advertised for librdkafka (KAFKA-18659) but removed since Kafka 4.0"
-                : "version outside the served range " + handler.minVersion() + "-" + handler.maxVersion());
+            reject(ctx, apiKey, version, version >= spec.advertisedMinVersion() && version < spec.minVersion()
+                ? spec.api().apiName() + " v" + version + " is advertised for librdkafka (KAFKA-18659) but removed since Kafka 4.0"
+                : "version outside the served range " + spec.minVersion() + "-" + spec.maxVersion());
             return;
         }
-        decodeAndDispatch(ctx, frame, api, handler, version, correlationId);
+        decodeAndDispatch(ctx, frame, api, version, correlationId);
     }
 
     private void decodeAndDispatch(ChannelHandlerContext ctx, ByteBuf frame, ApiMessageType api,
-                                   ApiHandler<?, ?> handler, short version, int correlationId) {
+                                   short version, int correlationId) {
         RequestHeaderData header = new RequestHeaderData();
         ApiMessage body = api.newRequest();
         try {
@@ -157,20 +157,19 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             remote(ctx.channel().remoteAddress()), state.settings().listenerName());
         EventLoop loop = ctx.channel().eventLoop();
         try {
-            requestExecutor.execute(() -> invoke(ctx, loop, slot, api, handler, context, body));
+            requestExecutor.execute(() -> invoke(ctx, loop, slot, api, context, body));
         } catch (RejectedExecutionException e) {
             queue.complete(slot, new ResponseQueue.Close());
         }
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
     private void invoke(ChannelHandlerContext ctx, EventLoop loop, ResponseQueue.Slot slot, ApiMessageType api,
-                        ApiHandler handler, RequestContext context, ApiMessage body) {
+                        RequestContext context, ApiMessage body) {
         CompletableFuture<? extends ApiMessage> future;
         try {
-            future = handler.handle(context, body);
+            future = registry.handle(api, context, body);
             if (future == null) {
-                throw new IllegalStateException(handler.getClass().getName() + " returned no future");
+                throw new IllegalStateException("the " + api.apiName() + " handler returned no future");
             }
         } catch (Throwable t) {
             future = CompletableFuture.failedFuture(t);

@@ -1,6 +1,6 @@
 package io.kaas.broker.network;
 
-import io.kaas.broker.handler.HandlerRegistry;
+import io.kaas.broker.request.HandlerRegistry;
 import io.netty.channel.Channel;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.cluster.ClusterStoreContext;
+import io.kaas.api.plugin.BackendProvider;
 import io.kaas.api.plugin.PluginConfig;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.EngineContext;
@@ -13,13 +14,19 @@ import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.BrokerEndpoint;
+import io.kaas.broker.auth.AccessGate;
 import io.kaas.broker.config.BrokerConfig;
+import io.kaas.broker.request.ApiContracts;
+import io.kaas.broker.request.HandlerRegistry;
+import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.request.ServedApi;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
-import io.kaas.wire.protocol.Records;
+import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceResponseData;
 import io.kaas.wire.protocol.Errors;
+import io.kaas.wire.protocol.Records;
 import io.netty.buffer.Unpooled;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -57,18 +64,20 @@ class ProduceHandlerTest {
         BrokerConfig config = BrokerConfig.of(Map.of("node.id", "1", "listeners", "PLAINTEXT://127.0.0.1:0",
                 "log.dirs", dataDir.toString()));
         scheduler = Executors.newSingleThreadScheduledExecutor();
-        engine = builtIn(StorageEngineProvider.class, "segments", StorageEngineProvider::name).open(new EngineContext(dataDir, PluginConfig.empty(), 1, Clock.systemUTC()));
-        store = builtIn(ClusterStateStoreProvider.class, "files", ClusterStateStoreProvider::name).open(new ClusterStoreContext(dataDir, PluginConfig.empty(), 1));
+        engine = provider(StorageEngineProvider.class, "segments")
+                .open(new EngineContext(dataDir, PluginConfig.empty(), 1, Clock.systemUTC()));
+        store = provider(ClusterStateStoreProvider.class, "files")
+                .open(new ClusterStoreContext(dataDir, PluginConfig.empty(), 1));
         topics = new TopicManager(new Context(config), TopicNames.kafkaRules());
         topics.open();
         topics.create("t", 1, 1, Map.of(), false);
-        handler = new ProduceHandler(topics, AccessGate.ALLOW_ALL);
+        handler = new ProduceHandler(topics);
     }
 
-    /** A built-in backend, found as the broker finds it: by ServiceLoader, since its class is not exported. */
-    private static <P> P builtIn(Class<P> service, String name, java.util.function.Function<P, String> nameOf) {
-        return ServiceLoader.load(service).stream().map(ServiceLoader.Provider::get).filter(p -> nameOf.apply(p).equals(name))
-                .findFirst().orElseThrow(() -> new AssertionError("no built-in " + service.getSimpleName() + " " + name));
+    /** A backend found as the broker finds it (service binding; the backends do not export their provider packages). */
+    private static <P extends BackendProvider> P provider(Class<P> type, String name) {
+        return ServiceLoader.load(type).stream().map(ServiceLoader.Provider::get).filter(p -> p.name().equals(name))
+                .findFirst().orElseThrow();
     }
 
     @AfterEach
@@ -85,7 +94,10 @@ class ProduceHandlerTest {
                         .setRecords(Records.of(Unpooled.wrappedBuffer(batch))))));
         ProduceRequestData request = new ProduceRequestData().setAcks(acks).setTimeoutMs(10_000).setTopicData(data);
         RequestContext context = new RequestContext((short) 9, 1, "test", new InetSocketAddress("127.0.0.1", 1), "PLAINTEXT");
-        ProduceResponseData response = handler.handle(context, request).get(10, TimeUnit.SECONDS);
+        // Through the pipeline, which gives the handler its contract's access (no authorizer here).
+        HandlerRegistry registry = HandlerRegistry.of(List.of(ServedApi.of(ApiContracts.PRODUCE, handler)));
+        ProduceResponseData response = (ProduceResponseData) registry.handle(ApiMessageType.PRODUCE, context, request)
+                .get(10, TimeUnit.SECONDS);
         return response.responses().iterator().next().partitionResponses().get(0);
     }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.kaas.broker.handler.HandlerRegistry;
+import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.HeartbeatRequestData;
 import java.io.IOException;
@@ -21,7 +21,7 @@ class KafkaServerLifecycleTest {
         NetworkSettings settings = new NetworkSettings("PLAINTEXT", "127.0.0.1", 0, 1 << 20, 1, 2, 100, -1, -1,
             Duration.ofSeconds(5), Duration.ZERO);
         KafkaServer server = new KafkaServer(settings);
-        int port = server.start(HandlerRegistry.of(List.of(new NetworkBadInputTest.FakeHeartbeat()))).getPort();
+        int port = server.start(HandlerRegistry.of(List.of(NetworkBadInputTest.FakeHeartbeat.served()))).getPort();
         try (RawClient c = new RawClient(port)) {
             c.send(ApiMessageType.HEARTBEAT, (short) 4, 77,
                 new HeartbeatRequestData().setGroupId("g").setMemberId("m").setGenerationId(300));

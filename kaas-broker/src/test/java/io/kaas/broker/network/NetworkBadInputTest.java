@@ -2,9 +2,11 @@ package io.kaas.broker.network;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.HandlerRegistry;
-import io.kaas.broker.handler.RequestContext;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.ApiSpec;
+import io.kaas.broker.request.HandlerRegistry;
+import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.request.ServedApi;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.ApiVersionsRequestData;
 import io.kaas.wire.message.ApiVersionsResponseData;
@@ -45,21 +47,11 @@ class NetworkBadInputTest {
 
     /** Heartbeat stand-in whose behaviour the generation id picks: sleep n ms, throw, or answer nothing. */
     static final class FakeHeartbeat implements ApiHandler<HeartbeatRequestData, HeartbeatResponseData> {
-        @Override
-        public ApiMessageType api() {
-            return ApiMessageType.HEARTBEAT;
-        }
+        static final ApiSpec<HeartbeatRequestData, HeartbeatResponseData> SPEC = ApiSpec.of(ApiMessageType.HEARTBEAT, 0, 4);
 
-        @Override
-        public short minVersion() {
-            return 0;
+        static ServedApi<HeartbeatRequestData, HeartbeatResponseData> served() {
+            return ServedApi.of(SPEC, new FakeHeartbeat());
         }
-
-        @Override
-        public short maxVersion() {
-            return 4;
-        }
-
         @Override
         public CompletableFuture<HeartbeatResponseData> handle(RequestContext context, HeartbeatRequestData request) {
             int g = request.generationId();
@@ -76,21 +68,7 @@ class NetworkBadInputTest {
 
     /** Metadata stand-in that always fails: Metadata has no top-level error code. */
     static final class FailingMetadata implements ApiHandler<MetadataRequestData, ApiMessage> {
-        @Override
-        public ApiMessageType api() {
-            return ApiMessageType.METADATA;
-        }
-
-        @Override
-        public short minVersion() {
-            return 0;
-        }
-
-        @Override
-        public short maxVersion() {
-            return 12;
-        }
-
+        static final ApiSpec<MetadataRequestData, ApiMessage> SPEC = ApiSpec.of(ApiMessageType.METADATA, 0, 12);
         @Override
         public CompletableFuture<ApiMessage> handle(RequestContext context, MetadataRequestData request) {
             return CompletableFuture.failedFuture(new IllegalStateException("metadata boom (test)"));
@@ -98,21 +76,8 @@ class NetworkBadInputTest {
     }
 
     static final class FakeProduce implements ApiHandler<ProduceRequestData, ProduceResponseData> {
-        @Override
-        public ApiMessageType api() {
-            return ApiMessageType.PRODUCE;
-        }
-
-        @Override
-        public short minVersion() {
-            return 3;
-        }
-
-        @Override
-        public short maxVersion() {
-            return 13;
-        }
-
+        static final ApiSpec<ProduceRequestData, ProduceResponseData> SPEC =
+                ApiSpec.<ProduceRequestData, ProduceResponseData>of(ApiMessageType.PRODUCE, 3, 13).advertisedFrom(0);
         @Override
         public CompletableFuture<ProduceResponseData> handle(RequestContext context, ProduceRequestData request) {
             return CompletableFuture.completedFuture(request.acks() == 0 ? null : new ProduceResponseData());
@@ -124,7 +89,8 @@ class NetworkBadInputTest {
         NetworkSettings settings = new NetworkSettings("PLAINTEXT", "127.0.0.1", 0, MAX_FRAME, 2, 4, 100, -1, -1,
             Duration.ofSeconds(2), Duration.ofMinutes(10));
         server = new KafkaServer(settings);
-        port = server.start(HandlerRegistry.of(List.of(new FakeHeartbeat(), new FailingMetadata(), new FakeProduce())))
+        port = server.start(HandlerRegistry.of(List.of(FakeHeartbeat.served(),
+            ServedApi.of(FailingMetadata.SPEC, new FailingMetadata()), ServedApi.of(FakeProduce.SPEC, new FakeProduce()))))
             .getPort();
     }
 

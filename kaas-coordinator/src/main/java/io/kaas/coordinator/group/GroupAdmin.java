@@ -31,10 +31,11 @@ public final class GroupAdmin {
     public static final String CLASSIC_TYPE = "classic";
     /** The type of KIP-848 consumer groups (also their protocol type). */
     public static final String CONSUMER_TYPE = "consumer";
-    /** DescribeGroups' authorized operations when not asked for. */
+    /**
+     * Authorized operations as described groups carry them until the caller, which holds the authorizer,
+     * fills them in when the request asks for them: Kafka's value for "not asked".
+     */
     public static final int AUTHORIZED_OPERATIONS_OMITTED = Integer.MIN_VALUE;
-    /** READ (3), DELETE (6) and DESCRIBE (8): every operation on a group, as no authorizer is configured. */
-    public static final int ALL_GROUP_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8);
 
     private final GroupCoordinator coordinator;
     private final ClusterStateStore store;
@@ -90,11 +91,11 @@ public final class GroupAdmin {
      * One group as DescribeGroups shows it: members always, their metadata and assignments and the
      * protocol only when Stable. An unknown group is Dead with no members, and, from v6, GROUP_ID_NOT_FOUND.
      */
-    public DescribedGroup describe(String groupId, short version, boolean includeAuthorizedOperations) {
+    public DescribedGroup describe(String groupId, short version) {
         DescribedGroup d = new DescribedGroup().setGroupId(groupId).setProtocolType("").setProtocolData("")
                 .setMembers(new ArrayList<>());
         if (version >= 3) {
-            d.setAuthorizedOperations(includeAuthorizedOperations ? ALL_GROUP_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED);
+            d.setAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
         }
         if (groupId == null) {
             return d.setGroupId("").setErrorCode(Errors.INVALID_GROUP_ID).setGroupState(GroupState.DEAD.kafkaName());
@@ -138,10 +139,9 @@ public final class GroupAdmin {
      * found.") and for a classic group ("Group X is not a consumer group.", which makes the admin client
      * fall back to DescribeGroups).
      */
-    public ConsumerGroupDescribeResponseData.DescribedGroup describeConsumerGroup(String groupId, short version,
-                                                                                 boolean includeAuthorizedOperations) {
+    public ConsumerGroupDescribeResponseData.DescribedGroup describeConsumerGroup(String groupId, short version) {
         var d = new ConsumerGroupDescribeResponseData.DescribedGroup().setGroupId(groupId == null ? "" : groupId)
-                .setAuthorizedOperations(includeAuthorizedOperations ? ALL_GROUP_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED);
+                .setAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
         if (groupId == null) {
             return d.setErrorCode(Errors.INVALID_GROUP_ID);
         }

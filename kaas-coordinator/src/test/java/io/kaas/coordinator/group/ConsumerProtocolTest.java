@@ -434,7 +434,7 @@ class ConsumerProtocolTest {
         send(joinRequest("b", "orders").setServerAssignor("range"));
         Set<Integer> kept = partitions(beat("a", 1, all));
         assertThat(kept).containsExactly(0, 1, 2);
-        assertThat(coordinator.admin().describeConsumerGroup(G, (short) 1, false).assignorName()).isEqualTo("range");
+        assertThat(coordinator.admin().describeConsumerGroup(G, (short) 1).assignorName()).isEqualTo("range");
     }
 
     // ---- classic and consumer groups with one id ----
@@ -535,13 +535,13 @@ class ConsumerProtocolTest {
         assertThat(coordinator.admin().listGroups(List.of(), List.of("classic"))).isEmpty();
         assertThat(coordinator.admin().listGroups(List.of("Empty"), List.of())).isEmpty();
 
-        DescribedGroup classicView = coordinator.admin().describe(G, (short) 6, false);
+        DescribedGroup classicView = coordinator.admin().describe(G, (short) 6);
         assertThat(classicView.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         assertThat(classicView.errorMessage()).isEqualTo("Group cg is not a classic group.");
         assertThat(classicView.groupState()).isEqualTo("Dead");
-        assertThat(coordinator.admin().describe(G, (short) 5, false).errorCode()).isZero();
+        assertThat(coordinator.admin().describe(G, (short) 5).errorCode()).isZero();
 
-        ConsumerGroupDescribeResponseData.DescribedGroup d = coordinator.admin().describeConsumerGroup(G, (short) 1, true);
+        ConsumerGroupDescribeResponseData.DescribedGroup d = coordinator.admin().describeConsumerGroup(G, (short) 1);
         assertThat(d.errorCode()).isZero();
         assertThat(d.groupState()).isEqualTo("Stable");
         assertThat(d.groupEpoch()).isEqualTo(1);
@@ -558,7 +558,7 @@ class ConsumerProtocolTest {
                 assertThat(tp.partitions()).containsExactly(0, 1, 2, 3, 4, 5);
             });
         });
-        assertThat(coordinator.admin().describeConsumerGroup("nope", (short) 1, false).errorMessage())
+        assertThat(coordinator.admin().describeConsumerGroup("nope", (short) 1).errorMessage())
                 .isEqualTo("Group nope not found.");
         assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(Errors.NON_EMPTY_GROUP);
         send(new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId("a").setMemberEpoch(-1));

@@ -97,7 +97,7 @@ class GroupCoordinatorTest {
     }
 
     String state() {
-        DescribedGroup d = coordinator.admin().describe(G, (short) 5, false);
+        DescribedGroup d = coordinator.admin().describe(G, (short) 5);
         return d.groupState();
     }
 
@@ -439,8 +439,8 @@ class GroupCoordinatorTest {
         assertThat(state()).isEqualTo("Empty");
         assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(Errors.NONE);
         assertThat(store.committedOffsets(G)).isEmpty();
-        assertThat(coordinator.admin().describe(G, (short) 6, false).errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
-        assertThat(coordinator.admin().describe(G, (short) 5, false).groupState()).isEqualTo("Dead");
+        assertThat(coordinator.admin().describe(G, (short) 6).errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
+        assertThat(coordinator.admin().describe(G, (short) 5).groupState()).isEqualTo("Dead");
         assertThat(coordinator.admin().listGroups(List.of(), List.of())).isEmpty();
     }
 
@@ -507,7 +507,7 @@ class GroupCoordinatorTest {
         GroupCoordinator restarted = new GroupCoordinator(store, GroupCoordinatorConfig.defaults(), timer);
         restarted.start();
         assertThat(restarted.admin().listGroups(List.of(), List.of())).extracting(ListedGroup::groupId).containsExactly("other");
-        assertThat(restarted.admin().describe("other", (short) 5, false).groupState()).isEqualTo("Empty");
+        assertThat(restarted.admin().describe("other", (short) 5).groupState()).isEqualTo("Empty");
         restarted.close();
     }
 

@@ -1,12 +1,14 @@
 package io.kaas.broker.handler.group;
 
+import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.coordinator.group.GroupCoordinator;
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.RequestContext;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.ConsumerGroupDescribeRequestData;
 import io.kaas.wire.message.ConsumerGroupDescribeResponseData;
 import io.kaas.wire.message.ConsumerGroupDescribeResponseData.DescribedGroup;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -25,27 +27,20 @@ public final class ConsumerGroupDescribeHandler
     }
 
     @Override
-    public ApiMessageType api() {
-        return ApiMessageType.CONSUMER_GROUP_DESCRIBE;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 1;
-    }
-
-    @Override
     public CompletableFuture<ConsumerGroupDescribeResponseData> handle(RequestContext context,
                                                                       ConsumerGroupDescribeRequestData request) {
         List<DescribedGroup> groups = new ArrayList<>();
         for (String groupId : request.groupIds()) {
-            groups.add(coordinator.admin().describeConsumerGroup(groupId, context.apiVersion(),
-                    request.includeAuthorizedOperations()));
+            if (!context.access().allowed(Operation.DESCRIBE, ResourceType.GROUP, groupId)) {
+                groups.add(new DescribedGroup().setGroupId(groupId).setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED)
+                        .setErrorMessage("Group authorization failed."));
+                continue;
+            }
+            DescribedGroup described = coordinator.admin().describeConsumerGroup(groupId, context.apiVersion());
+            if (request.includeAuthorizedOperations()) {
+                described.setAuthorizedOperations(context.access().authorizedOperations(ResourceType.GROUP, groupId));
+            }
+            groups.add(described);
         }
         return CompletableFuture.completedFuture(new ConsumerGroupDescribeResponseData().setGroups(groups));
     }

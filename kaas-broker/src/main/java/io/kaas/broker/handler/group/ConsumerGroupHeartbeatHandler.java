@@ -1,11 +1,14 @@
 package io.kaas.broker.handler.group;
 
+import io.kaas.api.auth.Operation;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.coordinator.group.GroupCoordinator;
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.RequestContext;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
+import io.kaas.wire.protocol.Errors;
+import java.util.HashSet;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -22,23 +25,15 @@ public final class ConsumerGroupHeartbeatHandler
     }
 
     @Override
-    public ApiMessageType api() {
-        return ApiMessageType.CONSUMER_GROUP_HEARTBEAT;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 1;
-    }
-
-    @Override
     public CompletableFuture<ConsumerGroupHeartbeatResponseData> handle(RequestContext context,
                                                                        ConsumerGroupHeartbeatRequestData request) {
+        // As Kafka: a member may subscribe only to topic names it may DESCRIBE (the group's READ is the contract's).
+        List<String> subscribed = request.subscribedTopicNames();
+        if (subscribed != null && !subscribed.isEmpty()
+                && context.access().allowedTopics(Operation.DESCRIBE, subscribed).size() < new HashSet<>(subscribed).size()) {
+            return CompletableFuture.completedFuture(new ConsumerGroupHeartbeatResponseData()
+                    .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED));
+        }
         return CompletableFuture.completedFuture(coordinator.consumerGroupHeartbeat(request, context.apiVersion(),
                 context.clientId(), GroupHandlers.clientHost(context)));
     }

@@ -1,12 +1,14 @@
 package io.kaas.broker.handler.group;
 
+import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.coordinator.group.GroupCoordinator;
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.RequestContext;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.DeleteGroupsRequestData;
 import io.kaas.wire.message.DeleteGroupsResponseData;
 import io.kaas.wire.message.DeleteGroupsResponseData.DeletableGroupResult;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -20,26 +22,12 @@ public final class DeleteGroupsHandler implements ApiHandler<DeleteGroupsRequest
     }
 
     @Override
-    public ApiMessageType api() {
-        return ApiMessageType.DELETE_GROUPS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 2;
-    }
-
-    @Override
     public CompletableFuture<DeleteGroupsResponseData> handle(RequestContext context, DeleteGroupsRequestData request) {
         List<DeletableGroupResult> results = new ArrayList<>();
         for (String groupId : request.groupsNames()) {
-            results.add(new DeletableGroupResult().setGroupId(groupId)
-                    .setErrorCode(coordinator.admin().deleteGroup(groupId)));
+            short error = context.access().allowed(Operation.DELETE, ResourceType.GROUP, groupId)
+                    ? coordinator.admin().deleteGroup(groupId) : Errors.GROUP_AUTHORIZATION_FAILED;
+            results.add(new DeletableGroupResult().setGroupId(groupId).setErrorCode(error));
         }
         return CompletableFuture.completedFuture(new DeleteGroupsResponseData().setResults(results));
     }

@@ -1,12 +1,14 @@
 package io.kaas.broker.handler.group;
 
+import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.coordinator.group.GroupCoordinator;
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.RequestContext;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.DescribeGroupsRequestData;
 import io.kaas.wire.message.DescribeGroupsResponseData;
 import io.kaas.wire.message.DescribeGroupsResponseData.DescribedGroup;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -20,27 +22,22 @@ public final class DescribeGroupsHandler implements ApiHandler<DescribeGroupsReq
     }
 
     @Override
-    public ApiMessageType api() {
-        return ApiMessageType.DESCRIBE_GROUPS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 6;
-    }
-
-    @Override
     public CompletableFuture<DescribeGroupsResponseData> handle(RequestContext context, DescribeGroupsRequestData request) {
         short version = context.apiVersion();
         List<DescribedGroup> groups = new ArrayList<>();
+        boolean includeOps = version >= 3 && request.includeAuthorizedOperations();
         for (String groupId : request.groups()) {
-            groups.add(coordinator.admin().describe(groupId, version,
-                    version >= 3 && request.includeAuthorizedOperations()));
+            if (!context.access().allowed(Operation.DESCRIBE, ResourceType.GROUP, groupId)) {
+                DescribedGroup denied = new DescribedGroup().setGroupId(groupId)
+                        .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED);
+                groups.add(version >= 6 ? denied.setErrorMessage("Group authorization failed.") : denied);
+                continue;
+            }
+            DescribedGroup described = coordinator.admin().describe(groupId, version);
+            if (includeOps) {
+                described.setAuthorizedOperations(context.access().authorizedOperations(ResourceType.GROUP, groupId));
+            }
+            groups.add(described);
         }
         return CompletableFuture.completedFuture(new DescribeGroupsResponseData().setGroups(groups));
     }

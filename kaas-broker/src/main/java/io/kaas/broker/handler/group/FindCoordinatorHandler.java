@@ -1,14 +1,15 @@
 package io.kaas.broker.handler.group;
 
+import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.BrokerEndpoint;
-import io.kaas.wire.protocol.Errors;
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.RequestContext;
-import io.kaas.wire.message.ApiMessageType;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.wire.message.FindCoordinatorRequestData;
-import io.kaas.wire.message.FindCoordinatorResponseData;
 import io.kaas.wire.message.FindCoordinatorResponseData.Coordinator;
+import io.kaas.wire.message.FindCoordinatorResponseData;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -29,31 +30,16 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
     }
 
     @Override
-    public ApiMessageType api() {
-        return ApiMessageType.FIND_COORDINATOR;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 6;
-    }
-
-    @Override
     public CompletableFuture<FindCoordinatorResponseData> handle(RequestContext context, FindCoordinatorRequestData request) {
         FindCoordinatorResponseData response = new FindCoordinatorResponseData();
         if (context.apiVersion() >= 4) {
             List<Coordinator> coordinators = new ArrayList<>();
             for (String key : request.coordinatorKeys()) {
-                coordinators.add(lookup(key, request.keyType()));
+                coordinators.add(lookup(context, key, request.keyType()));
             }
             return CompletableFuture.completedFuture(response.setCoordinators(coordinators));
         }
-        Coordinator c = lookup(request.key(), request.keyType());
+        Coordinator c = lookup(context, request.key(), request.keyType());
         response.setErrorCode(c.errorCode()).setNodeId(c.nodeId()).setHost(c.host()).setPort(c.port());
         if (context.apiVersion() >= 1) {
             response.setErrorMessage(c.errorMessage());
@@ -61,8 +47,16 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
         return CompletableFuture.completedFuture(response);
     }
 
-    private Coordinator lookup(String key, byte keyType) {
+    private Coordinator lookup(RequestContext context, String key, byte keyType) {
         Coordinator c = new Coordinator().setKey(key).setNodeId(-1).setHost("").setPort(-1);
+        // As Kafka: DESCRIBE on the key's group or transactional id, else its authorization error and no node.
+        if (keyType == GROUP && !context.access().allowed(Operation.DESCRIBE, ResourceType.GROUP, key)) {
+            return c.setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED).setErrorMessage("Group authorization failed.");
+        }
+        if (keyType == TRANSACTION && !context.access().allowed(Operation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key)) {
+            return c.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
+                    .setErrorMessage("Transactional Id authorization failed.");
+        }
         if (keyType == GROUP) {
             BrokerEndpoint endpoint = ctx.advertisedEndpoint();
             return c.setErrorCode(Errors.NONE).setErrorMessage(null).setNodeId(ctx.nodeId())

@@ -1,9 +1,10 @@
 package io.kaas.broker.handler.group;
 
 import io.kaas.broker.BrokerContext;
+import io.kaas.broker.request.ApiContracts;
+import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.request.ServedApi;
 import io.kaas.coordinator.group.GroupCoordinator;
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.RequestContext;
 import java.net.InetSocketAddress;
 import java.util.List;
 
@@ -18,21 +19,21 @@ public final class GroupHandlers {
      * the Java client accept {@code group.protocol=consumer} and franz-go switch to KIP-848; no feature
      * ({@code group.version}) needs finalizing for either.
      */
-    public static List<ApiHandler<?, ?>> create(BrokerContext ctx, GroupCoordinator coordinator) {
+    public static List<ServedApi<?, ?>> create(BrokerContext ctx, GroupCoordinator coordinator) {
         return List.of(
-                new FindCoordinatorHandler(ctx),
-                new JoinGroupHandler(coordinator),
-                new SyncGroupHandler(coordinator),
-                new HeartbeatHandler(coordinator),
-                new LeaveGroupHandler(coordinator),
-                new OffsetCommitHandler(coordinator),
-                new OffsetFetchHandler(coordinator),
-                new ListGroupsHandler(coordinator),
-                new DescribeGroupsHandler(coordinator),
-                new DeleteGroupsHandler(coordinator),
-                new OffsetDeleteHandler(coordinator),
-                new ConsumerGroupHeartbeatHandler(coordinator),
-                new ConsumerGroupDescribeHandler(coordinator));
+                ServedApi.of(ApiContracts.FIND_COORDINATOR, new FindCoordinatorHandler(ctx)),
+                ServedApi.of(ApiContracts.JOIN_GROUP, new JoinGroupHandler(coordinator)),
+                ServedApi.of(ApiContracts.SYNC_GROUP, new SyncGroupHandler(coordinator)),
+                ServedApi.of(ApiContracts.HEARTBEAT, new HeartbeatHandler(coordinator)),
+                ServedApi.of(ApiContracts.LEAVE_GROUP, new LeaveGroupHandler(coordinator)),
+                ServedApi.of(ApiContracts.OFFSET_COMMIT, new OffsetCommitHandler(coordinator)),
+                ServedApi.of(ApiContracts.OFFSET_FETCH, new OffsetFetchHandler(coordinator)),
+                ServedApi.of(ApiContracts.LIST_GROUPS, new ListGroupsHandler(coordinator)),
+                ServedApi.of(ApiContracts.DESCRIBE_GROUPS, new DescribeGroupsHandler(coordinator)),
+                ServedApi.of(ApiContracts.DELETE_GROUPS, new DeleteGroupsHandler(coordinator)),
+                ServedApi.of(ApiContracts.OFFSET_DELETE, new OffsetDeleteHandler(coordinator)),
+                ServedApi.of(ApiContracts.CONSUMER_GROUP_HEARTBEAT, new ConsumerGroupHeartbeatHandler(coordinator)),
+                ServedApi.of(ApiContracts.CONSUMER_GROUP_DESCRIBE, new ConsumerGroupDescribeHandler(coordinator)));
     }
 
     /** The client's host as Kafka shows it in DescribeGroups ({@code /127.0.0.1}). */

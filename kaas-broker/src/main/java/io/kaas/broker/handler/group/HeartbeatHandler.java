@@ -1,9 +1,8 @@
 package io.kaas.broker.handler.group;
 
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.coordinator.group.GroupCoordinator;
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.RequestContext;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.HeartbeatRequestData;
 import io.kaas.wire.message.HeartbeatResponseData;
 import java.util.concurrent.CompletableFuture;
@@ -14,21 +13,6 @@ public final class HeartbeatHandler implements ApiHandler<HeartbeatRequestData, 
 
     public HeartbeatHandler(GroupCoordinator coordinator) {
         this.coordinator = coordinator;
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.HEARTBEAT;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 4;
     }
 
     @Override

@@ -1,9 +1,8 @@
 package io.kaas.broker.handler.group;
 
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.coordinator.group.GroupCoordinator;
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.RequestContext;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.JoinGroupRequestData;
 import io.kaas.wire.message.JoinGroupResponseData;
 import java.util.concurrent.CompletableFuture;
@@ -17,21 +16,6 @@ public final class JoinGroupHandler implements ApiHandler<JoinGroupRequestData, 
 
     public JoinGroupHandler(GroupCoordinator coordinator) {
         this.coordinator = coordinator;
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.JOIN_GROUP;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 9;
     }
 
     @Override

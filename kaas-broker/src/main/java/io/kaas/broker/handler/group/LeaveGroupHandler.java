@@ -1,13 +1,12 @@
 package io.kaas.broker.handler.group;
 
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.coordinator.group.GroupCoordinator;
-import io.kaas.wire.protocol.Errors;
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.RequestContext;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.LeaveGroupRequestData;
 import io.kaas.wire.message.LeaveGroupRequestData.MemberIdentity;
 import io.kaas.wire.message.LeaveGroupResponseData;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -21,21 +20,6 @@ public final class LeaveGroupHandler implements ApiHandler<LeaveGroupRequestData
 
     public LeaveGroupHandler(GroupCoordinator coordinator) {
         this.coordinator = coordinator;
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.LEAVE_GROUP;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 5;
     }
 
     @Override

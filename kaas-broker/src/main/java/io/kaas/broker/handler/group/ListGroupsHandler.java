@@ -1,14 +1,18 @@
 package io.kaas.broker.handler.group;
 
+import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.coordinator.group.GroupCoordinator;
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.RequestContext;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.ListGroupsRequestData;
 import io.kaas.wire.message.ListGroupsResponseData;
 import io.kaas.wire.message.ListGroupsResponseData.ListedGroup;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 
 /** ListGroups v0-5, with the state filter (v4+) and the type filter (v5+: "classic" or "consumer", KIP-848). */
 public final class ListGroupsHandler implements ApiHandler<ListGroupsRequestData, ListGroupsResponseData> {
@@ -19,25 +23,15 @@ public final class ListGroupsHandler implements ApiHandler<ListGroupsRequestData
     }
 
     @Override
-    public ApiMessageType api() {
-        return ApiMessageType.LIST_GROUPS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 5;
-    }
-
-    @Override
     public CompletableFuture<ListGroupsResponseData> handle(RequestContext context, ListGroupsRequestData request) {
         short version = context.apiVersion();
         List<ListedGroup> groups = coordinator.admin().listGroups(version >= 4 ? request.statesFilter() : List.of(),
                 version >= 5 ? request.typesFilter() : List.of());
-        return CompletableFuture.completedFuture(new ListGroupsResponseData().setGroups(groups));
+        // As Kafka: every group with DESCRIBE on the cluster, else only the groups the principal may DESCRIBE.
+        Set<String> describable = context.access().allowed(Operation.DESCRIBE, ResourceType.GROUP,
+                groups.stream().map(ListedGroup::groupId).toList());
+        List<ListedGroup> visible = groups.stream().filter(g -> describable.contains(g.groupId()))
+                .collect(Collectors.toCollection(ArrayList::new));
+        return CompletableFuture.completedFuture(new ListGroupsResponseData().setGroups(visible));
     }
 }

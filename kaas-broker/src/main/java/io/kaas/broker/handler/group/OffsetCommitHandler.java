@@ -1,21 +1,22 @@
 package io.kaas.broker.handler.group;
 
+import io.kaas.api.auth.Operation;
 import io.kaas.api.cluster.TopicPartitionRef;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.coordinator.group.GroupCoordinator;
-import io.kaas.wire.protocol.Errors;
 import io.kaas.coordinator.group.OffsetManager;
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.RequestContext;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.OffsetCommitRequestData;
 import io.kaas.wire.message.OffsetCommitRequestData.OffsetCommitRequestPartition;
 import io.kaas.wire.message.OffsetCommitRequestData.OffsetCommitRequestTopic;
 import io.kaas.wire.message.OffsetCommitResponseData;
 import io.kaas.wire.message.OffsetCommitResponseData.OffsetCommitResponsePartition;
 import io.kaas.wire.message.OffsetCommitResponseData.OffsetCommitResponseTopic;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -30,27 +31,15 @@ public final class OffsetCommitHandler implements ApiHandler<OffsetCommitRequest
     }
 
     @Override
-    public ApiMessageType api() {
-        return ApiMessageType.OFFSET_COMMIT;
-    }
-
-    @Override
-    public short minVersion() {
-        return 2;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 9;
-    }
-
-    @Override
     public CompletableFuture<OffsetCommitResponseData> handle(RequestContext context, OffsetCommitRequestData request) {
         short version = context.apiVersion();
+        // As Kafka: READ on each topic (READ on the group is the contract's), else TOPIC_AUTHORIZATION_FAILED.
+        Set<String> readable = context.access().allowedTopics(Operation.READ,
+                request.topics().stream().map(OffsetCommitRequestTopic::name).toList());
         List<OffsetManager.Commit> commits = new ArrayList<>();
         for (OffsetCommitRequestTopic t : request.topics()) {
             for (OffsetCommitRequestPartition p : t.partitions()) {
-                if (p.partitionIndex() >= 0) {
+                if (p.partitionIndex() >= 0 && readable.contains(t.name())) {
                     commits.add(new OffsetManager.Commit(new TopicPartitionRef(t.name(), p.partitionIndex()),
                             p.committedOffset(), version >= 6 ? p.committedLeaderEpoch() : -1, p.committedMetadata()));
                 }
@@ -64,7 +53,8 @@ public final class OffsetCommitHandler implements ApiHandler<OffsetCommitRequest
         for (OffsetCommitRequestTopic t : request.topics()) {
             List<OffsetCommitResponsePartition> partitions = new ArrayList<>();
             for (OffsetCommitRequestPartition p : t.partitions()) {
-                short error = p.partitionIndex() < 0 ? Errors.UNKNOWN_TOPIC_OR_PARTITION
+                short error = !readable.contains(t.name()) ? Errors.TOPIC_AUTHORIZATION_FAILED
+                        : p.partitionIndex() < 0 ? Errors.UNKNOWN_TOPIC_OR_PARTITION
                         : errors.get(new TopicPartitionRef(t.name(), p.partitionIndex()));
                 partitions.add(new OffsetCommitResponsePartition().setPartitionIndex(p.partitionIndex()).setErrorCode(error));
             }

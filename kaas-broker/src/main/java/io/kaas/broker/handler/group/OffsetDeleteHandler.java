@@ -1,21 +1,22 @@
 package io.kaas.broker.handler.group;
 
+import io.kaas.api.auth.Operation;
 import io.kaas.api.cluster.TopicPartitionRef;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.coordinator.group.GroupCoordinator;
-import io.kaas.wire.protocol.Errors;
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.RequestContext;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.OffsetDeleteRequestData;
 import io.kaas.wire.message.OffsetDeleteRequestData.OffsetDeleteRequestPartition;
 import io.kaas.wire.message.OffsetDeleteRequestData.OffsetDeleteRequestTopic;
 import io.kaas.wire.message.OffsetDeleteResponseData;
 import io.kaas.wire.message.OffsetDeleteResponseData.OffsetDeleteResponsePartition;
 import io.kaas.wire.message.OffsetDeleteResponseData.OffsetDeleteResponseTopic;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -30,26 +31,14 @@ public final class OffsetDeleteHandler implements ApiHandler<OffsetDeleteRequest
     }
 
     @Override
-    public ApiMessageType api() {
-        return ApiMessageType.OFFSET_DELETE;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 0;
-    }
-
-    @Override
     public CompletableFuture<OffsetDeleteResponseData> handle(RequestContext context, OffsetDeleteRequestData request) {
+        // As Kafka: READ on each topic (DELETE on the group is the contract's), else TOPIC_AUTHORIZATION_FAILED.
+        Set<String> readable = context.access().allowedTopics(Operation.READ,
+                request.topics().stream().map(OffsetDeleteRequestTopic::name).toList());
         List<TopicPartitionRef> partitions = new ArrayList<>();
         for (OffsetDeleteRequestTopic t : request.topics()) {
             for (OffsetDeleteRequestPartition p : t.partitions()) {
-                if (p.partitionIndex() >= 0) {
+                if (p.partitionIndex() >= 0 && readable.contains(t.name())) {
                     partitions.add(new TopicPartitionRef(t.name(), p.partitionIndex()));
                 }
             }
@@ -64,7 +53,8 @@ public final class OffsetDeleteHandler implements ApiHandler<OffsetDeleteRequest
         for (OffsetDeleteRequestTopic t : request.topics()) {
             List<OffsetDeleteResponsePartition> ps = new ArrayList<>();
             for (OffsetDeleteRequestPartition p : t.partitions()) {
-                Short e = p.partitionIndex() < 0 ? null : errors.get(new TopicPartitionRef(t.name(), p.partitionIndex()));
+                Short e = !readable.contains(t.name()) ? Short.valueOf(Errors.TOPIC_AUTHORIZATION_FAILED)
+                        : p.partitionIndex() < 0 ? null : errors.get(new TopicPartitionRef(t.name(), p.partitionIndex()));
                 ps.add(new OffsetDeleteResponsePartition().setPartitionIndex(p.partitionIndex())
                         .setErrorCode(e == null ? Errors.UNKNOWN_TOPIC_OR_PARTITION : e));
             }

@@ -1,12 +1,12 @@
 package io.kaas.broker.handler.group;
 
+import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
 import io.kaas.api.cluster.CommittedOffset;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
 import io.kaas.coordinator.group.GroupCoordinator;
-import io.kaas.wire.protocol.Errors;
 import io.kaas.coordinator.group.OffsetManager;
-import io.kaas.broker.handler.ApiHandler;
-import io.kaas.broker.handler.RequestContext;
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.OffsetFetchRequestData;
 import io.kaas.wire.message.OffsetFetchRequestData.OffsetFetchRequestGroup;
 import io.kaas.wire.message.OffsetFetchRequestData.OffsetFetchRequestTopic;
@@ -17,10 +17,13 @@ import io.kaas.wire.message.OffsetFetchResponseData.OffsetFetchResponsePartition
 import io.kaas.wire.message.OffsetFetchResponseData.OffsetFetchResponsePartitions;
 import io.kaas.wire.message.OffsetFetchResponseData.OffsetFetchResponseTopic;
 import io.kaas.wire.message.OffsetFetchResponseData.OffsetFetchResponseTopics;
+import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -37,34 +40,22 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
     }
 
     @Override
-    public ApiMessageType api() {
-        return ApiMessageType.OFFSET_FETCH;
-    }
-
-    @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 9;
-    }
-
-    @Override
     public CompletableFuture<OffsetFetchResponseData> handle(RequestContext context, OffsetFetchRequestData request) {
         short version = context.apiVersion();
         OffsetFetchResponseData response = new OffsetFetchResponseData();
         if (version >= 8) {
             List<OffsetFetchResponseGroup> groups = new ArrayList<>();
             for (OffsetFetchRequestGroup g : request.groups()) {
-                short error = version >= 9 ? coordinator.offsets().validateFetch(g.groupId(), g.memberId(), g.memberEpoch())
+                short error = !context.access().allowed(Operation.DESCRIBE, ResourceType.GROUP, g.groupId())
+                        ? Errors.GROUP_AUTHORIZATION_FAILED
+                        : version >= 9 ? coordinator.offsets().validateFetch(g.groupId(), g.memberId(), g.memberEpoch())
                         : Errors.NONE;
-                groups.add(error == Errors.NONE ? fetchGroup(g)
+                groups.add(error == Errors.NONE ? fetchGroup(context, g)
                         : new OffsetFetchResponseGroup().setGroupId(g.groupId()).setErrorCode(error));
             }
             return CompletableFuture.completedFuture(response.setGroups(groups));
         }
+        // DESCRIBE on the group (v1-7) is the contract's: the handler runs only once it is allowed.
         Map<String, List<Integer>> asked = null;
         if (request.topics() != null) {
             asked = new LinkedHashMap<>();
@@ -72,9 +63,10 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
                 asked.computeIfAbsent(t.name(), k -> new ArrayList<>()).addAll(t.partitionIndexes());
             }
         }
+        Map<String, List<Integer>> denied = removeUndescribable(context, asked);
         OffsetManager.FetchResult result = coordinator.offsets().fetch(request.groupId(), asked);
         Map<String, OffsetFetchResponseTopic> topics = new LinkedHashMap<>();
-        for (OffsetManager.Fetched f : result.partitions()) {
+        for (OffsetManager.Fetched f : describable(context, asked, result)) {
             CommittedOffset o = f.offset();
             topics.computeIfAbsent(f.partition().topic(), n -> new OffsetFetchResponseTopic().setName(n))
                     .partitions().add(new OffsetFetchResponsePartition().setPartitionIndex(f.partition().partition())
@@ -83,6 +75,10 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
                             .setMetadata(o == null ? "" : o.metadata())
                             .setErrorCode(version < 2 ? result.errorCode() : Errors.NONE));
         }
+        denied.forEach((name, partitions) -> partitions.forEach(p ->
+                topics.computeIfAbsent(name, n -> new OffsetFetchResponseTopic().setName(n)).partitions()
+                        .add(new OffsetFetchResponsePartition().setPartitionIndex(p).setCommittedOffset(-1)
+                                .setCommittedLeaderEpoch(-1).setMetadata("").setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED))));
         response.setTopics(new ArrayList<>(topics.values()));
         if (version >= 2) {
             response.setErrorCode(result.errorCode());
@@ -90,7 +86,7 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
         return CompletableFuture.completedFuture(response);
     }
 
-    private OffsetFetchResponseGroup fetchGroup(OffsetFetchRequestGroup g) {
+    private OffsetFetchResponseGroup fetchGroup(RequestContext context, OffsetFetchRequestGroup g) {
         Map<String, List<Integer>> asked = null;
         if (g.topics() != null) {
             asked = new LinkedHashMap<>();
@@ -98,9 +94,10 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
                 asked.computeIfAbsent(t.name(), k -> new ArrayList<>()).addAll(t.partitionIndexes());
             }
         }
+        Map<String, List<Integer>> denied = removeUndescribable(context, asked);
         OffsetManager.FetchResult result = coordinator.offsets().fetch(g.groupId(), asked);
         Map<String, OffsetFetchResponseTopics> topics = new LinkedHashMap<>();
-        for (OffsetManager.Fetched f : result.partitions()) {
+        for (OffsetManager.Fetched f : describable(context, asked, result)) {
             CommittedOffset o = f.offset();
             topics.computeIfAbsent(f.partition().topic(), n -> new OffsetFetchResponseTopics().setName(n))
                     .partitions().add(new OffsetFetchResponsePartitions().setPartitionIndex(f.partition().partition())
@@ -108,7 +105,42 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
                             .setCommittedLeaderEpoch(o == null ? -1 : o.leaderEpoch())
                             .setMetadata(o == null ? "" : o.metadata()));
         }
+        denied.forEach((name, partitions) -> partitions.forEach(p ->
+                topics.computeIfAbsent(name, n -> new OffsetFetchResponseTopics().setName(n)).partitions()
+                        .add(new OffsetFetchResponsePartitions().setPartitionIndex(p).setCommittedOffset(-1)
+                                .setCommittedLeaderEpoch(-1).setMetadata("").setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED))));
         return new OffsetFetchResponseGroup().setGroupId(g.groupId()).setErrorCode(result.errorCode())
                 .setTopics(new ArrayList<>(topics.values()));
+    }
+
+    /**
+     * Removes from {@code asked} the topics the request may not DESCRIBE and returns them with their
+     * partitions, to be answered TOPIC_AUTHORIZATION_FAILED as Kafka does; nothing when all are asked for.
+     */
+    private static Map<String, List<Integer>> removeUndescribable(RequestContext context, Map<String, List<Integer>> asked) {
+        Map<String, List<Integer>> denied = new LinkedHashMap<>();
+        if (asked == null) {
+            return denied;
+        }
+        Set<String> describable = context.access().allowedTopics(Operation.DESCRIBE, asked.keySet());
+        for (Iterator<Map.Entry<String, List<Integer>>> it = asked.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, List<Integer>> e = it.next();
+            if (!describable.contains(e.getKey())) {
+                denied.put(e.getKey(), e.getValue());
+                it.remove();
+            }
+        }
+        return denied;
+    }
+
+    /** The fetched offsets; when all were asked for, only those of topics the request may DESCRIBE (as Kafka). */
+    private static List<OffsetManager.Fetched> describable(RequestContext context, Map<String, List<Integer>> asked,
+                                                           OffsetManager.FetchResult result) {
+        if (asked != null) {
+            return result.partitions();
+        }
+        Set<String> describable = context.access().allowedTopics(Operation.DESCRIBE,
+                result.partitions().stream().map(f -> f.partition().topic()).toList());
+        return result.partitions().stream().filter(f -> describable.contains(f.partition().topic())).toList();
     }
 }

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kaas.broker.it.TestBroker;
+import io.kaas.broker.network.RawClient;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.InitProducerIdRequestData;
+import io.kaas.wire.message.InitProducerIdResponseData;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.plugins.BackendSelectionException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,10 +22,12 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,6 +113,33 @@ class AclAuthorizationIT {
                         .isInstanceOf(ExecutionException.class)
                         .hasCauseInstanceOf(TopicAuthorizationException.class);
                 admin.createTopics(List.of(new NewTopic("mine-1", 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void aTransactionalProducerWithoutRightsOnItsTransactionalIdGetsTransactionalIdAuthorizationFailed() throws Exception {
+        try (TestBroker broker = start("""
+                allow * ALL topic:*
+                allow * DESCRIBE transactional-id:tx
+                """)) {
+            try (KafkaProducer<String, String> producer = broker.producer(Map.of(
+                    ProducerConfig.TRANSACTIONAL_ID_CONFIG, "other", ProducerConfig.MAX_BLOCK_MS_CONFIG, 20_000))) {
+                assertThatThrownBy(producer::initTransactions).isInstanceOf(TransactionalIdAuthorizationException.class);
+            }
+            try (RawClient raw = new RawClient(broker.port())) {
+                raw.send(ApiMessageType.INIT_PRODUCER_ID, (short) 5, 7,
+                        new InitProducerIdRequestData().setTransactionalId("tx").setTransactionTimeoutMs(60_000));
+                InitProducerIdResponseData denied = raw.<InitProducerIdResponseData>read(ApiMessageType.INIT_PRODUCER_ID,
+                        (short) 5).body();
+                assertThat(denied.errorCode()).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+                assertThat(denied.producerId()).isEqualTo(-1);
+                raw.send(ApiMessageType.INIT_PRODUCER_ID, (short) 5, 8,
+                        new InitProducerIdRequestData().setTransactionalId(null).setTransactionTimeoutMs(60_000));
+                InitProducerIdResponseData idempotent = raw.<InitProducerIdResponseData>read(ApiMessageType.INIT_PRODUCER_ID,
+                        (short) 5).body();
+                assertThat(idempotent.errorCode()).isEqualTo(Errors.NONE);
+                assertThat(idempotent.producerId()).isNotNegative();
             }
         }
     }

@@ -1,4 +1,4 @@
-package io.kaas.broker.handler;
+package io.kaas.broker.auth;
 
 import io.kaas.api.auth.Action;
 import io.kaas.api.auth.AuthorizableRequestContext;
@@ -7,35 +7,31 @@ import io.kaas.api.auth.Authorizer;
 import io.kaas.api.auth.AuthorizerContext;
 import io.kaas.api.auth.AuthorizerProvider;
 import io.kaas.api.auth.KafkaPrincipal;
-import io.kaas.api.auth.Operation;
 import io.kaas.api.auth.ResourceType;
 import io.kaas.api.plugin.PluginConfig;
 import io.kaas.broker.config.BrokerConfig;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one place request handlers ask whether a request may act on a resource. With no authorizer
+ * The broker's authorizer, opened once. Requests never ask it directly: the request pipeline asks the
+ * checks an API's contract requires of the whole request, and gives the handler a {@link RequestAccess}
+ * that answers only the per-resource questions the contract declares. With no authorizer
  * ({@code authorizer=none}, Kafka's default) every question is answered yes without calling anything;
- * otherwise each question becomes one {@link Authorizer#authorize} call (batched per request where a
- * handler asks about many topics). The principal is {@code User:ANONYMOUS}: kaas serves PLAINTEXT only.
+ * otherwise questions become {@link Authorizer#authorize} calls (batched where a request names many
+ * resources). The principal is {@code User:ANONYMOUS}: kaas serves PLAINTEXT only.
  *
- * <p>Handlers answer a denial with {@link ResourceType#deniedErrorCode()} (TOPIC_AUTHORIZATION_FAILED
- * 29, CLUSTER_AUTHORIZATION_FAILED 31…). An authorizer that throws, or answers the wrong number of
- * results, fails the request (never allows it). Thread-safe.
+ * <p>A denial is answered with {@link ResourceType#deniedErrorCode()} (TOPIC_AUTHORIZATION_FAILED 29,
+ * GROUP_AUTHORIZATION_FAILED 30, CLUSTER_AUTHORIZATION_FAILED 31…). An authorizer that throws, or answers
+ * the wrong number of results, fails the request (never allows it). Thread-safe.
  */
 public final class AccessGate implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AccessGate.class);
@@ -85,55 +81,20 @@ public final class AccessGate implements AutoCloseable {
         return authorizer != null;
     }
 
-    /** Whether the request may perform {@code op} on the resource. */
-    public boolean allowed(RequestContext request, Operation op, ResourceType type, String resourceName) {
-        if (authorizer == null) {
-            return true;
+    /**
+     * The questions one request may ask: those of {@code declared}, the contract of the API
+     * {@code api} (named in the error a handler gets for asking anything else).
+     */
+    public RequestAccess forRequest(String api, Collection<Check> declared, AuthorizableRequestContext who) {
+        return new RequestAccess(this, api, declared, who);
+    }
+
+    /** The authorizer's answer to each of {@code actions}, in order; all allowed when there is no authorizer. */
+    List<AuthorizationResult> authorize(AuthorizableRequestContext who, List<Action> actions) {
+        if (authorizer == null || actions.isEmpty()) {
+            return actions.stream().map(a -> AuthorizationResult.ALLOWED).toList();
         }
-        return authorize(request, List.of(new Action(op, type, resourceName))).get(0) == AuthorizationResult.ALLOWED;
-    }
-
-    public boolean allowedOnTopic(RequestContext request, Operation op, String topic) {
-        return allowed(request, op, ResourceType.TOPIC, topic);
-    }
-
-    public boolean allowedOnCluster(RequestContext request, Operation op) {
-        return allowed(request, op, ResourceType.CLUSTER, Action.CLUSTER_NAME);
-    }
-
-    /** The topics among {@code topics} the request may perform {@code op} on, asked in one call. */
-    public Set<String> allowedTopics(RequestContext request, Operation op, Collection<String> topics) {
-        Set<String> distinct = new LinkedHashSet<>(topics);
-        if (authorizer == null || distinct.isEmpty()) {
-            return distinct;
-        }
-        List<String> names = new ArrayList<>(distinct);
-        List<Action> actions = names.stream().map(t -> Action.onTopic(op, t)).toList();
-        List<AuthorizationResult> results = authorize(request, actions);
-        Set<String> allowed = new LinkedHashSet<>();
-        for (int i = 0; i < names.size(); i++) {
-            if (results.get(i) == AuthorizationResult.ALLOWED) {
-                allowed.add(names.get(i));
-            }
-        }
-        return allowed;
-    }
-
-    /** A check of {@code op} on topics that asks the authorizer once per topic name, for one request. */
-    public Predicate<String> topicCheck(RequestContext request, Operation op) {
-        if (authorizer == null) {
-            return t -> true;
-        }
-        Map<String, Boolean> decided = new HashMap<>();
-        return t -> {
-            synchronized (decided) {
-                return decided.computeIfAbsent(t, n -> allowedOnTopic(request, op, n));
-            }
-        };
-    }
-
-    private List<AuthorizationResult> authorize(RequestContext request, List<Action> actions) {
-        List<AuthorizationResult> results = authorizer.authorize(context(request), actions);
+        List<AuthorizationResult> results = authorizer.authorize(who, actions);
         if (results == null || results.size() != actions.size()) {
             throw new IllegalStateException("Authorizer '" + name + "' answered " + (results == null ? "null" : results.size()
                     + " results") + " for " + actions.size() + " actions");
@@ -141,11 +102,11 @@ public final class AccessGate implements AutoCloseable {
         return results;
     }
 
-    private static AuthorizableRequestContext context(RequestContext request) {
-        InetSocketAddress peer = request.clientAddress();
+    /** The identity Kafka's authorizers see for a PLAINTEXT connection: {@code User:ANONYMOUS} at {@code peer}. */
+    public static AuthorizableRequestContext anonymous(InetSocketAddress peer, String listenerName, String clientId) {
         InetAddress address = peer == null || peer.getAddress() == null ? InetAddress.getLoopbackAddress() : peer.getAddress();
-        String listener = request.listenerName() == null ? "PLAINTEXT" : request.listenerName();
-        return new AuthorizableRequestContext(KafkaPrincipal.ANONYMOUS, address, listener, request.clientId());
+        String listener = listenerName == null ? "PLAINTEXT" : listenerName;
+        return new AuthorizableRequestContext(KafkaPrincipal.ANONYMOUS, address, listener, clientId);
     }
 
     @Override

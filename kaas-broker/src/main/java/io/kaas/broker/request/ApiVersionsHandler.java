@@ -1,6 +1,5 @@
-package io.kaas.broker.handler;
+package io.kaas.broker.request;
 
-import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.ApiVersionsRequestData;
 import io.kaas.wire.message.ApiVersionsResponseData;
 import java.util.ArrayList;
@@ -9,15 +8,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 /**
- * ApiVersions v0-4: the registry's table, no supported or finalized features (so clients never opt
+ * ApiVersions ({@link ApiContracts#API_VERSIONS}): the registry's table, no supported or finalized features (so clients never opt
  * into transactions v2 or KIP-848 groups), throttle 0. v3+ requests with an invalid client software
- * name or version are answered INVALID_REQUEST, as Kafka does. Requests above v4 never reach this
+ * name or version are answered INVALID_REQUEST, as Kafka does. Requests above the maximum never reach this
  * handler: the network layer answers them with {@link #unsupportedVersionResponse()} (KIP-511).
  */
 public final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequestData, ApiVersionsResponseData> {
-
-    public static final short MIN_VERSION = 0;
-    public static final short MAX_VERSION = 4;
 
     static final short NONE = 0;
     static final short UNSUPPORTED_VERSION = 35;
@@ -30,21 +26,6 @@ public final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequestDa
 
     ApiVersionsHandler(List<HandlerRegistry.ApiRange> table) {
         this.table = List.copyOf(table);
-    }
-
-    @Override
-    public ApiMessageType api() {
-        return ApiMessageType.API_VERSIONS;
-    }
-
-    @Override
-    public short minVersion() {
-        return MIN_VERSION;
-    }
-
-    @Override
-    public short maxVersion() {
-        return MAX_VERSION;
     }
 
     @Override

@@ -1,0 +1,260 @@
+package io.kaas.broker.request;
+
+import static io.kaas.api.auth.ResourceType.CLUSTER;
+import static io.kaas.api.auth.ResourceType.GROUP;
+import static io.kaas.api.auth.ResourceType.TOPIC;
+import static io.kaas.api.auth.ResourceType.TRANSACTIONAL_ID;
+
+import io.kaas.api.auth.Operation;
+import io.kaas.broker.auth.Check;
+import io.kaas.wire.message.AlterConfigsRequestData;
+import io.kaas.wire.message.AlterConfigsResponseData;
+import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.ApiVersionsRequestData;
+import io.kaas.wire.message.ApiVersionsResponseData;
+import io.kaas.wire.message.ConsumerGroupDescribeRequestData;
+import io.kaas.wire.message.ConsumerGroupDescribeResponseData;
+import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
+import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
+import io.kaas.wire.message.CreatePartitionsRequestData;
+import io.kaas.wire.message.CreatePartitionsResponseData;
+import io.kaas.wire.message.CreateTopicsRequestData;
+import io.kaas.wire.message.CreateTopicsResponseData;
+import io.kaas.wire.message.DeleteGroupsRequestData;
+import io.kaas.wire.message.DeleteGroupsResponseData;
+import io.kaas.wire.message.DeleteRecordsRequestData;
+import io.kaas.wire.message.DeleteRecordsResponseData;
+import io.kaas.wire.message.DeleteTopicsRequestData;
+import io.kaas.wire.message.DeleteTopicsResponseData;
+import io.kaas.wire.message.DescribeClusterRequestData;
+import io.kaas.wire.message.DescribeClusterResponseData;
+import io.kaas.wire.message.DescribeConfigsRequestData;
+import io.kaas.wire.message.DescribeConfigsResponseData;
+import io.kaas.wire.message.DescribeGroupsRequestData;
+import io.kaas.wire.message.DescribeGroupsResponseData;
+import io.kaas.wire.message.DescribeTopicPartitionsRequestData;
+import io.kaas.wire.message.DescribeTopicPartitionsResponseData;
+import io.kaas.wire.message.FetchRequestData;
+import io.kaas.wire.message.FetchResponseData;
+import io.kaas.wire.message.FindCoordinatorRequestData;
+import io.kaas.wire.message.FindCoordinatorResponseData;
+import io.kaas.wire.message.HeartbeatRequestData;
+import io.kaas.wire.message.HeartbeatResponseData;
+import io.kaas.wire.message.IncrementalAlterConfigsRequestData;
+import io.kaas.wire.message.IncrementalAlterConfigsResponseData;
+import io.kaas.wire.message.InitProducerIdRequestData;
+import io.kaas.wire.message.InitProducerIdResponseData;
+import io.kaas.wire.message.JoinGroupRequestData;
+import io.kaas.wire.message.JoinGroupResponseData;
+import io.kaas.wire.message.LeaveGroupRequestData;
+import io.kaas.wire.message.LeaveGroupResponseData;
+import io.kaas.wire.message.ListGroupsRequestData;
+import io.kaas.wire.message.ListGroupsResponseData;
+import io.kaas.wire.message.ListOffsetsRequestData;
+import io.kaas.wire.message.ListOffsetsResponseData;
+import io.kaas.wire.message.MetadataRequestData;
+import io.kaas.wire.message.MetadataResponseData;
+import io.kaas.wire.message.OffsetCommitRequestData;
+import io.kaas.wire.message.OffsetCommitResponseData;
+import io.kaas.wire.message.OffsetDeleteRequestData;
+import io.kaas.wire.message.OffsetDeleteResponseData;
+import io.kaas.wire.message.OffsetFetchRequestData;
+import io.kaas.wire.message.OffsetFetchResponseData;
+import io.kaas.wire.message.ProduceRequestData;
+import io.kaas.wire.message.ProduceResponseData;
+import io.kaas.wire.message.SyncGroupRequestData;
+import io.kaas.wire.message.SyncGroupResponseData;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every API's contract, one row each: versions served (and advertised, where that differs), the checks
+ * on the whole request the pipeline makes before the handler, and the per-resource questions the
+ * handler may ask. Authorization follows Kafka 4.x's {@code KafkaApis}: e.g. CreateTopics needs CREATE
+ * on the cluster or on each topic; the group APIs need READ (members, commits), DESCRIBE (describe,
+ * fetch, list) or DELETE on the group, answered GROUP_AUTHORIZATION_FAILED. A new API is served by
+ * adding its row here and registering its handler with it.
+ */
+public final class ApiContracts {
+    private ApiContracts() {
+    }
+
+    /** Kafka's message of GROUP_AUTHORIZATION_FAILED, for APIs whose error response carries one. */
+    static final String GROUP_DENIED = "Group authorization failed.";
+
+    public static final ApiSpec<ApiVersionsRequestData, ApiVersionsResponseData> API_VERSIONS =
+            ApiSpec.of(ApiMessageType.API_VERSIONS, 0, 4);
+
+    // --- records ---
+
+    /** Produce v3-13, advertised from v0 though v0-2 are refused: librdkafka needs it (KAFKA-18659). */
+    public static final ApiSpec<ProduceRequestData, ProduceResponseData> PRODUCE =
+            ApiSpec.<ProduceRequestData, ProduceResponseData>of(ApiMessageType.PRODUCE, 3, 13).advertisedFrom(0)
+                    .checks(Check.of(Operation.WRITE, TRANSACTIONAL_ID), Check.of(Operation.WRITE, TOPIC));
+
+    public static final ApiSpec<FetchRequestData, FetchResponseData> FETCH =
+            ApiSpec.<FetchRequestData, FetchResponseData>of(ApiMessageType.FETCH, 4, 18)
+                    .checks(Check.of(Operation.READ, TOPIC));
+
+    public static final ApiSpec<ListOffsetsRequestData, ListOffsetsResponseData> LIST_OFFSETS =
+            ApiSpec.<ListOffsetsRequestData, ListOffsetsResponseData>of(ApiMessageType.LIST_OFFSETS, 1, 10)
+                    .checks(Check.of(Operation.DESCRIBE, TOPIC));
+
+    public static final ApiSpec<DeleteRecordsRequestData, DeleteRecordsResponseData> DELETE_RECORDS =
+            ApiSpec.<DeleteRecordsRequestData, DeleteRecordsResponseData>of(ApiMessageType.DELETE_RECORDS, 0, 2)
+                    .checks(Check.of(Operation.DELETE, TOPIC));
+
+    /** A transactional producer needs WRITE on its transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED). */
+    public static final ApiSpec<InitProducerIdRequestData, InitProducerIdResponseData> INIT_PRODUCER_ID =
+            ApiSpec.<InitProducerIdRequestData, InitProducerIdResponseData>of(ApiMessageType.INIT_PRODUCER_ID, 0, 5)
+                    .requires(Operation.WRITE, TRANSACTIONAL_ID, (r, v) -> r.transactionalId(),
+                            (r, v, error) -> new InitProducerIdResponseData().setErrorCode(error)
+                                    .setProducerId(-1).setProducerEpoch((short) -1));
+
+    // --- metadata and topic administration ---
+
+    public static final ApiSpec<MetadataRequestData, MetadataResponseData> METADATA =
+            ApiSpec.<MetadataRequestData, MetadataResponseData>of(ApiMessageType.METADATA, 0, 13)
+                    .checks(Check.of(Operation.DESCRIBE, TOPIC), Check.orCluster(Operation.CREATE, TOPIC));
+
+    public static final ApiSpec<DescribeClusterRequestData, DescribeClusterResponseData> DESCRIBE_CLUSTER =
+            ApiSpec.of(ApiMessageType.DESCRIBE_CLUSTER, 0, 2);
+
+    public static final ApiSpec<DescribeTopicPartitionsRequestData, DescribeTopicPartitionsResponseData>
+            DESCRIBE_TOPIC_PARTITIONS = ApiSpec.<DescribeTopicPartitionsRequestData, DescribeTopicPartitionsResponseData>of(
+                    ApiMessageType.DESCRIBE_TOPIC_PARTITIONS, 0, 0).checks(Check.of(Operation.DESCRIBE, TOPIC));
+
+    public static final ApiSpec<CreateTopicsRequestData, CreateTopicsResponseData> CREATE_TOPICS =
+            ApiSpec.<CreateTopicsRequestData, CreateTopicsResponseData>of(ApiMessageType.CREATE_TOPICS, 2, 7)
+                    .checks(Check.orCluster(Operation.CREATE, TOPIC), Check.of(Operation.DESCRIBE_CONFIGS, TOPIC));
+
+    public static final ApiSpec<DeleteTopicsRequestData, DeleteTopicsResponseData> DELETE_TOPICS =
+            ApiSpec.<DeleteTopicsRequestData, DeleteTopicsResponseData>of(ApiMessageType.DELETE_TOPICS, 1, 6)
+                    .checks(Check.of(Operation.DELETE, TOPIC), Check.of(Operation.DESCRIBE, TOPIC));
+
+    public static final ApiSpec<CreatePartitionsRequestData, CreatePartitionsResponseData> CREATE_PARTITIONS =
+            ApiSpec.<CreatePartitionsRequestData, CreatePartitionsResponseData>of(ApiMessageType.CREATE_PARTITIONS, 0, 3)
+                    .checks(Check.of(Operation.ALTER, TOPIC));
+
+    public static final ApiSpec<DescribeConfigsRequestData, DescribeConfigsResponseData> DESCRIBE_CONFIGS =
+            ApiSpec.<DescribeConfigsRequestData, DescribeConfigsResponseData>of(ApiMessageType.DESCRIBE_CONFIGS, 1, 4)
+                    .checks(Check.of(Operation.DESCRIBE_CONFIGS, TOPIC), Check.of(Operation.DESCRIBE_CONFIGS, CLUSTER));
+
+    public static final ApiSpec<AlterConfigsRequestData, AlterConfigsResponseData> ALTER_CONFIGS =
+            ApiSpec.<AlterConfigsRequestData, AlterConfigsResponseData>of(ApiMessageType.ALTER_CONFIGS, 0, 2)
+                    .checks(Check.of(Operation.ALTER_CONFIGS, TOPIC), Check.of(Operation.ALTER_CONFIGS, CLUSTER));
+
+    public static final ApiSpec<IncrementalAlterConfigsRequestData, IncrementalAlterConfigsResponseData>
+            INCREMENTAL_ALTER_CONFIGS = ApiSpec.<IncrementalAlterConfigsRequestData, IncrementalAlterConfigsResponseData>of(
+                    ApiMessageType.INCREMENTAL_ALTER_CONFIGS, 0, 1)
+                    .checks(Check.of(Operation.ALTER_CONFIGS, TOPIC), Check.of(Operation.ALTER_CONFIGS, CLUSTER));
+
+    // --- groups ---
+
+    /** DESCRIBE on each key's group (or transactional id), per key in v4+. */
+    public static final ApiSpec<FindCoordinatorRequestData, FindCoordinatorResponseData> FIND_COORDINATOR =
+            ApiSpec.<FindCoordinatorRequestData, FindCoordinatorResponseData>of(ApiMessageType.FIND_COORDINATOR, 0, 6)
+                    .checks(Check.of(Operation.DESCRIBE, GROUP), Check.of(Operation.DESCRIBE, TRANSACTIONAL_ID));
+
+    public static final ApiSpec<JoinGroupRequestData, JoinGroupResponseData> JOIN_GROUP =
+            ApiSpec.<JoinGroupRequestData, JoinGroupResponseData>of(ApiMessageType.JOIN_GROUP, 0, 9)
+                    .requires(Operation.READ, GROUP, (r, v) -> r.groupId(), (r, v, error) -> new JoinGroupResponseData()
+                            .setErrorCode(error).setGenerationId(-1).setMemberId("").setLeader("")
+                            .setProtocolName(v >= 7 ? null : ""));
+
+    public static final ApiSpec<SyncGroupRequestData, SyncGroupResponseData> SYNC_GROUP =
+            ApiSpec.<SyncGroupRequestData, SyncGroupResponseData>of(ApiMessageType.SYNC_GROUP, 0, 5)
+                    .requires(Operation.READ, GROUP, (r, v) -> r.groupId(),
+                            (r, v, error) -> new SyncGroupResponseData().setErrorCode(error));
+
+    public static final ApiSpec<HeartbeatRequestData, HeartbeatResponseData> HEARTBEAT =
+            ApiSpec.<HeartbeatRequestData, HeartbeatResponseData>of(ApiMessageType.HEARTBEAT, 0, 4)
+                    .requires(Operation.READ, GROUP, (r, v) -> r.groupId(),
+                            (r, v, error) -> new HeartbeatResponseData().setErrorCode(error));
+
+    public static final ApiSpec<LeaveGroupRequestData, LeaveGroupResponseData> LEAVE_GROUP =
+            ApiSpec.<LeaveGroupRequestData, LeaveGroupResponseData>of(ApiMessageType.LEAVE_GROUP, 0, 5)
+                    .requires(Operation.READ, GROUP, (r, v) -> r.groupId(),
+                            (r, v, error) -> new LeaveGroupResponseData().setErrorCode(error));
+
+    /** READ on the group (every partition answered GROUP_AUTHORIZATION_FAILED), then READ on each topic. */
+    public static final ApiSpec<OffsetCommitRequestData, OffsetCommitResponseData> OFFSET_COMMIT =
+            ApiSpec.<OffsetCommitRequestData, OffsetCommitResponseData>of(ApiMessageType.OFFSET_COMMIT, 2, 9)
+                    .requires(Operation.READ, GROUP, (r, v) -> r.groupId(), ApiContracts::commitDenied)
+                    .checks(Check.of(Operation.READ, TOPIC));
+
+    /**
+     * DESCRIBE on the group (v1-7 whole request, v8+ per group), then DESCRIBE on each topic: a topic
+     * asked for is answered TOPIC_AUTHORIZATION_FAILED, one not asked for (all offsets) is left out.
+     */
+    public static final ApiSpec<OffsetFetchRequestData, OffsetFetchResponseData> OFFSET_FETCH =
+            ApiSpec.<OffsetFetchRequestData, OffsetFetchResponseData>of(ApiMessageType.OFFSET_FETCH, 1, 9)
+                    .requires(Operation.DESCRIBE, GROUP, (r, v) -> v < 8 ? r.groupId() : null, ApiContracts::fetchDenied)
+                    .checks(Check.of(Operation.DESCRIBE, GROUP), Check.of(Operation.DESCRIBE, TOPIC));
+
+    public static final ApiSpec<OffsetDeleteRequestData, OffsetDeleteResponseData> OFFSET_DELETE =
+            ApiSpec.<OffsetDeleteRequestData, OffsetDeleteResponseData>of(ApiMessageType.OFFSET_DELETE, 0, 0)
+                    .requires(Operation.DELETE, GROUP, (r, v) -> r.groupId(),
+                            (r, v, error) -> new OffsetDeleteResponseData().setErrorCode(error))
+                    .checks(Check.of(Operation.READ, TOPIC));
+
+    /** Only the groups the principal may Operation.DESCRIBE, or all with DESCRIBE on the cluster. */
+    public static final ApiSpec<ListGroupsRequestData, ListGroupsResponseData> LIST_GROUPS =
+            ApiSpec.<ListGroupsRequestData, ListGroupsResponseData>of(ApiMessageType.LIST_GROUPS, 0, 5)
+                    .checks(Check.orCluster(Operation.DESCRIBE, GROUP));
+
+    public static final ApiSpec<DescribeGroupsRequestData, DescribeGroupsResponseData> DESCRIBE_GROUPS =
+            ApiSpec.<DescribeGroupsRequestData, DescribeGroupsResponseData>of(ApiMessageType.DESCRIBE_GROUPS, 0, 6)
+                    .checks(Check.of(Operation.DESCRIBE, GROUP));
+
+    public static final ApiSpec<DeleteGroupsRequestData, DeleteGroupsResponseData> DELETE_GROUPS =
+            ApiSpec.<DeleteGroupsRequestData, DeleteGroupsResponseData>of(ApiMessageType.DELETE_GROUPS, 0, 2)
+                    .checks(Check.of(Operation.DELETE, GROUP));
+
+    /** READ on the group; DESCRIBE on every subscribed topic name (TOPIC_AUTHORIZATION_FAILED otherwise). */
+    public static final ApiSpec<ConsumerGroupHeartbeatRequestData, ConsumerGroupHeartbeatResponseData>
+            CONSUMER_GROUP_HEARTBEAT = ApiSpec.<ConsumerGroupHeartbeatRequestData, ConsumerGroupHeartbeatResponseData>of(
+                    ApiMessageType.CONSUMER_GROUP_HEARTBEAT, 0, 1)
+                    .requires(Operation.READ, GROUP, (r, v) -> r.groupId(), (r, v, error) ->
+                            new ConsumerGroupHeartbeatResponseData().setErrorCode(error).setErrorMessage(GROUP_DENIED))
+                    .checks(Check.of(Operation.DESCRIBE, TOPIC));
+
+    public static final ApiSpec<ConsumerGroupDescribeRequestData, ConsumerGroupDescribeResponseData>
+            CONSUMER_GROUP_DESCRIBE = ApiSpec.<ConsumerGroupDescribeRequestData, ConsumerGroupDescribeResponseData>of(
+                    ApiMessageType.CONSUMER_GROUP_DESCRIBE, 0, 1).checks(Check.of(Operation.DESCRIBE, GROUP));
+
+    /** Kafka's {@code OffsetCommitRequest.getErrorResponse}: the error on every partition asked. */
+    private static OffsetCommitResponseData commitDenied(OffsetCommitRequestData request, short version, short error) {
+        List<OffsetCommitResponseData.OffsetCommitResponseTopic> topics = new ArrayList<>();
+        for (OffsetCommitRequestData.OffsetCommitRequestTopic t : request.topics()) {
+            List<OffsetCommitResponseData.OffsetCommitResponsePartition> partitions = new ArrayList<>();
+            for (OffsetCommitRequestData.OffsetCommitRequestPartition p : t.partitions()) {
+                partitions.add(new OffsetCommitResponseData.OffsetCommitResponsePartition()
+                        .setPartitionIndex(p.partitionIndex()).setErrorCode(error));
+            }
+            topics.add(new OffsetCommitResponseData.OffsetCommitResponseTopic().setName(t.name())
+                    .setPartitions(partitions));
+        }
+        return new OffsetCommitResponseData().setTopics(topics);
+    }
+
+    /**
+     * Kafka's {@code OffsetFetchRequest.getErrorResponse} for one group (v1-7): the error at top level and
+     * no partitions from v2; on every partition asked in v1, which has no top-level error.
+     */
+    private static OffsetFetchResponseData fetchDenied(OffsetFetchRequestData request, short version, short error) {
+        List<OffsetFetchResponseData.OffsetFetchResponseTopic> topics = new ArrayList<>();
+        if (version < 2 && request.topics() != null) {
+            for (OffsetFetchRequestData.OffsetFetchRequestTopic t : request.topics()) {
+                List<OffsetFetchResponseData.OffsetFetchResponsePartition> partitions = new ArrayList<>();
+                for (int p : t.partitionIndexes()) {
+                    partitions.add(new OffsetFetchResponseData.OffsetFetchResponsePartition().setPartitionIndex(p)
+                            .setCommittedOffset(-1).setCommittedLeaderEpoch(-1).setMetadata("").setErrorCode(error));
+                }
+                topics.add(new OffsetFetchResponseData.OffsetFetchResponseTopic().setName(t.name()).setPartitions(partitions));
+            }
+        }
+        OffsetFetchResponseData response = new OffsetFetchResponseData().setTopics(topics);
+        return version >= 2 ? response.setErrorCode(error) : response;
+    }
+}
