@@ -3,7 +3,7 @@ package io.kaas.broker.fetch;
 import io.kaas.api.storage.LogOffsets;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.ReadResult;
-import io.kaas.broker.handler.StorageErrors;
+import io.kaas.broker.topic.StorageErrors;
 import io.kaas.wire.message.FetchResponseData;
 import io.kaas.wire.message.FetchResponseData.AbortedTransaction;
 import io.kaas.wire.message.FetchResponseData.FetchableTopicResponse;

@@ -4,6 +4,7 @@ import io.kaas.api.auth.Operation;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.TopicException;
+import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.CreatePartitionsRequestData.CreatePartitionsAssignment;
 import io.kaas.wire.message.CreatePartitionsRequestData.CreatePartitionsTopic;

@@ -6,6 +6,7 @@ import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.DescribedConfig;
 import io.kaas.broker.topic.TopicException;
+import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.CreateTopicsRequestData.CreatableReplicaAssignment;
 import io.kaas.wire.message.CreateTopicsRequestData.CreatableTopic;

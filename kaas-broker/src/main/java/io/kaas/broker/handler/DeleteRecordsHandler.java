@@ -5,6 +5,7 @@ import io.kaas.api.storage.LogOffsets;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.DeleteRecordsRequestData.DeleteRecordsPartition;
 import io.kaas.wire.message.DeleteRecordsRequestData.DeleteRecordsTopic;

@@ -6,6 +6,7 @@ import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicException;
+import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.DeleteTopicsRequestData.DeleteTopicState;
 import io.kaas.wire.message.DeleteTopicsRequestData;

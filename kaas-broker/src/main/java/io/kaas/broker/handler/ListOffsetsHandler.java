@@ -6,6 +6,7 @@ import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.TimestampOffset;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.ListOffsetsRequestData.ListOffsetsPartition;
 import io.kaas.wire.message.ListOffsetsRequestData.ListOffsetsTopic;

@@ -10,6 +10,7 @@ import io.kaas.api.storage.PartitionLog;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
+import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceRequestData.PartitionProduceData;

@@ -43,6 +43,12 @@ class LayeringTest {
             .because("handlers see requests through io.kaas.broker.request (RequestContext)");
 
     @ArchTest
+    static final ArchRule theFetchMachineryKnowsNoHandler = noClasses()
+            .that().resideInAPackage("io.kaas.broker.fetch..")
+            .should().dependOnClassesThat().resideInAPackage("io.kaas.broker.handler..")
+            .because("FetchHandler uses the fetch package, not the other way round: no package cycle");
+
+    @ArchTest
     static final ArchRule handlersAskAccessOnlyThroughTheirContract = noClasses()
             .that().resideInAnyPackage("io.kaas.broker.handler..", "io.kaas.broker.fetch..")
             .should().dependOnClassesThat().haveFullyQualifiedName("io.kaas.broker.auth.AccessGate")

@@ -1,4 +1,4 @@
-package io.kaas.broker.handler;
+package io.kaas.broker.topic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.kaas.broker.handler;
+package io.kaas.broker.topic;
 
 import io.kaas.api.cluster.TopicExistsException;
 import io.kaas.api.cluster.UnknownTopicException;
