@@ -181,10 +181,6 @@ public final class BrokerConfig {
         return integer(NUM_NETWORK_THREADS);
     }
 
-    public int queuedMaxRequests() {
-        return integer(QUEUED_MAX_REQUESTS);
-    }
-
     public long connectionsMaxIdleMs() {
         return longValue(CONNECTIONS_MAX_IDLE_MS);
     }

@@ -131,11 +131,6 @@ public final class KafkaServer implements AutoCloseable {
         return state.inFlight().get();
     }
 
-    /** Open connections. */
-    public int connectionCount() {
-        return state.connections().size();
-    }
-
     /** Graceful close with the configured drain timeout. Idempotent. */
     @Override
     public void close() {

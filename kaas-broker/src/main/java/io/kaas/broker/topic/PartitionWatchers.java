@@ -39,9 +39,4 @@ public final class PartitionWatchers {
             r.run();
         }
     }
-
-    /** Number of partitions with at least one watcher (for tests and metrics). */
-    public int watchedPartitions() {
-        return watchers.size();
-    }
 }
