@@ -65,6 +65,7 @@ class PluginDirectorySourceTest {
                 public CompletableFuture<AppendResult> append(io.kaas.api.record.ProducedBatches b, boolean d) { check(); return CompletableFuture.completedFuture(new AppendResult(0, 0, -1, 0)); }
                 public ReadResult read(long o, int m, long x, boolean one) { check(); return new ReadResult(List.of(), offsets()); }
                 public LogOffsets offsets() { check(); return new LogOffsets(0, 0, 0); }
+                public List<io.kaas.api.storage.AbortedTransaction> abortedTransactions(long f, long t) { check(); return List.of(); }
                 public Optional<TimestampOffset> offsetForTimestamp(long t) { check(); return Optional.empty(); }
                 public Optional<TimestampOffset> maxTimestamp() { check(); return Optional.empty(); }
                 public CompletableFuture<Long> deleteRecordsBefore(long o) { check(); return CompletableFuture.completedFuture(0L); }

@@ -49,9 +49,12 @@ public final class ProducerWindows {
 
     private final Map<Long, Producer> producers = new HashMap<>();
 
-    /** Whether {@code h} takes part in the idempotence checks: it has a producer id and a base sequence. */
+    /**
+     * Whether {@code h} takes part in the idempotence checks: it has a producer id and a base sequence and
+     * is not a control batch (a transaction marker carries no sequence; Kafka skips the window for it).
+     */
     public static boolean isIdempotent(BatchHeader h) {
-        return h.hasProducerId() && h.baseSequence() >= 0;
+        return h.hasProducerId() && h.baseSequence() >= 0 && !h.isControl();
     }
 
     /** The number of producers known. */

@@ -93,7 +93,8 @@ public final class RecordBatches {
     }
 
     /**
-     * Validates every batch in {@code buf} between its position and limit: sizes, magic 2 and CRC32C.
+     * Validates every batch in {@code buf} between its position and limit: sizes, magic 2 and CRC32C, and the
+     * key of a control batch ({@link ControlRecords#type}).
      *
      * @return the headers, positions relative to the buffer's position
      * @throws CorruptBatchException on the first malformed batch; nothing is modified
@@ -132,6 +133,9 @@ public final class RecordBatches {
         long computed = crc(buf, pos, size);
         if (stored != computed) {
             throw new CorruptBatchException("record batch CRC32C mismatch: stored " + stored + ", computed " + computed);
+        }
+        if (header.isControl()) {
+            ControlRecords.type(buf, pos, header); // a marker must say ABORT or COMMIT in a well-formed key
         }
         return header;
     }

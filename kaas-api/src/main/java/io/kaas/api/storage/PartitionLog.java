@@ -2,6 +2,7 @@ package io.kaas.api.storage;
 
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.ProducedBatches;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -25,9 +26,11 @@ public interface PartitionLog {
      * five batches of its producer id and epoch; a duplicate is not written again and the result carries
      * the offsets it got the first time.
      *
-     * <p>Transactions (planned, not yet served; see {@link io.kaas.api.storage the package}): the headers
-     * already tell transactional ({@link BatchHeader#isTransactional()}) and control
-     * ({@link BatchHeader#isControl()}) batches apart, so markers will come through this same method.
+     * <p>Transactions (see {@link io.kaas.api.storage the package}): a transactional batch
+     * ({@link BatchHeader#isTransactional()}) of a producer with no open transaction opens one at its base
+     * offset; a control batch ({@link BatchHeader#isControl()}, a COMMIT or ABORT marker) closes it, and an
+     * ABORT records an {@link AbortedTransaction}. Control batches carry no sequence and skip the
+     * idempotence window.
      *
      * @param batches one or more whole batches; the engine may modify them as stated above
      * @param durable true for {@code acks=all}: the future completes only once the batches are on
@@ -51,6 +54,14 @@ public interface PartitionLog {
      * @throws OffsetOutOfRangeException if {@code offset} is below the log start or above the high watermark
      */
     ReadResult read(long offset, int maxBytes, long maxOffset, boolean minOneBatch);
+
+    /**
+     * The aborted transactions whose range has data in [{@code fromOffset}, {@code toOffset}): those with
+     * {@code firstOffset < toOffset} and {@code lastOffset >= fromOffset}, ordered by {@code lastOffset}
+     * (Kafka's {@code collectAbortedTransactions}). A read_committed fetch asks for the range it returns.
+     * Ranges wholly below the log start are gone. Lock-free or briefly locked; never blocks on I/O.
+     */
+    List<AbortedTransaction> abortedTransactions(long fromOffset, long toOffset);
 
     /** The current offsets; lock-free, safe to call from any thread, including an event loop. */
     LogOffsets offsets();

@@ -13,23 +13,25 @@
  * and stores the bytes. Engines may share the codecs and the idempotence window of the
  * {@code kaas-records} module; a plugin bundles that module in its own {@code lib/}.
  *
- * <h2>Transactions: how the SPI will serve them</h2>
- * Not served yet: no engine tracks transactions, {@link io.kaas.api.storage.LogOffsets#lastStableOffset()}
- * equals the high watermark, and nothing here exposes aborted ranges. When transactions come:
+ * <h2>Transactions</h2>
+ * Every engine tracks transactions from the batches it stores ({@code kaas-records}'
+ * {@code TransactionTracker} does it for the bundled ones):
  * <ul>
- *   <li>Transactional data batches and the COMMIT/ABORT markers (control batches, one control record
- *       each) arrive through {@code PartitionLog.append} like any batch; their headers already say which
- *       they are ({@link io.kaas.api.record.BatchHeader#isTransactional()},
+ *   <li>Transactional data batches and the COMMIT/ABORT markers (control batches, whose first record's
+ *       key is version and type, {@link io.kaas.api.record.ControlRecords}) arrive through
+ *       {@code PartitionLog.append} like any batch; their headers say which they are
+ *       ({@link io.kaas.api.record.BatchHeader#isTransactional()},
  *       {@link io.kaas.api.record.BatchHeader#isControl()}). A marker is written by the broker's
- *       transaction coordinator, never accepted from a client's Produce.</li>
- *   <li>The engine tracks, per producer id, the first offset of its open transaction (set by its first
- *       transactional batch, cleared by its marker). The last stable offset is the smallest such offset,
- *       or the high watermark if none is open; {@code LogOffsets} already carries it, and a
- *       read_committed fetch passes it as {@code read}'s {@code maxOffset}.</li>
- *   <li>Each ABORT marker closes an aborted range (producer id, first offset); a read_committed fetch
- *       needs the ranges that overlap what it returns. These will be a new {@code PartitionLog} method,
- *       added with its implementation in every engine and its TCK tests, in the same SPI version as the
- *       last-stable-offset tracking, and persisted (Kafka's transaction index) so they survive a restart.</li>
+ *       transaction coordinator, never accepted from a client's Produce (the broker refuses control batches
+ *       from clients, and, until the coordinator exists, transactional batches too).</li>
+ *   <li>Per producer id, the engine keeps the first offset of its open transaction (set by its first
+ *       transactional batch, cleared by its marker).
+ *       {@link io.kaas.api.storage.LogOffsets#lastStableOffset()} is the smallest such offset, or the high
+ *       watermark if none is open; a read_committed fetch passes it as {@code read}'s {@code maxOffset}.</li>
+ *   <li>Each ABORT marker closes an {@link io.kaas.api.storage.AbortedTransaction} (producer id, first
+ *       offset, marker offset); {@link io.kaas.api.storage.PartitionLog#abortedTransactions} returns those
+ *       overlapping what a read_committed fetch returns. Open transactions and aborted ranges survive a
+ *       restart in every persistent engine; ranges wholly below the log start are dropped.</li>
  * </ul>
  */
 package io.kaas.api.storage;

@@ -1,6 +1,7 @@
 package io.kaas.plugins.internal;
 
 import io.kaas.api.record.ProducedBatches;
+import io.kaas.api.storage.AbortedTransaction;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.LogOffsets;
@@ -8,6 +9,7 @@ import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.TimestampOffset;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -44,6 +46,13 @@ final class PluginPartitionLog implements PartitionLog {
     public ReadResult read(long offset, int maxBytes, long maxOffset, boolean minOneBatch) {
         try (LoaderSwap ignored = LoaderSwap.to(loader)) {
             return delegate.read(offset, maxBytes, maxOffset, minOneBatch);
+        }
+    }
+
+    @Override
+    public List<AbortedTransaction> abortedTransactions(long fromOffset, long toOffset) {
+        try (LoaderSwap ignored = LoaderSwap.to(loader)) {
+            return delegate.abortedTransactions(fromOffset, toOffset);
         }
     }
 

@@ -10,6 +10,9 @@ import java.util.Arrays;
  * batches: topicId (16) | partition (4) | baseOffset (8)
  * meta:    topicId (16) | partition (4) | 0x00                  -> log start, next offset, stored bytes
  *          topicId (16) | partition (4) | 0x01 | producerId (8) -> producer state
+ *          topicId (16) | partition (4) | 0x02 | producerId (8) -> first offset of its open transaction
+ *          topicId (16) | partition (4) | 0x03 | lastOffset (8) | producerId (8) -> first offset of an aborted
+ *                                                                   transaction whose ABORT marker is at lastOffset
  * </pre>
  * Keys carry the topic id, not the name: a topic re-created under the same name never sees old data.
  */
@@ -17,7 +20,9 @@ final class Keys {
     static final int PREFIX_SIZE = 20;
     private static final byte OFFSETS = 0x00;
     private static final byte PRODUCER = 0x01;
-    private static final byte META_END = 0x02;
+    private static final byte OPEN_TXN = 0x02;
+    private static final byte ABORTED_TXN = 0x03;
+    private static final byte META_END = 0x04;
 
     private Keys() {
     }
@@ -60,8 +65,43 @@ final class Keys {
         return ByteBuffer.allocate(PREFIX_SIZE + 9).put(prefix).put(PRODUCER).putLong(producerId).array();
     }
 
+    /** The producer id of a producer-state or open-transaction key. */
     static long producerId(byte[] producerKey) {
         return ByteBuffer.wrap(producerKey).getLong(PREFIX_SIZE + 1);
+    }
+
+    static byte[] openTxnsStart(byte[] prefix) {
+        return meta(prefix, OPEN_TXN);
+    }
+
+    static byte[] openTxn(byte[] prefix, long producerId) {
+        return ByteBuffer.allocate(PREFIX_SIZE + 9).put(prefix).put(OPEN_TXN).putLong(producerId).array();
+    }
+
+    static byte[] abortedTxnsStart(byte[] prefix) {
+        return meta(prefix, ABORTED_TXN);
+    }
+
+    /** Aborted ranges sort by marker offset, so those below a log start are one key range. */
+    static byte[] abortedTxn(byte[] prefix, long lastOffset, long producerId) {
+        return ByteBuffer.allocate(PREFIX_SIZE + 17).put(prefix).put(ABORTED_TXN).putLong(lastOffset).putLong(producerId)
+                .array();
+    }
+
+    static long abortedLastOffset(byte[] abortedKey) {
+        return ByteBuffer.wrap(abortedKey).getLong(PREFIX_SIZE + 1);
+    }
+
+    static long abortedProducerId(byte[] abortedKey) {
+        return ByteBuffer.wrap(abortedKey).getLong(PREFIX_SIZE + 9);
+    }
+
+    static byte[] encodeLong(long value) {
+        return ByteBuffer.allocate(8).putLong(value).array();
+    }
+
+    static long decodeLong(byte[] value) {
+        return ByteBuffer.wrap(value).getLong();
     }
 
     private static byte[] meta(byte[] prefix, byte kind) {

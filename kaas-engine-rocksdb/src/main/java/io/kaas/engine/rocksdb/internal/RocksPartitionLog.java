@@ -3,6 +3,7 @@ package io.kaas.engine.rocksdb.internal;
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.record.RecordBatches;
+import io.kaas.api.storage.AbortedTransaction;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.BufferSlice;
 import io.kaas.api.storage.InvalidRecordException;
@@ -18,6 +19,7 @@ import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.api.storage.StorageException;
 import io.kaas.api.storage.TimestampOffset;
 import io.kaas.records.ProducerWindows;
+import io.kaas.records.TransactionTracker;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +42,7 @@ final class RocksPartitionLog implements PartitionLog {
     private final byte[] prefix;
     private final ReentrantLock lock = new ReentrantLock();
     private final ProducerWindows producers;
+    private final TransactionTracker transactions;
     private volatile LogOffsets offsets;
     private volatile LogConfig config;
     private volatile boolean deleted;
@@ -52,13 +55,14 @@ final class RocksPartitionLog implements PartitionLog {
     private volatile long storedBytes;
 
     RocksPartitionLog(Store store, PartitionKey key, LogConfig config, LogOffsets offsets, ProducerWindows producers,
-                      long storedBytes) {
+                      TransactionTracker transactions, long storedBytes) {
         this.store = store;
         this.key = key;
         this.prefix = Keys.prefix(key);
         this.config = config;
         this.offsets = offsets;
         this.producers = producers;
+        this.transactions = transactions;
         this.storedBytes = storedBytes;
     }
 
@@ -155,6 +159,7 @@ final class RocksPartitionLog implements PartitionLog {
         long next = before.highWatermark();
         long appendTime = cfg.logAppendTime() ? store.clock().millis() : -1;
         long size = storedBytes;
+        TransactionTracker.Staged txns = transactions.stage();
         try (WriteBatch wb = new WriteBatch()) {
             for (BatchHeader h : headers) {
                 int pos = (int) h.position();
@@ -166,6 +171,7 @@ final class RocksPartitionLog implements PartitionLog {
                 batches.get(pos, value);
                 wb.put(store.batches(), Keys.batch(prefix, next), value);
                 staged.record(h, next);
+                txns.record(h, next, ByteBuffer.wrap(value));
                 next += h.lastOffsetDelta() + 1L;
                 size += h.sizeInBytes();
             }
@@ -173,11 +179,23 @@ final class RocksPartitionLog implements PartitionLog {
             for (Map.Entry<Long, ProducerWindows.Producer> p : staged.changed().entrySet()) {
                 wb.put(store.meta(), Keys.producer(prefix, p.getKey()), StoredProducers.encode(p.getValue()));
             }
+            for (TransactionTracker.Change c : txns.changes()) {
+                if (c.closed()) {
+                    wb.delete(store.meta(), Keys.openTxn(prefix, c.producerId()));
+                } else {
+                    wb.put(store.meta(), Keys.openTxn(prefix, c.producerId()), Keys.encodeLong(c.openedAt()));
+                }
+                if (c.aborted() != null) {
+                    wb.put(store.meta(), Keys.abortedTxn(prefix, c.aborted().lastOffset(), c.producerId()),
+                            Keys.encodeLong(c.aborted().firstOffset()));
+                }
+            }
             store.db().write(store.unsynced(), wb);
         }
         staged.commit();
+        txns.commit();
         storedBytes = size;
-        offsets = new LogOffsets(before.logStartOffset(), next, next);
+        offsets = new LogOffsets(before.logStartOffset(), next, transactions.lastStableOffset(next));
         return new AppendResult(before.highWatermark(), next - 1, appendTime, before.logStartOffset());
     }
 
@@ -201,6 +219,11 @@ final class RocksPartitionLog implements PartitionLog {
             return true;
         });
         return new ReadResult(List.copyOf(slices), snapshot);
+    }
+
+    @Override
+    public List<AbortedTransaction> abortedTransactions(long fromOffset, long toOffset) {
+        return transactions.aborted(fromOffset, toOffset);
     }
 
     @Override
@@ -321,8 +344,11 @@ final class RocksPartitionLog implements PartitionLog {
                     wb.deleteRange(store.batches(), Keys.batch(prefix, 0), Keys.batch(prefix, deleteBelow));
                 }
                 wb.put(store.meta(), Keys.offsets(prefix), Keys.encodeOffsets(offset, o.highWatermark(), size));
+                // aborted ranges whose marker is below the new log start: their key range ends at marker offset `offset`
+                wb.deleteRange(store.meta(), Keys.abortedTxnsStart(prefix), Keys.abortedTxn(prefix, offset, 0));
                 store.db().write(store.synced(), wb);
             }
+            transactions.dropBelow(offset);
             storedBytes = size;
             offsets = new LogOffsets(offset, o.highWatermark(), o.lastStableOffset());
             return CompletableFuture.completedFuture(offset);
@@ -434,18 +460,35 @@ final class RocksPartitionLog implements PartitionLog {
             storedBytes = o[2] >= 0 ? o[2] : sumStored(store, prefix);
         }
         ProducerWindows producers = new ProducerWindows();
-        byte[] end = Keys.metaEnd(prefix);
+        Map<Long, Long> open = new java.util.HashMap<>();
+        List<AbortedTransaction> aborted = new ArrayList<>();
         try (RocksIterator it = store.db().newIterator(store.meta())) {
-            for (it.seek(Keys.producersStart(prefix)); it.isValid(); it.next()) {
-                byte[] k = it.key();
-                if (java.util.Arrays.compareUnsigned(k, end) >= 0) {
-                    break;
-                }
-                producers.restore(Keys.producerId(k), StoredProducers.decode(it.value()));
-            }
-            it.status();
+            scanMeta(it, Keys.producersStart(prefix), Keys.openTxnsStart(prefix),
+                    k -> producers.restore(Keys.producerId(k), StoredProducers.decode(it.value())));
+            scanMeta(it, Keys.openTxnsStart(prefix), Keys.abortedTxnsStart(prefix),
+                    k -> open.put(Keys.producerId(k), Keys.decodeLong(it.value())));
+            scanMeta(it, Keys.abortedTxnsStart(prefix), Keys.metaEnd(prefix),
+                    k -> aborted.add(new AbortedTransaction(Keys.abortedProducerId(k), Keys.decodeLong(it.value()),
+                            Keys.abortedLastOffset(k))));
         }
-        return new RocksPartitionLog(store, key, config, offsets, producers, storedBytes);
+        TransactionTracker transactions = new TransactionTracker();
+        transactions.restore(open, aborted);
+        offsets = new LogOffsets(offsets.logStartOffset(), offsets.highWatermark(),
+                transactions.lastStableOffset(offsets.highWatermark()));
+        return new RocksPartitionLog(store, key, config, offsets, producers, transactions, storedBytes);
+    }
+
+    /** Visits the meta keys in [{@code start}, {@code end}), the iterator positioned on each. */
+    private static void scanMeta(RocksIterator it, byte[] start, byte[] end, java.util.function.Consumer<byte[]> visitor)
+            throws RocksDBException {
+        for (it.seek(start); it.isValid(); it.next()) {
+            byte[] k = it.key();
+            if (java.util.Arrays.compareUnsigned(k, end) >= 0) {
+                break;
+            }
+            visitor.accept(k);
+        }
+        it.status();
     }
 
     /** The stored bytes of a partition whose metadata predates their accounting (version 1): one scan. */

@@ -11,6 +11,7 @@ import io.kaas.api.storage.PartitionOfflineException;
 import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.api.storage.StorageException;
 import io.kaas.records.ProducerWindows;
+import io.kaas.records.TransactionTracker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -65,6 +66,7 @@ final class BatchAppender {
                                                          LogConfig config) {
         LogState before = log.state.current();
         ProducerWindows.Staged staged = log.producers.stage();
+        TransactionTracker.Staged txns = log.transactions.stage();
         long appendTime = config.logAppendTime() ? log.clock.millis() : -1L;
         List<Planned> planned = new ArrayList<>(headers.size());
         long next = before.logEndOffset();
@@ -83,6 +85,7 @@ final class BatchAppender {
                 RecordBatches.setLogAppendTime(batches, pos, appendTime);
             }
             staged.record(h, next);
+            txns.record(h, next, batches.duplicate().limit(pos + h.sizeInBytes()).position(pos).slice());
             planned.add(new Planned(h, next));
             first = first < 0 ? next : first;
             last = next + h.lastOffsetDelta();
@@ -90,8 +93,9 @@ final class BatchAppender {
         }
         AppendResult result = new AppendResult(first, last, planned.isEmpty() ? -1L : appendTime, before.logStartOffset());
         if (!planned.isEmpty()) {
-            write(batches, planned, next, config, appendTime);
+            write(batches, planned, next, config, appendTime, txns.lastStableOffset(next));
             staged.commit();
+            txns.commit();
             countForFlush(planned, durable, config);
         }
         if (!durable) {
@@ -100,7 +104,8 @@ final class BatchAppender {
         return log.committer.awaitDurable(log.state.current().logEndOffset()).thenApply(v -> result);
     }
 
-    private void write(ByteBuffer batches, List<Planned> planned, long next, LogConfig config, long appendTime) {
+    private void write(ByteBuffer batches, List<Planned> planned, long next, LogConfig config, long appendTime,
+                       long lastStableOffset) {
         long bytes = 0;
         for (Planned p : planned) {
             bytes += p.header().sizeInBytes();
@@ -128,7 +133,7 @@ final class BatchAppender {
             throw new KafkaStorageException("write to " + seg.logPath() + " failed: " + e.getMessage(), e);
         }
         seg.publish(at, next, log.clock.millis());
-        log.state.appended(next, seg);
+        log.state.appended(next, seg, lastStableOffset);
     }
 
     /** Cuts the log and its indexes back to before a failed append; if even that fails, the partition goes offline. */

@@ -4,6 +4,7 @@ import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.records.ProducerWindows;
+import io.kaas.records.TransactionTracker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -41,9 +42,10 @@ final class LogRecovery {
      * @param scanFrom        position the validation started at (the checkpoint's, or 0)
      * @param rebuiltIndexes  number of {@code .index}/{@code .timeindex} pairs rebuilt from the log
      * @param replayedBatches batch headers replayed into the producer state after its snapshot
+     * @param transactions    open transactions and aborted ranges: the snapshot's, then replayed as the producers
      */
     record Result(ConcurrentSkipListMap<Long, Segment> segments, long logStartOffset, long logEndOffset,
-                  ProducerWindows producers, long truncatedBytes, boolean cleanShutdown, long scannedBytes,
+                  ProducerWindows producers, TransactionTracker transactions, long truncatedBytes, boolean cleanShutdown, long scannedBytes,
                   long scanFrom, int rebuiltIndexes, long replayedBatches) {
     }
 
@@ -87,8 +89,10 @@ final class LogRecovery {
                 last.seal(dir::sync);
             }
             long logEnd = segments.lastEntry().getValue().nextOffset();
-            ProducerWindows producers = rebuildProducers(dir, segments, logEnd, stats);
-            return new Result(segments, logStart, logEnd, producers, stats.truncated, clean && stats.scanned == 0,
+            ProducerWindows producers = new ProducerWindows();
+            TransactionTracker transactions = new TransactionTracker();
+            rebuildProducers(dir, segments, logEnd, stats, producers, transactions);
+            return new Result(segments, logStart, logEnd, producers, transactions, stats.truncated, clean && stats.scanned == 0,
                     stats.scanned, stats.scanFrom, stats.rebuilt, stats.replayed);
         } catch (IOException | RuntimeException e) {
             for (Segment s : segments.values()) {
@@ -278,14 +282,18 @@ final class LogRecovery {
         return pos == cp.position() && next == cp.highWatermark();
     }
 
-    /** Loads the producer snapshot and replays batch headers from its offset (from the first segment without one). */
-    private static ProducerWindows rebuildProducers(PartitionDirectory dir, ConcurrentSkipListMap<Long, Segment> segments,
-                                                       long logEnd, Stats stats) throws IOException {
-        ProducerWindows producers = new ProducerWindows();
+    /**
+     * Loads the producer snapshot and replays batch headers from its offset (from the first segment without
+     * one) into the producer windows and the transaction state; a control batch is read whole for its type.
+     */
+    private static void rebuildProducers(PartitionDirectory dir, ConcurrentSkipListMap<Long, Segment> segments,
+                                         long logEnd, Stats stats, ProducerWindows producers,
+                                         TransactionTracker transactions) throws IOException {
         long from = segments.firstKey();
         Optional<ProducerSnapshot.Loaded> snapshot = dir.readProducerSnapshot().flatMap(ProducerSnapshot::decode);
         if (snapshot.isPresent() && snapshot.get().offset() <= logEnd) {
             snapshot.get().producers().forEach(producers::restore);
+            transactions.restore(snapshot.get().openTransactions(), snapshot.get().abortedTransactions());
             from = Math.max(from, snapshot.get().offset());
         }
         Map.Entry<Long, Segment> entry = segments.floorEntry(from);
@@ -300,13 +308,15 @@ final class LogRecovery {
                 }
                 if (h.baseOffset() >= from) {
                     producers.replay(h);
+                    if (h.hasProducerId() && (h.isControl() || h.isTransactional())) {
+                        transactions.replay(h, h.isControl() ? seg.read(pos, h.sizeInBytes()) : null);
+                    }
                     stats.replayed++;
                 }
                 pos += h.sizeInBytes();
             }
             entry = segments.higherEntry(seg.baseOffset());
         }
-        return producers;
     }
 
     private static boolean offsetIndexIsConsistent(Segment seg, long size) throws IOException {

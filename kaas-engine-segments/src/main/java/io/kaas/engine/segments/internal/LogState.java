@@ -11,16 +11,18 @@ import io.kaas.api.storage.LogOffsets;
 record LogState(long logStartOffset, long logEndOffset, Segment active, long activeSize, long activeMaxTimestamp,
                 long activeOffsetOfMaxTimestamp, LogOffsets offsets) {
 
-    /** Captures {@code active}'s published size and timestamps: call under the partition lock. */
-    static LogState of(long logStartOffset, long logEndOffset, Segment active) {
-        // No replication and no transactions yet: HW = LSO = log end once written.
+    /**
+     * Captures {@code active}'s published size and timestamps: call under the partition lock. No replication:
+     * the high watermark is the log end once written; the last stable offset is {@code lastStableOffset}.
+     */
+    static LogState of(long logStartOffset, long logEndOffset, Segment active, long lastStableOffset) {
         return new LogState(logStartOffset, logEndOffset, active, active.size(), active.maxTimestamp(),
-                active.offsetOfMaxTimestamp(), new LogOffsets(logStartOffset, logEndOffset, logEndOffset));
+                active.offsetOfMaxTimestamp(), new LogOffsets(logStartOffset, logEndOffset, lastStableOffset));
     }
 
     LogState withLogStart(long newLogStart) {
         return new LogState(newLogStart, logEndOffset, active, activeSize, activeMaxTimestamp, activeOffsetOfMaxTimestamp,
-                new LogOffsets(newLogStart, logEndOffset, logEndOffset));
+                new LogOffsets(newLogStart, logEndOffset, offsets.lastStableOffset()));
     }
 
     /** The recovery checkpoint this state would make true once the active segment is fsynced. */

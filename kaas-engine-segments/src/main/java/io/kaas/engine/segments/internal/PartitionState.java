@@ -16,10 +16,11 @@ final class PartitionState {
     private volatile LogState current;
 
     /** The state recovery found: {@code segments} is non-empty, its last entry the active segment. */
-    PartitionState(ConcurrentSkipListMap<Long, Segment> segments, long logStartOffset, long logEndOffset) {
+    PartitionState(ConcurrentSkipListMap<Long, Segment> segments, long logStartOffset, long logEndOffset,
+                   long lastStableOffset) {
         this.segments = segments;
         this.view = Collections.unmodifiableNavigableMap(segments);
-        this.current = LogState.of(logStartOffset, logEndOffset, segments.lastEntry().getValue());
+        this.current = LogState.of(logStartOffset, logEndOffset, segments.lastEntry().getValue(), lastStableOffset);
     }
 
     /** The last published state. */
@@ -32,15 +33,15 @@ final class PartitionState {
         return view;
     }
 
-    /** Batches were written to {@code active} up to {@code logEndOffset}: publishes them. */
-    void appended(long logEndOffset, Segment active) {
-        current = LogState.of(current.logStartOffset(), logEndOffset, active);
+    /** Batches were written to {@code active} up to {@code logEndOffset}: publishes them and the new last stable offset. */
+    void appended(long logEndOffset, Segment active, long lastStableOffset) {
+        current = LogState.of(current.logStartOffset(), logEndOffset, active, lastStableOffset);
     }
 
     /** {@code fresh}, starting at the log end, is the new active segment. */
     void rolled(Segment fresh) {
         segments.put(fresh.baseOffset(), fresh);
-        current = LogState.of(current.logStartOffset(), fresh.baseOffset(), fresh);
+        current = LogState.of(current.logStartOffset(), fresh.baseOffset(), fresh, current.offsets().lastStableOffset());
     }
 
     /** The log start moved forward (DeleteRecords or retention); the caller persisted it first. */

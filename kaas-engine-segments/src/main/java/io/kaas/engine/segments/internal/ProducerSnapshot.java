@@ -1,5 +1,6 @@
 package io.kaas.engine.segments.internal;
 
+import io.kaas.api.storage.AbortedTransaction;
 import io.kaas.records.ProducerWindows;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -11,26 +12,32 @@ import java.util.Optional;
 import java.util.zip.CRC32C;
 
 /**
- * The binary {@code producer-state.snapshot}: the idempotence window of every producer as it stood
+ * The binary {@code producer-state.snapshot}: the idempotence window of every producer and the
+ * transaction state (open transactions, aborted ranges: Kafka's {@code .txnindex} content) as they stood
  * before {@code offset}, written at roll and clean close. Recovery loads it and replays the batches
  * from {@code offset} on, so a retry is still recognised as a duplicate after a restart, even after
- * rolls. Layout (big-endian): magic {@code kPS1}, version (int16), offset (int64), producer count
- * (int32), per producer: id (int64), epoch (int16), batch count (int8), per batch first and last
- * sequence (int32 each), base and last offset (int64 each); then CRC32C of everything before (int32).
+ * rolls, and the last stable offset and aborted ranges come back. Layout (big-endian): magic
+ * {@code kPS1}, version (int16), offset (int64), producer count (int32), per producer: id (int64), epoch
+ * (int16), batch count (int8), per batch first and last sequence (int32 each), base and last offset (int64
+ * each); version 2 goes on with the open-transaction count (int32), per open transaction producer id and
+ * first offset (int64 each), the aborted-range count (int32), per range producer id, first and last offset
+ * (int64 each); then CRC32C of everything before (int32). Version 1 (no transaction state) still loads.
  */
 final class ProducerSnapshot {
     private static final int MAGIC = 0x6B505331;
-    private static final short VERSION = 1;
+    private static final short VERSION = 2;
 
     /** A decoded snapshot. */
-    record Loaded(long offset, Map<Long, ProducerWindows.Producer> producers) {
+    record Loaded(long offset, Map<Long, ProducerWindows.Producer> producers, Map<Long, Long> openTransactions,
+                  List<AbortedTransaction> abortedTransactions) {
     }
 
     private ProducerSnapshot() {
     }
 
-    static byte[] encode(long offset, Map<Long, ProducerWindows.Producer> producers) {
-        int size = 4 + 2 + 8 + 4 + 4;
+    static byte[] encode(long offset, Map<Long, ProducerWindows.Producer> producers, Map<Long, Long> openTransactions,
+                         List<AbortedTransaction> aborted) {
+        int size = 4 + 2 + 8 + 4 + 4 + 4 + openTransactions.size() * 16 + 4 + aborted.size() * 24;
         for (ProducerWindows.Producer p : producers.values()) {
             size += 8 + 2 + 1 + p.batches().size() * 24;
         }
@@ -43,6 +50,12 @@ final class ProducerSnapshot {
                 b.putInt(m.firstSeq()).putInt(m.lastSeq()).putLong(m.firstOffset()).putLong(m.lastOffset());
             }
         }
+        b.putInt(openTransactions.size());
+        openTransactions.forEach((id, first) -> b.putLong(id).putLong(first));
+        b.putInt(aborted.size());
+        for (AbortedTransaction a : aborted) {
+            b.putLong(a.producerId()).putLong(a.firstOffset()).putLong(a.lastOffset());
+        }
         b.putInt((int) crc(b.array(), b.position()));
         return b.array();
     }
@@ -54,7 +67,11 @@ final class ProducerSnapshot {
         }
         ByteBuffer b = ByteBuffer.wrap(data);
         int stored = b.getInt(data.length - 4);
-        if (stored != (int) crc(data, data.length - 4) || b.getInt() != MAGIC || b.getShort() != VERSION) {
+        if (stored != (int) crc(data, data.length - 4) || b.getInt() != MAGIC) {
+            return Optional.empty();
+        }
+        short version = b.getShort();
+        if (version != 1 && version != VERSION) {
             return Optional.empty();
         }
         try {
@@ -71,7 +88,19 @@ final class ProducerSnapshot {
                 }
                 out.put(id, new ProducerWindows.Producer(epoch, batches));
             }
-            return b.remaining() == 4 ? Optional.of(new Loaded(offset, out)) : Optional.empty();
+            Map<Long, Long> open = new HashMap<>();
+            List<AbortedTransaction> aborted = new ArrayList<>();
+            if (version >= 2) {
+                int opens = b.getInt();
+                for (int i = 0; i < opens; i++) {
+                    open.put(b.getLong(), b.getLong());
+                }
+                int ranges = b.getInt();
+                for (int i = 0; i < ranges; i++) {
+                    aborted.add(new AbortedTransaction(b.getLong(), b.getLong(), b.getLong()));
+                }
+            }
+            return b.remaining() == 4 ? Optional.of(new Loaded(offset, out, open, aborted)) : Optional.empty();
         } catch (BufferUnderflowException | IllegalArgumentException e) {
             return Optional.empty();
         }

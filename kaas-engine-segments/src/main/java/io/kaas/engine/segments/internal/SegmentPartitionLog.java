@@ -1,6 +1,7 @@
 package io.kaas.engine.segments.internal;
 
 import io.kaas.api.record.ProducedBatches;
+import io.kaas.api.storage.AbortedTransaction;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.KafkaStorageException;
 import io.kaas.api.storage.LogConfig;
@@ -12,11 +13,13 @@ import io.kaas.api.storage.PartitionOfflineException;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.TimestampOffset;
 import io.kaas.records.ProducerWindows;
+import io.kaas.records.TransactionTracker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -44,6 +47,8 @@ public final class SegmentPartitionLog implements PartitionLog {
     final Clock clock;
     final ReentrantLock lock = new ReentrantLock();
     final ProducerWindows producers;
+    /** Open transactions and aborted ranges; changed under {@link #lock}, persisted in the producer snapshot. */
+    final TransactionTracker transactions;
     final GroupCommitter committer;
     final CheckpointWriter checkpoints;
     private final LogRecovery.Result recovery;
@@ -75,7 +80,10 @@ public final class SegmentPartitionLog implements PartitionLog {
         this.closer = resources.closer();
         this.recovery = recovered;
         this.producers = recovered.producers();
-        this.state = new PartitionState(recovered.segments(), recovered.logStartOffset(), recovered.logEndOffset());
+        this.transactions = recovered.transactions();
+        this.transactions.dropBelow(recovered.logStartOffset());
+        this.state = new PartitionState(recovered.segments(), recovered.logStartOffset(), recovered.logEndOffset(),
+                transactions.lastStableOffset(recovered.logEndOffset()));
         this.checkpoints = new CheckpointWriter(dir, resources.config().checkpointIntervalMs(),
                 recovered.cleanShutdown() ? state.current().checkpoint() : null);
         this.committer = new GroupCommitter(resources.committers(), new GroupCommitter.ForceTarget() {
@@ -146,6 +154,11 @@ public final class SegmentPartitionLog implements PartitionLog {
     }
 
     @Override
+    public List<AbortedTransaction> abortedTransactions(long fromOffset, long toOffset) {
+        return transactions.aborted(fromOffset, toOffset);
+    }
+
+    @Override
     public LogOffsets offsets() {
         return state.current().offsets();
     }
@@ -204,6 +217,7 @@ public final class SegmentPartitionLog implements PartitionLog {
             throw new KafkaStorageException("could not persist the log start offset of " + key + ": " + e.getMessage(), e);
         }
         state.logStartAdvanced(offset);
+        transactions.dropBelow(offset); // the next producer snapshot no longer holds them; recovery drops them too
         deleteSegmentsBelowLogStart();
         return offset;
     }
@@ -396,7 +410,8 @@ public final class SegmentPartitionLog implements PartitionLog {
 
     /** Snapshots the producer state as of {@code offset} (the log end; under the lock). */
     void writeProducerSnapshot(long offset) throws IOException {
-        dir.writeAtomically(PartitionDirectory.PRODUCER_SNAPSHOT_FILE, ProducerSnapshot.encode(offset, producers.producers()));
+        dir.writeAtomically(PartitionDirectory.PRODUCER_SNAPSHOT_FILE, ProducerSnapshot.encode(offset, producers.producers(),
+                transactions.openTransactions(), transactions.abortedTransactions()));
     }
 
     /** Deletes closed segments whose every offset is below the log start; their channels close later. */

@@ -3,6 +3,7 @@ package io.kaas.example.engine;
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.record.RecordBatches;
+import io.kaas.api.storage.AbortedTransaction;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.BufferSlice;
 import io.kaas.api.storage.KafkaStorageException;
@@ -17,6 +18,7 @@ import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.api.storage.TimestampOffset;
 import io.kaas.api.storage.UnsupportedFeatureException;
 import io.kaas.records.ProducerWindows;
+import io.kaas.records.TransactionTracker;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -31,6 +33,8 @@ import java.util.concurrent.CompletableFuture;
  * One partition in memory: batches keyed by base offset in a sorted map, so a read is a floor lookup
  * (the batch containing the offset) and a forward walk. Writers hold the log's lock; {@link #offsets()}
  * reads a volatile snapshot. Appends are "durable" as soon as they are in the map: there is no disk.
+ * Transactions (open ones, the last stable offset, aborted ranges) are tracked in memory by a
+ * {@link TransactionTracker}, so they last as long as the engine.
  */
 final class MemoryPartitionLog implements PartitionLog {
     private final PartitionKey key;
@@ -38,6 +42,7 @@ final class MemoryPartitionLog implements PartitionLog {
     private final long maxBytes;
     private final NavigableMap<Long, ByteBuffer> batches = new TreeMap<>();
     private final ProducerWindows producers = new ProducerWindows();
+    private final TransactionTracker transactions = new TransactionTracker();
     private volatile LogConfig config;
     private volatile LogOffsets offsets = new LogOffsets(0, 0, 0);
     private long sizeInBytes;
@@ -94,18 +99,25 @@ final class MemoryPartitionLog implements PartitionLog {
         long now = clock.millis();
         long base = before.highWatermark();
         next = base;
+        TransactionTracker.Staged txns = transactions.stage();
+        List<ByteBuffer> copies = new ArrayList<>(fresh.size());
         for (BatchHeader h : fresh) {
             ByteBuffer copy = ByteBuffer.allocate(h.sizeInBytes()).put(produced.batch(h)).flip();
             RecordBatches.setBaseOffset(copy, 0, next);
             if (cfg.logAppendTime()) {
                 RecordBatches.setLogAppendTime(copy, 0, now);
             }
-            batches.put(next, copy);
+            txns.record(h, next, copy);
+            copies.add(copy);
             next += h.lastOffsetDelta() + 1L;
         }
+        for (ByteBuffer copy : copies) {
+            batches.put(copy.getLong(RecordBatches.BASE_OFFSET), copy);
+        }
         staged.commit();
+        txns.commit();
         sizeInBytes += bytes;
-        offsets = new LogOffsets(before.logStartOffset(), next, next);
+        offsets = new LogOffsets(before.logStartOffset(), next, transactions.lastStableOffset(next));
         return CompletableFuture.completedFuture(new AppendResult(base, next - 1, cfg.logAppendTime() ? now : -1,
                 before.logStartOffset()));
     }
@@ -166,8 +178,14 @@ final class MemoryPartitionLog implements PartitionLog {
         while (!batches.isEmpty() && lastOffset(batches.firstEntry().getValue()) < logStart) {
             sizeInBytes -= batches.pollFirstEntry().getValue().remaining();
         }
+        transactions.dropBelow(logStart);
         offsets = new LogOffsets(logStart, now.highWatermark(), now.lastStableOffset());
         return CompletableFuture.completedFuture(logStart);
+    }
+
+    @Override
+    public List<AbortedTransaction> abortedTransactions(long fromOffset, long toOffset) {
+        return transactions.aborted(fromOffset, toOffset);
     }
 
     @Override

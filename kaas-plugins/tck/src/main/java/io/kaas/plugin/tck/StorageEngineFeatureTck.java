@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * lookups, idempotent producers and log-append time. Not extended directly: extend
  * {@link StorageEngineTck}, which inherits these tests.
  */
-public abstract class StorageEngineFeatureTck extends EngineTckSupport {
+public abstract class StorageEngineFeatureTck extends TransactionTck {
     private static final long PRODUCER = 4_242L;
 
     // ---- timestamps ------------------------------------------------------------------------------

@@ -21,10 +21,14 @@ import java.util.zip.GZIPOutputStream;
  * <pre>{@code
  * ByteBuffer b = TestBatches.batch().records(3).timestamps(1_000, 0, 5, 10).producer(7, 0, 0).build();
  * ByteBuffer k = TestBatches.batch().record("a", "1").record("a", null).build(); // a value, then a tombstone
+ * ByteBuffer t = TestBatches.batch().producer(7, 0, 0).transactional().build(); // data of a transaction
+ * ByteBuffer c = TestBatches.controlMarker(7, 0, true).build();                   // its COMMIT marker
  * }</pre>
  */
 public final class TestBatches {
     private static final int GZIP_CODEC = 1;
+    /** A marker's value: version 0 (int16), coordinator epoch 0 (int32). */
+    private static final byte[] MARKER_VALUE = new byte[6];
 
     private long baseTimestamp = 1_000L;
     private long[] timestampDeltas;
@@ -39,8 +43,38 @@ public final class TestBatches {
     private int compressionCodec;
     private UnaryOperator<byte[]> compressor;
     private List<KeyValue> keyed;
+    private boolean transactional;
+    private byte[] controlKey;
 
     private TestBatches() {
+    }
+
+    /**
+     * A transaction marker as the transaction coordinator writes it: a transactional control batch of one
+     * record, no sequence, key version 0 and type COMMIT (1) or ABORT (0), value version 0 and coordinator
+     * epoch 0.
+     */
+    public static TestBatches controlMarker(long producerId, int epoch, boolean commit) {
+        return batch().producer(producerId, epoch, -1).transactional()
+                .controlKey(ByteBuffer.allocate(4).putShort((short) 0).putShort((short) (commit ? 1 : 0)).array());
+    }
+
+    /** Sets attribute bit 4: the batch belongs to a transaction of its producer. */
+    public TestBatches transactional() {
+        this.transactional = true;
+        return this;
+    }
+
+    /**
+     * Makes the batch a control batch (attribute bit 5) of one record with this raw key (normally version
+     * and type, int16 each; any bytes here, to build malformed markers) and the marker value.
+     */
+    public TestBatches controlKey(byte[] key) {
+        this.controlKey = key.clone();
+        this.records = 1;
+        this.keyed = null;
+        this.timestampDeltas = null;
+        return this;
     }
 
     /** A one-record batch, base offset 0, timestamp 1000, no producer id. */
@@ -158,18 +192,24 @@ public final class TestBatches {
         for (int i = 0; i < records; i++) {
             long delta = timestampDeltas == null ? i : timestampDeltas[i];
             maxTs = Math.max(maxTs, baseTimestamp + delta);
-            body.writeBytes(keyed == null ? record(i, delta) : record(i, delta, keyed.get(i)));
+            body.writeBytes(controlKey != null ? record(i, delta, controlKey, MARKER_VALUE)
+                    : keyed == null ? record(i, delta) : record(i, delta, keyed.get(i)));
         }
         byte[] recs = compressor != null ? compressor.apply(body.toByteArray()) : body.toByteArray();
         int size = RecordBatches.HEADER_SIZE + recs.length;
         ByteBuffer b = ByteBuffer.allocate(size);
         b.putLong(0L).putInt(size - RecordBatches.LOG_OVERHEAD).putInt(partitionLeaderEpoch)
-                .put(RecordBatches.MAGIC_V2).putInt(0).putShort((short) compressionCodec).putInt(records - 1)
+                .put(RecordBatches.MAGIC_V2).putInt(0).putShort((short) attributes()).putInt(records - 1)
                 .putLong(baseTimestamp).putLong(maxTs).putLong(producerId).putShort(producerEpoch)
                 .putInt(baseSequence).putInt(records).put(recs);
         b.flip();
         b.putInt(RecordBatches.CRC, (int) RecordBatches.crc(b, 0, size));
         return b;
+    }
+
+    private int attributes() {
+        return compressionCodec | (transactional ? RecordBatches.TRANSACTIONAL_FLAG : 0)
+                | (controlKey != null ? RecordBatches.CONTROL_FLAG : 0);
     }
 
     /** The batch as a byte array. */

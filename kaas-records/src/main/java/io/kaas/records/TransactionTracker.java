@@ -1,0 +1,180 @@
+package io.kaas.records;
+
+import io.kaas.api.record.BatchHeader;
+import io.kaas.api.record.ControlRecords;
+import io.kaas.api.storage.AbortedTransaction;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The transaction state of one partition, kept as Kafka's producer state manager keeps it: per producer id
+ * the first offset of its open transaction, and the aborted ranges. A transactional data batch of a producer
+ * with no open transaction opens one at its base offset; a control batch of that producer closes it; an
+ * ABORT marker records {@code (producerId, firstOffset, markerOffset)}, where {@code firstOffset} is the
+ * marker's own offset if no transaction was open (as Kafka does).
+ *
+ * <p>Changes go through a {@link Staged} view, committed once the write succeeded, so a failed write leaves
+ * the state as it was. Writers use it under their partition lock; {@link #aborted} may be called from any
+ * thread (the aborted list is an immutable snapshot replaced on commit).
+ */
+public final class TransactionTracker {
+    private final Map<Long, Long> open = new HashMap<>();
+    private volatile List<AbortedTransaction> aborted = List.of();
+
+    /** One change to the state: an opened or closed transaction, and maybe an aborted range. */
+    public record Change(long producerId, long openedAt, AbortedTransaction aborted) {
+        /** Whether it closed the producer's transaction (else it opened one at {@link #openedAt}). */
+        public boolean closed() {
+            return openedAt < 0;
+        }
+    }
+
+    /** A view on which one append records its batches. */
+    public Staged stage() {
+        return new Staged();
+    }
+
+    /** Replays a batch found in the log on recovery, at the offset its header carries. */
+    public void replay(BatchHeader h, ByteBuffer batch) {
+        Staged s = stage();
+        s.record(h, h.baseOffset(), batch);
+        s.commit();
+    }
+
+    /** The last stable offset: the first offset of the oldest open transaction, else {@code highWatermark}. */
+    public long lastStableOffset(long highWatermark) {
+        long lso = highWatermark;
+        for (long first : open.values()) {
+            lso = Math.min(lso, first);
+        }
+        return lso;
+    }
+
+    /** The aborted ranges with data in [{@code fromOffset}, {@code toOffset}), by marker offset. */
+    public List<AbortedTransaction> aborted(long fromOffset, long toOffset) {
+        List<AbortedTransaction> out = new ArrayList<>();
+        for (AbortedTransaction a : aborted) {
+            if (a.overlaps(fromOffset, toOffset)) {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
+    /** Every aborted range kept, by marker offset (for persistence). */
+    public List<AbortedTransaction> abortedTransactions() {
+        return aborted;
+    }
+
+    /** The open transactions: producer id to first offset (for persistence). */
+    public Map<Long, Long> openTransactions() {
+        return Map.copyOf(open);
+    }
+
+    /** Loads the state (from a snapshot or the engine's store), replacing what was known. */
+    public void restore(Map<Long, Long> openTransactions, List<AbortedTransaction> abortedTransactions) {
+        open.clear();
+        open.putAll(openTransactions);
+        List<AbortedTransaction> sorted = new ArrayList<>(abortedTransactions);
+        sorted.sort((a, b) -> Long.compare(a.lastOffset(), b.lastOffset()));
+        aborted = List.copyOf(sorted);
+    }
+
+    /**
+     * Drops the aborted ranges wholly below {@code logStartOffset} (retention, DeleteRecords).
+     *
+     * @return the dropped ranges
+     */
+    public List<AbortedTransaction> dropBelow(long logStartOffset) {
+        List<AbortedTransaction> kept = new ArrayList<>();
+        List<AbortedTransaction> dropped = new ArrayList<>();
+        for (AbortedTransaction a : aborted) {
+            (a.lastOffset() < logStartOffset ? dropped : kept).add(a);
+        }
+        if (!dropped.isEmpty()) {
+            aborted = List.copyOf(kept);
+        }
+        return dropped;
+    }
+
+    /** The changes of one append; nothing reaches the state before {@link #commit()}. */
+    public final class Staged {
+        private final Map<Long, Long> changedOpen = new LinkedHashMap<>();
+        private final List<Change> changes = new ArrayList<>();
+        private final List<AbortedTransaction> newAborted = new ArrayList<>();
+
+        private Long currentOpen(long producerId) {
+            return changedOpen.containsKey(producerId) ? changedOpen.get(producerId) : open.get(producerId);
+        }
+
+        /**
+         * Records a batch written at {@code baseOffset}; {@code batch} holds it (position 0 its first byte)
+         * and is read for a control batch's type only.
+         *
+         * @throws io.kaas.api.record.CorruptBatchException if a control batch's key is malformed
+         */
+        public void record(BatchHeader h, long baseOffset, ByteBuffer batch) {
+            if (!h.hasProducerId()) {
+                return;
+            }
+            long pid = h.producerId();
+            Long first = currentOpen(pid);
+            if (h.isControl()) {
+                short type = ControlRecords.type(batch, 0, h);
+                AbortedTransaction abort = type == ControlRecords.ABORT
+                        ? new AbortedTransaction(pid, first != null ? first : baseOffset, baseOffset) : null;
+                if (abort != null) {
+                    newAborted.add(abort);
+                }
+                if (first != null || abort != null) {
+                    changedOpen.put(pid, null);
+                    changes.add(new Change(pid, -1, abort));
+                }
+            } else if (h.isTransactional() && first == null) {
+                changedOpen.put(pid, baseOffset);
+                changes.add(new Change(pid, baseOffset, null));
+            }
+        }
+
+        /** The last stable offset once this view is committed, with the log at {@code highWatermark}. */
+        public long lastStableOffset(long highWatermark) {
+            long lso = highWatermark;
+            for (Map.Entry<Long, Long> e : open.entrySet()) {
+                if (!changedOpen.containsKey(e.getKey())) {
+                    lso = Math.min(lso, e.getValue());
+                }
+            }
+            for (Long first : changedOpen.values()) {
+                if (first != null) {
+                    lso = Math.min(lso, first);
+                }
+            }
+            return lso;
+        }
+
+        /** What this view changed, in order (for an engine that persists them with the write). */
+        public List<Change> changes() {
+            return List.copyOf(changes);
+        }
+
+        /** Applies the recorded changes. */
+        public void commit() {
+            for (Map.Entry<Long, Long> e : changedOpen.entrySet()) {
+                if (e.getValue() == null) {
+                    open.remove(e.getKey());
+                } else {
+                    open.put(e.getKey(), e.getValue());
+                }
+            }
+            if (!newAborted.isEmpty()) {
+                List<AbortedTransaction> next = new ArrayList<>(aborted);
+                next.addAll(newAborted);
+                aborted = List.copyOf(next);
+            }
+        }
+    }
+}
