@@ -1,8 +1,11 @@
 package io.kaas.plugin.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kaas.api.record.BatchHeader;
+import io.kaas.api.record.ControlRecords;
+import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.RecordBatches;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -14,6 +17,37 @@ import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 
 class TestBatchesTest {
+    @Test
+    void buildsTransactionalBatchesAndMarkersThatPassTheValidation() {
+        BatchHeader data = RecordBatches.validateOne(TestBatches.batch().producer(3, 1, 0).transactional().build(), 0, 0);
+        assertThat(data.isTransactional()).isTrue();
+        assertThat(data.isControl()).isFalse();
+        ByteBuffer commit = TestBatches.controlMarker(3, 1, true).build();
+        BatchHeader h = RecordBatches.validateOne(commit, 0, 0);
+        assertThat(h.isControl()).isTrue();
+        assertThat(h.isTransactional()).isTrue();
+        assertThat(h.producerId()).isEqualTo(3);
+        assertThat(h.producerEpoch()).isEqualTo((short) 1);
+        assertThat(h.baseSequence()).isEqualTo(-1);
+        assertThat(ControlRecords.type(commit, 0, h)).isEqualTo(ControlRecords.COMMIT);
+        ByteBuffer abort = TestBatches.controlMarker(3, 1, false).build();
+        assertThat(ControlRecords.type(abort, 0, RecordBatches.validateOne(abort, 0, 0))).isEqualTo(ControlRecords.ABORT);
+    }
+
+    @Test
+    void theValidationRefusesAMarkerWithAMalformedKey() {
+        ByteBuffer tooShort = TestBatches.controlMarker(3, 0, true).controlKey(new byte[] {0, 0, 1}).build();
+        assertThatThrownBy(() -> RecordBatches.validateOne(tooShort, 0, 0)).isInstanceOf(CorruptBatchException.class)
+                .hasMessageContaining("end control record key");
+        ByteBuffer unknownType = TestBatches.controlMarker(3, 0, true).controlKey(new byte[] {0, 0, 0, 5}).build();
+        assertThatThrownBy(() -> RecordBatches.validateOne(unknownType, 0, 0)).isInstanceOf(CorruptBatchException.class)
+                .hasMessageContaining("type 5");
+        ByteBuffer negativeVersion = TestBatches.controlMarker(3, 0, true).controlKey(new byte[] {-1, -1, 0, 1}).build();
+        assertThatThrownBy(() -> RecordBatches.validateOne(negativeVersion, 0, 0)).isInstanceOf(CorruptBatchException.class);
+        ByteBuffer compressed = TestBatches.controlMarker(3, 0, true).compressionAttribute(1).build();
+        assertThatThrownBy(() -> RecordBatches.validateOne(compressed, 0, 0)).isInstanceOf(CorruptBatchException.class);
+    }
+
     @Test
     void buildsBatchesThatPassTheBrokersValidation() {
         ByteBuffer b = TestBatches.batch().timestamps(1000, 0, 7, 3).producer(9, 2, 5).partitionLeaderEpoch(4).build();
