@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
  * One compaction pass over a partition with {@code cleanup.policy} including compact, as Kafka's log cleaner:
  *
  * <ol>
- *   <li>The cleanable range is the closed segments (never the active one, so always below the high watermark,
- *       which is the last stable offset here), up to the first whose largest timestamp is younger than
- *       {@code min.compaction.lag.ms}.</li>
+ *   <li>The cleanable range is the closed segments (never the active one) that end at or below the last stable
+ *       offset (nothing of an open transaction is cleaned), up to the first whose largest timestamp is younger
+ *       than {@code min.compaction.lag.ms}.</li>
  *   <li>The dirty part starts at the cleaner checkpoint ({@code cleaner-checkpoint.json}). The pass runs when
  *       dirty bytes / cleanable bytes reach {@code min.cleanable.dirty.ratio}, or when the first dirty segment's
  *       first record is older than {@code max.compaction.lag.ms}, or when a tombstone kept by an earlier pass
@@ -28,6 +28,13 @@ import org.slf4j.LoggerFactory;
  *       record is dropped if a later record has its key, if it has no key, or if it is a tombstone in a segment
  *       whose largest timestamp is older than {@code delete.retention.ms}. Offsets never move.</li>
  * </ol>
+ *
+ * <p>Transactions: control batches (COMMIT/ABORT markers) are always kept, even once their transaction's data
+ * is gone, so a marker whose data remains is never dropped (Kafka removes a marker after
+ * {@code delete.retention.ms} once its data is gone; this engine keeps it, costing one small batch per
+ * transaction). Records of aborted transactions are compacted as any record; Kafka's cleaner leaves them out of
+ * the key map and drops them, which the transactions issue must add before clients can write transactions
+ * (until then the broker refuses transactional produce, so no aborted data exists).
  *
  * Runs on the engine's background thread; the partition lock is held only to take the plan and to swap each
  * rewritten segment in, so appends and reads go on while segments are rewritten.
