@@ -118,11 +118,27 @@ public final class FetchReader {
             return new PartitionData().setPartitionIndex(t.partition()).setErrorCode(Errors.NONE)
                     .setHighWatermark(o.highWatermark()).setLastStableOffset(o.lastStableOffset())
                     .setLogStartOffset(o.logStartOffset()).setPreferredReadReplica(-1)
-                    .setAbortedTransactions(readCommitted ? new ArrayList<AbortedTransaction>() : null)
+                    .setAbortedTransactions(readCommitted ? aborted(t, rr, readLimit(offsets)) : null)
                     .setRecords(rr.slices().isEmpty() ? Records.EMPTY : new LogSliceRecords(rr.slices()));
         } catch (RuntimeException e) {
             return error(t.partition(), StorageErrors.code(e), offsets);
         }
+    }
+
+    /**
+     * read_committed: the aborted transactions with data in what the read may return, [fetch offset, read limit)
+     * (the limit is the last stable offset; a range past the returned batches is harmless, the consumer applies
+     * a range only to the batches it gets), as Fetch v4+ {@code aborted_transactions} carries them.
+     */
+    private static List<AbortedTransaction> aborted(Target t, ReadResult rr, long readLimit) {
+        List<AbortedTransaction> out = new ArrayList<>();
+        if (rr.slices().isEmpty()) {
+            return out;
+        }
+        for (io.kaas.api.storage.AbortedTransaction a : t.log().abortedTransactions(t.fetchOffset(), readLimit)) {
+            out.add(new AbortedTransaction().setProducerId(a.producerId()).setFirstOffset(a.firstOffset()));
+        }
+        return out;
     }
 
     private static void checkInRange(long offset, LogOffsets offsets) {

@@ -31,6 +31,12 @@ import java.util.concurrent.CompletableFuture;
  * Produce v3-13 (advertised from v0, see {@link HandlerRegistry}): validates each partition's batch as
  * Kafka does, appends it, and answers once every append completed (after fsync for {@code acks=-1}).
  * {@code acks=0} gets no response; if a partition failed, the connection is closed instead, as Kafka does.
+ *
+ * <p>Transactions: a control batch (a COMMIT/ABORT marker) is never accepted from a client, as in Kafka
+ * (INVALID_RECORD); markers are written by the broker itself. Until the transaction coordinator exists, a
+ * transactional batch is refused too, with Kafka's answer to a transactional produce the coordinator has not
+ * verified (INVALID_TXN_STATE): an open transaction that no coordinator can ever end would hold the partition's
+ * last stable offset, and so every read_committed consumer, forever. The transactions issue lifts this.
  */
 public final class ProduceHandler implements ApiHandler<ProduceRequestData, ProduceResponseData> {
     private final TopicManager topics;
@@ -126,8 +132,9 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
 
     /**
      * Kafka's checks, in Kafka's order: exactly one magic-2 batch (INVALID_RECORD), its size within
-     * max.message.bytes (MESSAGE_TOO_LARGE), a valid CRC (CORRUPT_MESSAGE). The header is parsed here,
-     * once: the engine receives it with the bytes.
+     * max.message.bytes (MESSAGE_TOO_LARGE), a valid CRC (CORRUPT_MESSAGE), not a control batch
+     * (INVALID_RECORD, whatever its key holds), then not transactional (INVALID_TXN_STATE: no coordinator yet,
+     * see the class javadoc). The header is parsed here, once: the engine receives it with the bytes.
      */
     static ProducedBatches checkBatch(ByteBuf records, int maxMessageBytes, short version) throws RejectedBatch {
         if (records == null || records.readableBytes() == 0) {
@@ -153,11 +160,25 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
             throw new RejectedBatch(Errors.MESSAGE_TOO_LARGE, "The request included a message larger than "
                     + "the max message size the server will accept: " + size + " > " + maxMessageBytes);
         }
+        short attributes = buf.getShort(start + RecordBatches.ATTRIBUTES);
+        if ((attributes & RecordBatches.CONTROL_FLAG) != 0) {
+            long stored = Integer.toUnsignedLong(buf.getInt(start + RecordBatches.CRC));
+            if (stored != RecordBatches.crc(buf, start, size)) {
+                throw new RejectedBatch(Errors.CORRUPT_MESSAGE, "Record batch CRC32C mismatch");
+            }
+            throw new RejectedBatch(Errors.INVALID_RECORD, "Clients are not allowed to write control records");
+        }
+        ProducedBatches produced;
         try {
-            return ProducedBatches.validate(buf);
+            produced = ProducedBatches.validate(buf);
         } catch (CorruptBatchException e) {
             throw new RejectedBatch(Errors.CORRUPT_MESSAGE, e.getMessage());
         }
+        if (produced.headers().get(0).isTransactional()) {
+            throw new RejectedBatch(Errors.INVALID_TXN_STATE, "Transactional produce is not supported yet: this broker "
+                    + "has no transaction coordinator to verify the transaction");
+        }
+        return produced;
     }
 
     private static PartitionProduceResponse error(int partition, short code, String message) {

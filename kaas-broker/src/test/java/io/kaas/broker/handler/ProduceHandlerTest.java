@@ -145,6 +145,39 @@ class ProduceHandlerTest {
         assertThat(topics.log("t", 0).offsets().highWatermark()).isZero();
     }
 
+    @Test
+    void aTransactionalBatchIsRefusedUntilACoordinatorExists() throws Exception {
+        ByteBuffer batch = MemoryRecords.withTransactionalRecords(Compression.NONE, 5L, (short) 0, 0,
+                new SimpleRecord(1_000L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)))
+                .buffer();
+        ProduceResponseData.PartitionProduceResponse response = produce(batch, (short) 1);
+        assertThat(response.errorCode()).isEqualTo(Errors.INVALID_TXN_STATE);
+        assertThat(topics.log("t", 0).offsets().highWatermark()).isZero();
+        assertThat(topics.log("t", 0).offsets().lastStableOffset()).isZero();
+    }
+
+    @Test
+    void aControlBatchIsRefusedWhateverItsKeyButACorruptOneIsCorrupt() throws Exception {
+        ByteBuffer marker = MemoryRecords.withEndTransactionMarker(1_000L, 5L, (short) 0,
+                new org.apache.kafka.common.record.EndTransactionMarker(
+                        org.apache.kafka.common.record.ControlRecordType.ABORT, 0)).buffer();
+        ProduceResponseData.PartitionProduceResponse valid = produce(marker.duplicate(), (short) 1);
+        assertThat(valid.errorCode()).isEqualTo(Errors.INVALID_RECORD);
+        assertThat(valid.errorMessage()).contains("control records");
+
+        ByteBuffer shortKey = marker.duplicate();
+        int keyLength = RecordBatches.HEADER_SIZE + 4; // one-byte varints: length, attributes, deltas, then the key length
+        assertThat(shortKey.get(keyLength)).as("key length 4, zigzag").isEqualTo((byte) 8);
+        shortKey.put(keyLength, (byte) 6); // 3 bytes
+        shortKey.putInt(RecordBatches.CRC, (int) RecordBatches.crc(shortKey, 0, shortKey.remaining()));
+        assertThat(produce(shortKey, (short) 1).errorCode()).isEqualTo(Errors.INVALID_RECORD);
+
+        ByteBuffer corrupt = marker.duplicate();
+        corrupt.put(corrupt.limit() - 1, (byte) (corrupt.get(corrupt.limit() - 1) ^ 0x5a));
+        assertThat(produce(corrupt, (short) 1).errorCode()).isEqualTo(Errors.CORRUPT_MESSAGE);
+        assertThat(topics.log("t", 0).offsets().highWatermark()).isZero();
+    }
+
     private final class Context implements BrokerContext {
         private final BrokerConfig config;
 

@@ -26,6 +26,8 @@ import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.ControlRecordType;
+import org.apache.kafka.common.record.EndTransactionMarker;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.SimpleRecord;
 import org.apache.kafka.common.requests.AbstractResponse;
@@ -128,6 +130,55 @@ class RawProduceIT {
                     java.util.stream.LongStream.range(0, 23).boxed().toList());
             assertThat(got.get(19).value()).isEqualTo("good-19");
             assertThat(got.get(22).value()).isEqualTo("c");
+        }
+    }
+
+    /** Offset of the marker's control type in a batch Kafka built: header, then one-byte varints before the key. */
+    private static final int MARKER_TYPE = io.kaas.api.record.RecordBatches.HEADER_SIZE + 5 + 2;
+
+    @Test
+    void transactionalAndControlBatchesFromAClientAreRefusedAsKafkaDoes() throws Exception {
+        String topic = "raw-txn";
+        try (Admin admin = broker.admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
+        }
+        ByteBuffer transactional = MemoryRecords.withTransactionalRecords(Compression.NONE, 4_000L, (short) 0, 0,
+                new SimpleRecord(System.currentTimeMillis(), "k".getBytes(StandardCharsets.UTF_8),
+                        "in a transaction".getBytes(StandardCharsets.UTF_8))).buffer();
+        var txn = send(request(topic, Uuid.ZERO_UUID, (short) 1, transactional), (short) 12);
+        assertThat(Errors.forCode(txn.errorCode())).as("no coordinator has verified the transaction")
+                .isEqualTo(Errors.INVALID_TXN_STATE);
+        assertThat(txn.errorCode()).isEqualTo((short) 48);
+
+        ByteBuffer commit = MemoryRecords.withEndTransactionMarker(System.currentTimeMillis(), 4_000L, (short) 0,
+                new EndTransactionMarker(ControlRecordType.COMMIT, 0)).buffer();
+        var marker = send(request(topic, Uuid.ZERO_UUID, (short) 1, commit.duplicate()), (short) 12);
+        assertThat(Errors.forCode(marker.errorCode())).isEqualTo(Errors.INVALID_RECORD);
+        assertThat(marker.errorCode()).isEqualTo((short) 87);
+
+        ByteBuffer unknownType = commit.duplicate();
+        assertThat(unknownType.getShort(MARKER_TYPE)).as("the marker's type where the test expects it").isEqualTo((short) 1);
+        unknownType.putShort(MARKER_TYPE, (short) 9);
+        unknownType.putInt(io.kaas.api.record.RecordBatches.CRC,
+                (int) io.kaas.api.record.RecordBatches.crc(unknownType, 0, unknownType.remaining()));
+        var malformed = send(request(topic, Uuid.ZERO_UUID, (short) 1, unknownType), (short) 12);
+        assertThat(Errors.forCode(malformed.errorCode())).isEqualTo(Errors.INVALID_RECORD);
+
+        // nothing was stored, so no transaction holds the last stable offset: read_committed reads new data at once
+        try (KafkaProducer<String, String> producer = broker.producer(Map.of())) {
+            for (int i = 0; i < 5; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, "k" + i, "committed-" + i));
+            }
+            producer.flush();
+        }
+        try (KafkaConsumer<String, String> consumer = broker.consumer(Map.of("isolation.level", "read_committed"))) {
+            List<ConsumerRecord<String, String>> got = Consume.fromBeginning(consumer,
+                    Set.of(new TopicPartition(topic, 0)), 5, Duration.ofSeconds(20));
+            assertThat(got).extracting(ConsumerRecord::offset).containsExactly(0L, 1L, 2L, 3L, 4L);
+            assertThat(got).extracting(ConsumerRecord::value).containsExactly("committed-0", "committed-1", "committed-2",
+                    "committed-3", "committed-4");
+            assertThat(consumer.endOffsets(Set.of(new TopicPartition(topic, 0)))).as("ListOffsets LATEST, read_committed")
+                    .containsEntry(new TopicPartition(topic, 0), 5L);
         }
     }
 

@@ -36,6 +36,7 @@ public final class Errors {
     public static final short INVALID_REQUEST = 42;
     public static final short OUT_OF_ORDER_SEQUENCE_NUMBER = 45;
     public static final short INVALID_PRODUCER_EPOCH = 47;
+    public static final short INVALID_TXN_STATE = 48;
     public static final short TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53;
     public static final short KAFKA_STORAGE_ERROR = 56;
     public static final short NON_EMPTY_GROUP = 68;
