@@ -195,7 +195,8 @@ final class RocksPartitionLog implements PartitionLog {
         staged.commit();
         txns.commit();
         storedBytes = size;
-        offsets = new LogOffsets(before.logStartOffset(), next, transactions.lastStableOffset(next));
+        offsets = new LogOffsets(before.logStartOffset(), next,
+                Math.max(before.logStartOffset(), transactions.lastStableOffset(next)));
         return new AppendResult(before.highWatermark(), next - 1, appendTime, before.logStartOffset());
     }
 
@@ -350,7 +351,7 @@ final class RocksPartitionLog implements PartitionLog {
             }
             transactions.dropBelow(offset);
             storedBytes = size;
-            offsets = new LogOffsets(offset, o.highWatermark(), o.lastStableOffset());
+            offsets = new LogOffsets(offset, o.highWatermark(), Math.max(offset, o.lastStableOffset()));
             return CompletableFuture.completedFuture(offset);
         } catch (StorageException e) {
             return CompletableFuture.failedFuture(e);
@@ -474,7 +475,7 @@ final class RocksPartitionLog implements PartitionLog {
         TransactionTracker transactions = new TransactionTracker();
         transactions.restore(open, aborted);
         offsets = new LogOffsets(offsets.logStartOffset(), offsets.highWatermark(),
-                transactions.lastStableOffset(offsets.highWatermark()));
+                Math.max(offsets.logStartOffset(), transactions.lastStableOffset(offsets.highWatermark())));
         return new RocksPartitionLog(store, key, config, offsets, producers, transactions, storedBytes);
     }
 

@@ -13,16 +13,18 @@ record LogState(long logStartOffset, long logEndOffset, Segment active, long act
 
     /**
      * Captures {@code active}'s published size and timestamps: call under the partition lock. No replication:
-     * the high watermark is the log end once written; the last stable offset is {@code lastStableOffset}.
+     * the high watermark is the log end once written; the last stable offset is {@code lastStableOffset}, but
+     * never below the log start (as Kafka: an open transaction DeleteRecords cut into is stable from there).
      */
     static LogState of(long logStartOffset, long logEndOffset, Segment active, long lastStableOffset) {
         return new LogState(logStartOffset, logEndOffset, active, active.size(), active.maxTimestamp(),
-                active.offsetOfMaxTimestamp(), new LogOffsets(logStartOffset, logEndOffset, lastStableOffset));
+                active.offsetOfMaxTimestamp(), new LogOffsets(logStartOffset, logEndOffset,
+                        Math.max(logStartOffset, lastStableOffset)));
     }
 
     LogState withLogStart(long newLogStart) {
         return new LogState(newLogStart, logEndOffset, active, activeSize, activeMaxTimestamp, activeOffsetOfMaxTimestamp,
-                new LogOffsets(newLogStart, logEndOffset, offsets.lastStableOffset()));
+                new LogOffsets(newLogStart, logEndOffset, Math.max(newLogStart, offsets.lastStableOffset())));
     }
 
     /** The recovery checkpoint this state would make true once the active segment is fsynced. */

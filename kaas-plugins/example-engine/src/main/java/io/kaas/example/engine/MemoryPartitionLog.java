@@ -117,7 +117,8 @@ final class MemoryPartitionLog implements PartitionLog {
         staged.commit();
         txns.commit();
         sizeInBytes += bytes;
-        offsets = new LogOffsets(before.logStartOffset(), next, transactions.lastStableOffset(next));
+        offsets = new LogOffsets(before.logStartOffset(), next,
+                Math.max(before.logStartOffset(), transactions.lastStableOffset(next)));
         return CompletableFuture.completedFuture(new AppendResult(base, next - 1, cfg.logAppendTime() ? now : -1,
                 before.logStartOffset()));
     }
@@ -179,7 +180,7 @@ final class MemoryPartitionLog implements PartitionLog {
             sizeInBytes -= batches.pollFirstEntry().getValue().remaining();
         }
         transactions.dropBelow(logStart);
-        offsets = new LogOffsets(logStart, now.highWatermark(), now.lastStableOffset());
+        offsets = new LogOffsets(logStart, now.highWatermark(), Math.max(logStart, now.lastStableOffset()));
         return CompletableFuture.completedFuture(logStart);
     }
 

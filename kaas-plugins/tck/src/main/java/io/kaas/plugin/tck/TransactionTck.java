@@ -147,6 +147,21 @@ public abstract class TransactionTck extends EngineTckSupport {
     }
 
     @Test
+    public void theLastStableOffsetNeverFallsBelowTheLogStart() throws IOException {
+        PartitionLog log = newPartition();
+        append(log, txn(P1, 1));                              // 0 P1 opens
+        append(log, batch().records(3).build());              // 1-3
+        assertOffsets(log, 4, 0);
+        await(log.deleteRecordsBefore(2));
+        assertThat(log.offsets().logStartOffset()).isEqualTo(2);
+        assertOffsets(log, 4, 2);
+        append(log, batch().build());                         // 4: P1 still open, held at the log start
+        assertOffsets(log, 5, 2);
+        append(log, commit(P1));                              // 5
+        assertOffsets(log, 6, 6);
+    }
+
+    @Test
     public void openTransactionsAndAbortedRangesSurviveARestart() throws IOException {
         assumeTrue(supports(EngineCapability.PERSISTENCE), "the engine keeps nothing across a restart");
         PartitionKey key = newKey();
