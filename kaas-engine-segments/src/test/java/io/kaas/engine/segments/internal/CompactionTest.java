@@ -86,6 +86,39 @@ class CompactionTest {
         assertThat(engine.runCleanerPass()).isZero();
     }
 
+    /** The base offsets and control bits of every stored batch from the log start. */
+    private static List<String> batchKinds(SegmentPartitionLog log) throws IOException {
+        List<String> kinds = new ArrayList<>();
+        byte[] bytes = LogFixture.bytes(log.read(log.offsets().logStartOffset(), Integer.MAX_VALUE, Long.MAX_VALUE, true));
+        for (io.kaas.api.record.BatchHeader h : RecordBatches.headers(java.nio.ByteBuffer.wrap(bytes))) {
+            kinds.add(h.baseOffset() + (h.isControl() ? " marker" : h.recordCount() == 0 ? " empty" : " data"));
+        }
+        return kinds;
+    }
+
+    @Test
+    void keepsTransactionMarkersAndCleansNothingOfAnOpenTransaction() throws IOException {
+        SegmentPartitionLog log = open(Map.of(), compact(HOUR, 0, 0));
+        append(log, io.kaas.plugin.tck.TestBatches.batch().record("a", "in-txn").producer(1, 0, -1).transactional()
+                .build(), false);                                                                         // 0
+        append(log, io.kaas.plugin.tck.TestBatches.controlMarker(1, 0, true).build(), false);            // 1
+        append(log, batch(now(), 0, kv("a", "later")), false);                                            // 2
+        append(log, io.kaas.plugin.tck.TestBatches.batch().record("b", "open").producer(2, 0, -1).transactional()
+                .build(), false);                                                                         // 3: stays open
+        append(log, batch(now(), 0, kv("b", "after")), false);                                            // 4
+        append(log, batch(now(), 0, kv("a", "latest")), false);                                           // 5
+        append(log, batch(now(), 0, kv("tail", "t")), false);                                             // 6, active
+        assertThat(log.offsets().lastStableOffset()).isEqualTo(3);
+
+        assertThat(engine.runCleanerPass()).as("a pass ran").isGreaterThan(0);
+
+        // 0 lost its record to 2 (an empty batch stays: the last of its segment); 1, the marker, stays though its
+        // data is gone; from the last stable offset on (3-5) nothing is cleaned, so 3's "b" survives 4's and 2's
+        // "a" survives 5's
+        assertThat(batchKinds(log)).containsExactly("0 empty", "1 marker", "2 data", "3 data", "4 data", "5 data", "6 data");
+        assertThat(log.offsets().lastStableOffset()).isEqualTo(3);
+    }
+
     @Test
     void survivesReopenAndReadsFromEveryOffset() throws IOException {
         SegmentPartitionLog log = open(Map.of(), compact(HOUR, 0, 0));
