@@ -33,6 +33,14 @@ public final class TransactionTracker {
         }
     }
 
+    /**
+     * Whether {@code h} can change the transaction state: it has a producer id and is transactional or a control
+     * batch. An engine may skip {@link Staged#record} for the others (it ignores them).
+     */
+    public static boolean concerns(BatchHeader h) {
+        return h.hasProducerId() && (h.isTransactional() || h.isControl());
+    }
+
     /** A view on which one append records its batches. */
     public Staged stage() {
         return new Staged();
@@ -103,22 +111,37 @@ public final class TransactionTracker {
 
     /** The changes of one append; nothing reaches the state before {@link #commit()}. */
     public final class Staged {
-        private final Map<Long, Long> changedOpen = new LinkedHashMap<>();
-        private final List<Change> changes = new ArrayList<>();
-        private final List<AbortedTransaction> newAborted = new ArrayList<>();
+        // allocated on the first change: most appends carry no transaction
+        private Map<Long, Long> changedOpen = Map.of();
+        private List<Change> changes = List.of();
+        private List<AbortedTransaction> newAborted = List.of();
 
         private Long currentOpen(long producerId) {
             return changedOpen.containsKey(producerId) ? changedOpen.get(producerId) : open.get(producerId);
         }
 
+        private void change(long producerId, Long openedAt, AbortedTransaction abort) {
+            if (changes.isEmpty()) {
+                changedOpen = new LinkedHashMap<>();
+                changes = new ArrayList<>();
+                newAborted = new ArrayList<>();
+            }
+            changedOpen.put(producerId, openedAt);
+            changes.add(new Change(producerId, openedAt == null ? -1 : openedAt, abort));
+            if (abort != null) {
+                newAborted.add(abort);
+            }
+        }
+
         /**
          * Records a batch written at {@code baseOffset}; {@code batch} holds it (position 0 its first byte)
-         * and is read for a control batch's type only.
+         * and is read for a control batch's type only (it may be null for any other batch). Batches that do not
+         * {@link #concerns concern} transactions are ignored.
          *
          * @throws io.kaas.api.record.CorruptBatchException if a control batch's key is malformed
          */
         public void record(BatchHeader h, long baseOffset, ByteBuffer batch) {
-            if (!h.hasProducerId()) {
+            if (!concerns(h)) {
                 return;
             }
             long pid = h.producerId();
@@ -127,16 +150,11 @@ public final class TransactionTracker {
                 short type = ControlRecords.type(batch, 0, h);
                 AbortedTransaction abort = type == ControlRecords.ABORT
                         ? new AbortedTransaction(pid, first != null ? first : baseOffset, baseOffset) : null;
-                if (abort != null) {
-                    newAborted.add(abort);
-                }
                 if (first != null || abort != null) {
-                    changedOpen.put(pid, null);
-                    changes.add(new Change(pid, -1, abort));
+                    change(pid, null, abort);
                 }
-            } else if (h.isTransactional() && first == null) {
-                changedOpen.put(pid, baseOffset);
-                changes.add(new Change(pid, baseOffset, null));
+            } else if (first == null) {
+                change(pid, baseOffset, null);
             }
         }
 

@@ -171,7 +171,9 @@ final class RocksPartitionLog implements PartitionLog {
                 batches.get(pos, value);
                 wb.put(store.batches(), Keys.batch(prefix, next), value);
                 staged.record(h, next);
-                txns.record(h, next, ByteBuffer.wrap(value));
+                if (TransactionTracker.concerns(h)) {
+                    txns.record(h, next, ByteBuffer.wrap(value));
+                }
                 next += h.lastOffsetDelta() + 1L;
                 size += h.sizeInBytes();
             }

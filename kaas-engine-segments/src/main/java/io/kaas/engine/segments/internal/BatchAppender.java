@@ -85,7 +85,9 @@ final class BatchAppender {
                 RecordBatches.setLogAppendTime(batches, pos, appendTime);
             }
             staged.record(h, next);
-            txns.record(h, next, batches.duplicate().limit(pos + h.sizeInBytes()).position(pos).slice());
+            if (TransactionTracker.concerns(h)) {
+                txns.record(h, next, batches.duplicate().limit(pos + h.sizeInBytes()).position(pos).slice());
+            }
             planned.add(new Planned(h, next));
             first = first < 0 ? next : first;
             last = next + h.lastOffsetDelta();

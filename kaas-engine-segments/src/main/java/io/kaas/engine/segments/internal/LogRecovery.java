@@ -45,8 +45,8 @@ final class LogRecovery {
      * @param transactions    open transactions and aborted ranges: the snapshot's, then replayed as the producers
      */
     record Result(ConcurrentSkipListMap<Long, Segment> segments, long logStartOffset, long logEndOffset,
-                  ProducerWindows producers, TransactionTracker transactions, long truncatedBytes, boolean cleanShutdown, long scannedBytes,
-                  long scanFrom, int rebuiltIndexes, long replayedBatches) {
+                  ProducerWindows producers, TransactionTracker transactions, long truncatedBytes,
+                  boolean cleanShutdown, long scannedBytes, long scanFrom, int rebuiltIndexes, long replayedBatches) {
     }
 
     private static final class Stats {
@@ -92,8 +92,8 @@ final class LogRecovery {
             ProducerWindows producers = new ProducerWindows();
             TransactionTracker transactions = new TransactionTracker();
             rebuildProducers(dir, segments, logEnd, stats, producers, transactions);
-            return new Result(segments, logStart, logEnd, producers, transactions, stats.truncated, clean && stats.scanned == 0,
-                    stats.scanned, stats.scanFrom, stats.rebuilt, stats.replayed);
+            return new Result(segments, logStart, logEnd, producers, transactions, stats.truncated,
+                    clean && stats.scanned == 0, stats.scanned, stats.scanFrom, stats.rebuilt, stats.replayed);
         } catch (IOException | RuntimeException e) {
             for (Segment s : segments.values()) {
                 try {
@@ -308,7 +308,7 @@ final class LogRecovery {
                 }
                 if (h.baseOffset() >= from) {
                     producers.replay(h);
-                    if (h.hasProducerId() && (h.isControl() || h.isTransactional())) {
+                    if (TransactionTracker.concerns(h)) {
                         transactions.replay(h, h.isControl() ? seg.read(pos, h.sizeInBytes()) : null);
                     }
                     stats.replayed++;

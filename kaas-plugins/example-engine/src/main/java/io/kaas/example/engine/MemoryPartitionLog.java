@@ -107,7 +107,9 @@ final class MemoryPartitionLog implements PartitionLog {
             if (cfg.logAppendTime()) {
                 RecordBatches.setLogAppendTime(copy, 0, now);
             }
-            txns.record(h, next, copy);
+            if (TransactionTracker.concerns(h)) {
+                txns.record(h, next, copy);
+            }
             copies.add(copy);
             next += h.lastOffsetDelta() + 1L;
         }
