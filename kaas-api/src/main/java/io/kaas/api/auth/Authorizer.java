@@ -22,6 +22,9 @@ import java.util.List;
  */
 public interface Authorizer extends AutoCloseable {
 
+    /** The resource name {@link #authorizeByResourceType}'s default decides on, as Kafka's default does. */
+    String PROBE_NAME = "hardcode";
+
     /**
      * Decides each action for the principal of {@code request}.
      *
@@ -30,6 +33,32 @@ public interface Authorizer extends AutoCloseable {
      * @return one result per action, in the order of {@code actions}
      */
     List<AuthorizationResult> authorize(AuthorizableRequestContext request, List<Action> actions);
+
+    /**
+     * Whether the principal of {@code request} may perform {@code operation} on at least one resource of
+     * {@code type}, as Kafka's {@code Authorizer.authorizeByResourceType} answers it (InitProducerId of
+     * an idempotent producer without IDEMPOTENT_WRITE on the cluster asks it for WRITE on topics):
+     * allowed iff some ALLOW rule of {@code operation} (or ALL) on a resource of that type matches the
+     * principal and no DENY rule that matches the principal covers every resource that ALLOW covers
+     * (in particular, a DENY on every resource of the type denies). Super users are allowed. Operations
+     * are not widened by implication here, as in Kafka.
+     *
+     * <p>This default can only ask {@link #authorize}: it answers as Kafka's default answers its first
+     * step, by deciding {@code operation} on a resource of the type named {@value #PROBE_NAME} (which
+     * allows super users and, with {@code allow.everyone.if.no.acl.found}, everyone when no rule names
+     * it), and denies otherwise. An authorizer that can enumerate its rules should override it.
+     *
+     * @param request   who asks, from where, on which listener
+     * @param operation the operation; never {@link Operation#ALL}
+     * @param type      the kind of resource
+     * @return ALLOWED or DENIED
+     */
+    default AuthorizationResult authorizeByResourceType(AuthorizableRequestContext request, Operation operation,
+                                                        ResourceType type) {
+        List<AuthorizationResult> results = authorize(request, List.of(new Action(operation, type, PROBE_NAME)));
+        return results.size() == 1 && results.get(0) == AuthorizationResult.ALLOWED
+                ? AuthorizationResult.ALLOWED : AuthorizationResult.DENIED;
+    }
 
     /** Releases whatever the authorizer holds (watchers, threads). Never throws. */
     @Override

@@ -6,6 +6,8 @@ import io.kaas.api.auth.AuthorizationResult;
 import io.kaas.api.auth.Authorizer;
 import io.kaas.api.auth.AuthorizerContext;
 import io.kaas.api.auth.AuthorizerProvider;
+import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
 import java.io.IOException;
 import java.util.List;
 
@@ -38,6 +40,14 @@ final class PluginAuthorizerProvider extends PluginBackendProvider<AuthorizerPro
         public List<AuthorizationResult> authorize(AuthorizableRequestContext request, List<Action> actions) {
             try (LoaderSwap ignored = LoaderSwap.to(loader)) {
                 return delegate.authorize(request, actions);
+            }
+        }
+
+        @Override
+        public AuthorizationResult authorizeByResourceType(AuthorizableRequestContext request, Operation operation,
+                                                           ResourceType type) {
+            try (LoaderSwap ignored = LoaderSwap.to(loader)) {
+                return delegate.authorizeByResourceType(request, operation, type);
             }
         }
 

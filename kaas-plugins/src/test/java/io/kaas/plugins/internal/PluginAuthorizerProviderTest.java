@@ -10,6 +10,7 @@ import io.kaas.api.auth.AuthorizerContext;
 import io.kaas.api.auth.AuthorizerProvider;
 import io.kaas.api.auth.KafkaPrincipal;
 import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
 import io.kaas.api.plugin.PluginConfig;
 import java.net.InetAddress;
 import java.net.URL;
@@ -47,6 +48,13 @@ class PluginAuthorizerProviderTest {
                     }
 
                     @Override
+                    public AuthorizationResult authorizeByResourceType(AuthorizableRequestContext request,
+                                                                       Operation operation, ResourceType type) {
+                        seen.add(Thread.currentThread().getContextClassLoader());
+                        return AuthorizationResult.DENIED;
+                    }
+
+                    @Override
                     public void close() {
                         seen.add(Thread.currentThread().getContextClassLoader());
                     }
@@ -58,12 +66,16 @@ class PluginAuthorizerProviderTest {
 
         assertThat(wrapped.name()).isEqualTo("p");
         Authorizer authorizer = wrapped.open(new AuthorizerContext(PluginConfig.empty(), 1));
-        assertThat(authorizer.authorize(new AuthorizableRequestContext(KafkaPrincipal.ANONYMOUS,
-                InetAddress.getLoopbackAddress(), "PLAINTEXT", null), List.of(Action.onTopic(Operation.READ, "t"))))
+        AuthorizableRequestContext who = new AuthorizableRequestContext(KafkaPrincipal.ANONYMOUS,
+                InetAddress.getLoopbackAddress(), "PLAINTEXT", null);
+        assertThat(authorizer.authorize(who, List.of(Action.onTopic(Operation.READ, "t"))))
                 .containsExactly(AuthorizationResult.ALLOWED);
+        // the plugin's own answer (the SPI default would ask authorize, which allows)
+        assertThat(authorizer.authorizeByResourceType(who, Operation.WRITE, ResourceType.TOPIC))
+                .isEqualTo(AuthorizationResult.DENIED);
         authorizer.close();
 
-        assertThat(seen).hasSize(4).allMatch(l -> l == pluginLoader);
+        assertThat(seen).hasSize(5).allMatch(l -> l == pluginLoader);
         assertThat(Thread.currentThread().getContextClassLoader()).isSameAs(caller);
         assertThat(PluginProvider.implementation(wrapped)).isSameAs(plugin.getClass());
     }

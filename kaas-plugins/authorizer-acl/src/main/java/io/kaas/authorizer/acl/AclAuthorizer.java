@@ -5,9 +5,11 @@ import io.kaas.api.auth.AuthorizableRequestContext;
 import io.kaas.api.auth.AuthorizationResult;
 import io.kaas.api.auth.Authorizer;
 import io.kaas.api.auth.KafkaPrincipal;
+import io.kaas.api.auth.Operation;
 import io.kaas.api.auth.ResourceType;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,6 +61,62 @@ final class AclAuthorizer implements Authorizer {
             allowed |= rule.allows(action.operation());
         }
         return allowed || (!resourceHasRules && allowEveryoneIfNoAclFound);
+    }
+
+    /**
+     * Kafka's {@code authorizeByResourceType}: allowed for a super user, for a principal allowed on the
+     * probe resource (everyone, with {@code allow.everyone.if.no.acl.found} and no rule naming it), or when
+     * an ALLOW of {@code operation} (or ALL) on the type matches the principal and no matching DENY covers
+     * it: a DENY on every name, the same literal name, or a prefix of the allowed name or prefix.
+     */
+    @Override
+    public AuthorizationResult authorizeByResourceType(AuthorizableRequestContext request, Operation operation,
+                                                       ResourceType type) {
+        if (operation == Operation.ALL) {
+            throw new IllegalArgumentException("ALL is not an operation a request performs; ask for each one");
+        }
+        KafkaPrincipal principal = request.principal();
+        if (superUsers.contains(principal) || allowed(principal, new Action(operation, type, PROBE_NAME))) {
+            return AuthorizationResult.ALLOWED;
+        }
+        List<AclRule> allows = new ArrayList<>();
+        Set<String> deniedLiterals = new HashSet<>();
+        Set<String> deniedPrefixes = new HashSet<>();
+        boolean wildcardAllow = false;
+        for (AclRule rule : rulesByType.get(type)) {
+            if (!rule.matchesPrincipal(principal) || (rule.operation() != operation && rule.operation() != Operation.ALL)) {
+                continue;
+            }
+            if (!rule.allow()) {
+                if (rule.name() == null) {
+                    return AuthorizationResult.DENIED;
+                }
+                (rule.prefixed() ? deniedPrefixes : deniedLiterals).add(rule.name());
+            } else if (rule.name() == null) {
+                wildcardAllow = true;
+            } else {
+                allows.add(rule);
+            }
+        }
+        if (wildcardAllow) {
+            return AuthorizationResult.ALLOWED;
+        }
+        for (AclRule allow : allows) {
+            boolean literalDenied = !allow.prefixed() && deniedLiterals.contains(allow.name());
+            if (!literalDenied && !coveredByPrefix(allow.name(), deniedPrefixes)) {
+                return AuthorizationResult.ALLOWED;
+            }
+        }
+        return AuthorizationResult.DENIED;
+    }
+
+    private static boolean coveredByPrefix(String name, Set<String> prefixes) {
+        for (int end = 0; end <= name.length(); end++) {
+            if (prefixes.contains(name.substring(0, end))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

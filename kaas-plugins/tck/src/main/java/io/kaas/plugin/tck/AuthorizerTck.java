@@ -9,6 +9,7 @@ import static io.kaas.api.auth.Operation.CREATE;
 import static io.kaas.api.auth.Operation.DELETE;
 import static io.kaas.api.auth.Operation.DESCRIBE;
 import static io.kaas.api.auth.Operation.DESCRIBE_CONFIGS;
+import static io.kaas.api.auth.Operation.IDEMPOTENT_WRITE;
 import static io.kaas.api.auth.Operation.READ;
 import static io.kaas.api.auth.Operation.WRITE;
 import static io.kaas.api.auth.ResourceType.CLUSTER;
@@ -258,6 +259,58 @@ public abstract class AuthorizerTck {
         assertThat(decide(a, BOB, WRITE, TOPIC, "whatever")).isEqualTo(ALLOWED);
         assertThat(decide(a, KafkaPrincipal.ANONYMOUS, READ, GROUP, "app")).isEqualTo(ALLOWED);
         assertThat(decide(a, KafkaPrincipal.ANONYMOUS, READ, GROUP, "app2")).isEqualTo(DENIED);
+    }
+
+    private static AuthorizationResult byType(Authorizer authorizer, KafkaPrincipal who, Operation op, ResourceType type) {
+        return authorizer.authorizeByResourceType(request(who), op, type);
+    }
+
+    @Test
+    void authorizeByResourceTypeAllowsWhenSomeResourceOfTheTypeIsAllowed() throws IOException {
+        Authorizer a = open(Policy.of(Rule.allow(ALICE, WRITE, TOPIC, "orders"), Rule.allow(BOB, ALL, GROUP, "g"),
+                Rule.allow(null, READ, TOPIC, "logs-").prefixed()));
+        assertThat(byType(a, ALICE, WRITE, TOPIC)).isEqualTo(ALLOWED);
+        assertThat(byType(a, BOB, WRITE, TOPIC)).isEqualTo(DENIED);
+        assertThat(byType(a, ALICE, WRITE, GROUP)).isEqualTo(DENIED);
+        assertThat(byType(a, BOB, READ, GROUP)).as("ALL counts for every operation").isEqualTo(ALLOWED);
+        assertThat(byType(a, BOB, READ, TOPIC)).as("a prefixed rule for everyone").isEqualTo(ALLOWED);
+        assertThat(byType(a, ALICE, DESCRIBE, TOPIC)).as("not widened by implication, as in Kafka").isEqualTo(DENIED);
+    }
+
+    @Test
+    void authorizeByResourceTypeDeniesWhenADenyCoversEveryAllowedResource() throws IOException {
+        Authorizer everyName = open(Policy.of(Rule.allow(ALICE, WRITE, TOPIC, "a"),
+                Rule.allow(ALICE, WRITE, TOPIC, "*").onEveryName(), Rule.deny(ALICE, WRITE, TOPIC, "*").onEveryName()));
+        assertThat(byType(everyName, ALICE, WRITE, TOPIC)).isEqualTo(DENIED);
+
+        Authorizer literal = open(Policy.of(Rule.allow(ALICE, WRITE, TOPIC, "a"), Rule.deny(ALICE, WRITE, TOPIC, "a"),
+                Rule.allow(BOB, WRITE, TOPIC, "a"), Rule.allow(BOB, WRITE, TOPIC, "b"), Rule.deny(BOB, ALL, TOPIC, "a")));
+        assertThat(byType(literal, ALICE, WRITE, TOPIC)).isEqualTo(DENIED);
+        assertThat(byType(literal, BOB, WRITE, TOPIC)).as("b is still allowed").isEqualTo(ALLOWED);
+
+        Authorizer prefix = open(Policy.of(Rule.allow(ALICE, WRITE, TOPIC, "logs-eu"),
+                Rule.allow(ALICE, WRITE, TOPIC, "logs-us-").prefixed(), Rule.deny(ALICE, WRITE, TOPIC, "logs-").prefixed(),
+                Rule.allow(BOB, WRITE, TOPIC, "lo").prefixed(), Rule.deny(BOB, WRITE, TOPIC, "logs-").prefixed()));
+        assertThat(byType(prefix, ALICE, WRITE, TOPIC)).isEqualTo(DENIED);
+        assertThat(byType(prefix, BOB, WRITE, TOPIC)).as("the deny covers only part of the allowed prefix")
+                .isEqualTo(ALLOWED);
+
+        Authorizer others = open(Policy.of(Rule.allow(ALICE, WRITE, TOPIC, "a"),
+                Rule.deny(BOB, WRITE, TOPIC, "*").onEveryName(), Rule.deny(ALICE, READ, TOPIC, "*").onEveryName()));
+        assertThat(byType(others, ALICE, WRITE, TOPIC)).as("denies of another principal or operation")
+                .isEqualTo(ALLOWED);
+    }
+
+    @Test
+    void authorizeByResourceTypeAllowsSuperUsersAndEveryoneWithoutRulesIfConfigured() throws IOException {
+        Authorizer a = open(Policy.of(Rule.deny(null, ALL, TOPIC, "*").onEveryName()).withSuperUsers(ADMIN));
+        assertThat(byType(a, ADMIN, WRITE, TOPIC)).isEqualTo(ALLOWED);
+        assertThat(byType(a, ALICE, WRITE, TOPIC)).isEqualTo(DENIED);
+
+        Authorizer everyone = open(Policy.of(Rule.allow(ALICE, READ, GROUP, "g")).allowingEveryoneIfNoAclFound());
+        assertThat(byType(everyone, BOB, WRITE, TOPIC)).isEqualTo(ALLOWED);
+        assertThat(byType(everyone, BOB, IDEMPOTENT_WRITE, CLUSTER)).isEqualTo(ALLOWED);
+        assertThat(byType(open(Policy.of()), BOB, WRITE, TOPIC)).isEqualTo(DENIED);
     }
 
     @Test
