@@ -3,6 +3,7 @@ package io.kaas.broker.auth;
 import io.kaas.api.auth.Action;
 import io.kaas.api.auth.AuthorizableRequestContext;
 import io.kaas.api.auth.AuthorizationResult;
+import io.kaas.api.auth.Operation;
 import io.kaas.api.auth.Authorizer;
 import io.kaas.api.auth.AuthorizerContext;
 import io.kaas.api.auth.AuthorizerProvider;
@@ -100,6 +101,18 @@ public final class AccessGate implements AutoCloseable {
                     + " results") + " for " + actions.size() + " actions");
         }
         return results;
+    }
+
+    /** The authorizer's {@link Authorizer#authorizeByResourceType}; allowed when there is no authorizer. */
+    AuthorizationResult authorizeByResourceType(AuthorizableRequestContext who, Operation op, ResourceType type) {
+        if (authorizer == null) {
+            return AuthorizationResult.ALLOWED;
+        }
+        AuthorizationResult result = authorizer.authorizeByResourceType(who, op, type);
+        if (result == null) {
+            throw new IllegalStateException("Authorizer '" + name + "' answered null for " + op + " on any " + type);
+        }
+        return result;
     }
 
     /** The identity Kafka's authorizers see for a PLAINTEXT connection: {@code User:ANONYMOUS} at {@code peer}. */

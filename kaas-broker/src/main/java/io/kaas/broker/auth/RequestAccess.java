@@ -26,6 +26,7 @@ public final class RequestAccess {
     private final List<Check> declared;
     private final AuthorizableRequestContext who;
     private final Map<Action, Boolean> decided = new HashMap<>();
+    private final Map<String, Boolean> decidedByType = new HashMap<>();
 
     RequestAccess(AccessGate gate, String api, Collection<Check> declared, AuthorizableRequestContext who) {
         this.gate = gate;
@@ -64,6 +65,22 @@ public final class RequestAccess {
     /** Whether the request may perform {@code op} on the cluster. */
     public boolean allowedOnCluster(Operation op) {
         return allowed(op, ResourceType.CLUSTER, Action.CLUSTER_NAME);
+    }
+
+    /**
+     * Whether the request may perform {@code op} on at least one resource of {@code type}, as Kafka's
+     * {@code authorizeByResourceType} answers it (an idempotent producer's WRITE on any topic). Asked of
+     * the authorizer once per request.
+     */
+    public boolean allowedOnAny(Operation op, ResourceType type) {
+        declared(op, type);
+        if (!gate.enabled()) {
+            return true;
+        }
+        synchronized (decidedByType) {
+            return decidedByType.computeIfAbsent(op.name() + ' ' + type.name(),
+                    k -> gate.authorizeByResourceType(who, op, type) == AuthorizationResult.ALLOWED);
+        }
     }
 
     /** The names among {@code names} the request may perform {@code op} on, in their order, asked in one call. */

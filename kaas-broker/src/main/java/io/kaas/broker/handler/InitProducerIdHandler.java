@@ -1,5 +1,7 @@
 package io.kaas.broker.handler;
 
+import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
@@ -11,7 +13,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * InitProducerId v0-5 for idempotent producers: a fresh producer id with epoch 0, from blocks reserved
  * in the cluster store. Transactions are not served yet (FindCoordinator is not advertised): a
- * transactional id is answered with NOT_COORDINATOR.
+ * transactional id is answered with NOT_COORDINATOR. Without one, as in Kafka, the producer needs
+ * IDEMPOTENT_WRITE on the cluster or WRITE on at least one topic (CLUSTER_AUTHORIZATION_FAILED otherwise).
  */
 public final class InitProducerIdHandler implements ApiHandler<InitProducerIdRequestData, InitProducerIdResponseData> {
     static final int BLOCK_SIZE = 1000;
@@ -30,6 +33,10 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
                 .setProducerId(-1).setProducerEpoch((short) -1);
         if (request.transactionalId() != null) {
             return CompletableFuture.completedFuture(response.setErrorCode(Errors.NOT_COORDINATOR));
+        }
+        if (!context.access().allowedOnCluster(Operation.IDEMPOTENT_WRITE)
+                && !context.access().allowedOnAny(Operation.WRITE, ResourceType.TOPIC)) {
+            return CompletableFuture.completedFuture(response.setErrorCode(Errors.CLUSTER_AUTHORIZATION_FAILED));
         }
         boolean noId = request.producerId() == -1;
         boolean noEpoch = request.producerEpoch() == -1;

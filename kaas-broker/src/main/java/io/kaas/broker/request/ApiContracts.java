@@ -104,12 +104,16 @@ public final class ApiContracts {
             ApiSpec.<DeleteRecordsRequestData, DeleteRecordsResponseData>of(ApiMessageType.DELETE_RECORDS, 0, 2)
                     .checks(Check.of(Operation.DELETE, TOPIC));
 
-    /** A transactional producer needs WRITE on its transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED). */
+    /**
+     * A transactional producer needs WRITE on its transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+     * an idempotent one IDEMPOTENT_WRITE on the cluster or WRITE on any topic (CLUSTER_AUTHORIZATION_FAILED).
+     */
     public static final ApiSpec<InitProducerIdRequestData, InitProducerIdResponseData> INIT_PRODUCER_ID =
             ApiSpec.<InitProducerIdRequestData, InitProducerIdResponseData>of(ApiMessageType.INIT_PRODUCER_ID, 0, 5)
                     .requires(Operation.WRITE, TRANSACTIONAL_ID, (r, v) -> r.transactionalId(),
                             (r, v, error) -> new InitProducerIdResponseData().setErrorCode(error)
-                                    .setProducerId(-1).setProducerEpoch((short) -1));
+                                    .setProducerId(-1).setProducerEpoch((short) -1))
+                    .checks(Check.of(Operation.IDEMPOTENT_WRITE, CLUSTER), Check.of(Operation.WRITE, TOPIC));
 
     // --- metadata and topic administration ---
 

@@ -75,4 +75,27 @@ class RequestAccessTest {
         assertThatThrownBy(() -> access(AccessGate.ALLOW_ALL).allowedOnCluster(Operation.DESCRIBE))
                 .isInstanceOf(IllegalStateException.class);
     }
+
+    @Test
+    void allowedOnAnyAsksTheAuthorizerByResourceTypeOnceAndOnlyForADeclaredCheck() {
+        java.util.List<String> byType = new java.util.concurrent.CopyOnWriteArrayList<>();
+        TestGates.Recording authorizer = new TestGates.Recording(a -> false) {
+            @Override
+            public io.kaas.api.auth.AuthorizationResult authorizeByResourceType(
+                    io.kaas.api.auth.AuthorizableRequestContext request, Operation op, ResourceType type) {
+                byType.add(op + " " + type);
+                return type == ResourceType.TOPIC ? io.kaas.api.auth.AuthorizationResult.ALLOWED
+                        : io.kaas.api.auth.AuthorizationResult.DENIED;
+            }
+        };
+        RequestAccess access = access(TestGates.allowing(authorizer));
+        assertThat(access.allowedOnAny(Operation.READ, ResourceType.TOPIC)).isTrue();
+        assertThat(access.allowedOnAny(Operation.READ, ResourceType.TOPIC)).isTrue();
+        assertThat(access.allowedOnAny(Operation.DESCRIBE, ResourceType.GROUP)).isFalse();
+        assertThat(byType).containsExactly("READ TOPIC", "DESCRIBE GROUP");
+        assertThat(authorizer.asked).isEmpty();
+        assertThatThrownBy(() -> access.allowedOnAny(Operation.WRITE, ResourceType.TOPIC))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("does not declare");
+        assertThat(access(AccessGate.ALLOW_ALL).allowedOnAny(Operation.READ, ResourceType.TOPIC)).isTrue();
+    }
 }

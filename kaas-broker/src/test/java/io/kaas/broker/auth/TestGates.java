@@ -19,7 +19,7 @@ public final class TestGates {
     }
 
     /** An authorizer allowing what {@code rule} accepts, recording every action it is asked. */
-    public static final class Recording implements Authorizer {
+    public static class Recording implements Authorizer {
         private final Predicate<Action> rule;
         public final List<Action> asked = new CopyOnWriteArrayList<>();
 

@@ -26,6 +26,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.junit.jupiter.api.Test;
@@ -76,7 +77,9 @@ class AclAuthorizationIT {
                         try (Admin admin = broker.admin()) {
                 admin.createTopics(List.of(new NewTopic("ro", 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
             }
-            try (KafkaProducer<String, String> producer = broker.producer()) {
+            // not idempotent: an idempotent producer without WRITE on any topic is refused its producer id first
+            try (KafkaProducer<String, String> producer = broker.producer(Map.of(
+                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false, ProducerConfig.ACKS_CONFIG, "1"))) {
                 assertThatThrownBy(() -> producer.send(new ProducerRecord<>("ro", 0, "k", "v")).get(20, TimeUnit.SECONDS))
                         .isInstanceOf(ExecutionException.class)
                         .hasCauseInstanceOf(TopicAuthorizationException.class);
@@ -141,6 +144,46 @@ class AclAuthorizationIT {
                 assertThat(idempotent.errorCode()).isEqualTo(Errors.NONE);
                 assertThat(idempotent.producerId()).isNotNegative();
             }
+        }
+    }
+
+    @Test
+    void anIdempotentProducerNeedsIdempotentWriteOnTheClusterOrWriteOnSomeTopic() throws Exception {
+        try (TestBroker broker = start("""
+                allow * CREATE cluster
+                allow * READ topic:ro
+                allow * WRITE group:g
+                """)) {
+            broker.createTopic("ro", 1);
+            assertThat(initIdempotent(broker)).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED);
+            try (KafkaProducer<String, String> producer = broker.producer(Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, 20_000))) {
+                assertThatThrownBy(() -> producer.send(new ProducerRecord<>("ro", 0, "k", "v")).get(20, TimeUnit.SECONDS))
+                        .satisfies(e -> assertThat(e instanceof ClusterAuthorizationException
+                                || e.getCause() instanceof ClusterAuthorizationException).as(e.toString()).isTrue());
+            }
+        }
+        try (TestBroker broker = start("allow * WRITE topic:logs-*\n")) {
+            assertThat(initIdempotent(broker)).as("WRITE on some topic, none of which need exist").isEqualTo(Errors.NONE);
+        }
+        try (TestBroker broker = start("allow * IDEMPOTENT_WRITE cluster\n")) {
+            assertThat(initIdempotent(broker)).isEqualTo(Errors.NONE);
+        }
+        try (TestBroker broker = start("allow * WRITE topic:logs-eu\ndeny * WRITE topic:logs-*\n")) {
+            assertThat(initIdempotent(broker)).as("every topic allowed is denied").isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED);
+        }
+    }
+
+    /** A raw InitProducerId v5 without a transactional id; its error code. */
+    private static short initIdempotent(TestBroker broker) throws IOException {
+        try (RawClient raw = new RawClient(broker.port())) {
+            raw.send(ApiMessageType.INIT_PRODUCER_ID, (short) 5, 3,
+                    new InitProducerIdRequestData().setTransactionalId(null).setTransactionTimeoutMs(60_000));
+            InitProducerIdResponseData response = raw.<InitProducerIdResponseData>read(ApiMessageType.INIT_PRODUCER_ID,
+                    (short) 5).body();
+            if (response.errorCode() != Errors.NONE) {
+                assertThat(response.producerId()).isEqualTo(-1);
+            }
+            return response.errorCode();
         }
     }
 
