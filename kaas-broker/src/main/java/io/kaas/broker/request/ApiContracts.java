@@ -223,9 +223,11 @@ public final class ApiContracts {
                             new ConsumerGroupHeartbeatResponseData().setErrorCode(error).setErrorMessage(GROUP_DENIED))
                     .checks(Check.of(Operation.DESCRIBE, TOPIC));
 
+    /** DESCRIBE on each group, then on every topic its members use (TOPIC_AUTHORIZATION_FAILED for the group). */
     public static final ApiSpec<ConsumerGroupDescribeRequestData, ConsumerGroupDescribeResponseData>
             CONSUMER_GROUP_DESCRIBE = ApiSpec.<ConsumerGroupDescribeRequestData, ConsumerGroupDescribeResponseData>of(
-                    ApiMessageType.CONSUMER_GROUP_DESCRIBE, 0, 1).checks(Check.of(Operation.DESCRIBE, GROUP));
+                    ApiMessageType.CONSUMER_GROUP_DESCRIBE, 0, 1)
+                    .checks(Check.of(Operation.DESCRIBE, GROUP), Check.of(Operation.DESCRIBE, TOPIC));
 
     /** Kafka's {@code OffsetCommitRequest.getErrorResponse}: the error on every partition asked. */
     private static OffsetCommitResponseData commitDenied(OffsetCommitRequestData request, short version, short error) {
