@@ -215,7 +215,10 @@ public final class ApiContracts {
             ApiSpec.<DeleteGroupsRequestData, DeleteGroupsResponseData>of(ApiMessageType.DELETE_GROUPS, 0, 2)
                     .checks(Check.of(Operation.DELETE, GROUP));
 
-    /** READ on the group; DESCRIBE on every subscribed topic name (TOPIC_AUTHORIZATION_FAILED otherwise). */
+    /**
+     * READ on the group; DESCRIBE on every subscribed topic name (TOPIC_AUTHORIZATION_FAILED otherwise); a
+     * regex subscription resolves only to topics the member may DESCRIBE.
+     */
     public static final ApiSpec<ConsumerGroupHeartbeatRequestData, ConsumerGroupHeartbeatResponseData>
             CONSUMER_GROUP_HEARTBEAT = ApiSpec.<ConsumerGroupHeartbeatRequestData, ConsumerGroupHeartbeatResponseData>of(
                     ApiMessageType.CONSUMER_GROUP_HEARTBEAT, 0, 1)

@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.slf4j.Logger;
@@ -114,7 +115,7 @@ final class ConsumerProtocol {
 
     /** A validated heartbeat on a live group. */
     ConsumerGroupHeartbeatResponseData heartbeat(ConsumerGroup group, ConsumerGroupHeartbeatRequestData r,
-                                                 String clientId, String clientHost) {
+                                                 String clientId, String clientHost, Predicate<String> regexTopics) {
         int epoch = r.memberEpoch();
         if (epoch == ConsumerMember.LEAVE_EPOCH || epoch == ConsumerMember.LEAVE_STATIC_EPOCH) {
             return leave(group, r);
@@ -151,6 +152,7 @@ final class ConsumerProtocol {
             throwIfEpochInvalid(member, epoch, Reconciliation.owned(r.topicPartitions()));
         }
         Map<UUID, Set<Integer>> assignedBefore = ConsumerMember.copy(member.assigned);
+        member.regexTopics = regexTopics;
         boolean bump = updateMember(member, r, clientId, clientHost) || created;
         Map<String, ConsumerAssignors.Topic> metadata = subscriptionMetadata(group);
         if (!metadata.equals(group.subscriptionMetadata)) {
@@ -354,14 +356,17 @@ final class ConsumerProtocol {
         }
     }
 
-    /** The topics the members subscribe to (by name or regex) that exist, by name. */
+    /**
+     * The topics the members subscribe to (by name, or by regex among the topics each member's
+     * {@link ConsumerMember#regexTopics} admits) that exist, by name.
+     */
     Map<String, ConsumerAssignors.Topic> subscriptionMetadata(ConsumerGroup group) {
         Set<String> names = new HashSet<>();
-        List<Pattern> patterns = new ArrayList<>();
+        List<Predicate<String>> patterns = new ArrayList<>();
         for (ConsumerMember m : group.members.values()) {
             names.addAll(m.subscribedTopicNames);
             if (m.subscribedTopicRegex != null) {
-                patterns.add(compile(m.subscribedTopicRegex));
+                patterns.add(regexMatch(m));
             }
         }
         Map<String, ConsumerAssignors.Topic> out = new HashMap<>();
@@ -370,12 +375,19 @@ final class ConsumerProtocol {
         }
         if (!patterns.isEmpty()) {
             for (TopicRecord t : store.topics()) {
-                if (!out.containsKey(t.name()) && patterns.stream().anyMatch(p -> p.matcher(t.name()).matches())) {
+                if (!out.containsKey(t.name()) && patterns.stream().anyMatch(p -> p.test(t.name()))) {
                     out.put(t.name(), topic(t));
                 }
             }
         }
         return out;
+    }
+
+    /** The topic names {@code m}'s regex subscribes it to: those the regex matches and its filter admits. */
+    private static Predicate<String> regexMatch(ConsumerMember m) {
+        Pattern pattern = compile(m.subscribedTopicRegex);
+        Predicate<String> admitted = m.regexTopics;
+        return name -> pattern.matcher(name).matches() && admitted.test(name);
     }
 
     private static ConsumerAssignors.Topic topic(TopicRecord t) {
@@ -397,8 +409,8 @@ final class ConsumerProtocol {
                 }
             }
             if (m.subscribedTopicRegex != null) {
-                Pattern p = compile(m.subscribedTopicRegex);
-                metadata.values().stream().filter(t -> p.matcher(t.name()).matches()).forEach(t -> topics.add(t.id()));
+                Predicate<String> p = regexMatch(m);
+                metadata.values().stream().filter(t -> p.test(t.name())).forEach(t -> topics.add(t.id()));
             }
             members.add(new ConsumerAssignors.Member(m.memberId, topics,
                     group.targetAssignment.getOrDefault(m.memberId, Map.of())));

@@ -19,6 +19,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -210,9 +211,21 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // ---- consumer protocol (KIP-848) ----
 
-    /** ConsumerGroupHeartbeat: join, heartbeat, reconcile or leave a consumer group. */
+    /** ConsumerGroupHeartbeat: join, heartbeat, reconcile or leave a consumer group; a regex may match every topic. */
     public ConsumerGroupHeartbeatResponseData consumerGroupHeartbeat(ConsumerGroupHeartbeatRequestData request,
                                                                      short version, String clientId, String clientHost) {
+        return consumerGroupHeartbeat(request, version, clientId, clientHost, topic -> true);
+    }
+
+    /**
+     * ConsumerGroupHeartbeat: join, heartbeat, reconcile or leave a consumer group. The member's regex
+     * subscription resolves only to topics {@code regexTopics} admits (Kafka: those the member's principal
+     * may DESCRIBE); the filter is the member's until its next heartbeat and may be called at any later
+     * rebalance of the group, from any thread.
+     */
+    public ConsumerGroupHeartbeatResponseData consumerGroupHeartbeat(ConsumerGroupHeartbeatRequestData request,
+                                                                     short version, String clientId, String clientHost,
+                                                                     Predicate<String> regexTopics) {
         try {
             consumerProtocol.validate(request, version);
             if (closed) {
@@ -242,7 +255,7 @@ public final class GroupCoordinator implements AutoCloseable {
                     if (group.dead) {
                         continue;
                     }
-                    return consumerProtocol.heartbeat(group, request, clientId, clientHost);
+                    return consumerProtocol.heartbeat(group, request, clientId, clientHost, regexTopics);
                 }
             }
         } catch (GroupException e) {

@@ -358,6 +358,27 @@ class ConsumerProtocolTest {
     }
 
     @Test
+    void aRegexResolvesOnlyToTopicsTheMembersFilterAdmitsAsOfItsLastHeartbeat() {
+        store.createTopic(new TopicRecord("orders-secret", UUID.randomUUID(), 2, Map.of()));
+        UUID secret = store.topic("orders-secret").orElseThrow().topicId();
+        ConsumerGroupHeartbeatResponseData r = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequestData()
+                .setGroupId(G).setMemberId("a").setMemberEpoch(0).setRebalanceTimeoutMs(REBALANCE)
+                .setSubscribedTopicRegex("ord.*").setTopicPartitions(new ArrayList<>()), (short) 1, "client", "/127.0.0.1",
+                name -> !name.equals("orders-secret"));
+        assertThat(partitions(r)).isEqualTo(range(0, 6));
+        assertThat(r.assignment().topicPartitions()).hasSize(1);
+        assertThat(group().subscriptionMetadata).containsOnlyKeys("orders");
+
+        ConsumerGroupHeartbeatRequestData again = new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId("a")
+                .setMemberEpoch(1).setTopicPartitions(new ArrayList<>(List.of(new TopicPartitions().setTopicId(orders)
+                        .setPartitions(new ArrayList<>(range(0, 6))))));
+        ConsumerGroupHeartbeatResponseData allowed = coordinator.consumerGroupHeartbeat(again, (short) 1, "client",
+                "/127.0.0.1", name -> true);
+        assertThat(allowed.memberEpoch()).as("the wider filter changes the subscription").isEqualTo(2);
+        assertThat(partitions(allowed, secret)).containsExactly(0, 1);
+    }
+
+    @Test
     void subscriptionChangeBumpsTheGroupEpoch() {
         store.withTopic("payments", 3);
         UUID payments = store.topic("payments").orElseThrow().topicId();

@@ -1,6 +1,7 @@
 package io.kaas.broker.handler.group;
 
 import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.coordinator.group.GroupCoordinator;
@@ -34,7 +35,9 @@ public final class ConsumerGroupHeartbeatHandler
             return CompletableFuture.completedFuture(new ConsumerGroupHeartbeatResponseData()
                     .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED));
         }
+        // and a regex subscription resolves only to topics it may DESCRIBE (Kafka resolves regexes per member)
         return CompletableFuture.completedFuture(coordinator.consumerGroupHeartbeat(request, context.apiVersion(),
-                context.clientId(), GroupHandlers.clientHost(context)));
+                context.clientId(), GroupHandlers.clientHost(context),
+                context.access().check(Operation.DESCRIBE, ResourceType.TOPIC)));
     }
 }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kaas.broker.it.TestBroker;
 import io.kaas.broker.network.RawClient;
 import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.ConsumerGroupDescribeRequestData;
+import io.kaas.wire.message.ConsumerGroupDescribeResponseData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
 import io.kaas.wire.message.DeleteGroupsRequestData;
@@ -314,6 +316,30 @@ class GroupAclIT {
             ConsumerGroupHeartbeatResponseData otherGroup = call(raw, ApiMessageType.CONSUMER_GROUP_HEARTBEAT, 1,
                     heartbeat("h", List.of("open")));
             assertThat(otherGroup.errorCode()).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED);
+        }
+    }
+
+    @Test
+    void aConsumerProtocolMemberSubscribedByRegexIsAssignedOnlyTopicsItMayDescribe() throws Exception {
+        try (TestBroker broker = start("""
+                allow * CREATE cluster
+                allow * ALL topic:orders
+                allow * READ group:g
+                """); RawClient raw = new RawClient(broker.port())) {
+            createTopic(broker, "orders");
+            createTopic(broker, "orders-hidden");
+            ConsumerGroupHeartbeatResponseData joined = call(raw, ApiMessageType.CONSUMER_GROUP_HEARTBEAT, 1,
+                    new ConsumerGroupHeartbeatRequestData().setGroupId("g").setMemberId(java.util.UUID.randomUUID().toString())
+                            .setMemberEpoch(0).setRebalanceTimeoutMs(30_000).setSubscribedTopicRegex("orders.*")
+                            .setTopicPartitions(List.of()));
+            assertThat(joined.errorCode()).isEqualTo(Errors.NONE);
+            assertThat(joined.assignment().topicPartitions()).hasSize(1);
+            ConsumerGroupDescribeResponseData described = call(raw, ApiMessageType.CONSUMER_GROUP_DESCRIBE, 1,
+                    new ConsumerGroupDescribeRequestData().setGroupIds(List.of("g")));
+            ConsumerGroupDescribeResponseData.DescribedGroup group = described.groups().get(0);
+            assertThat(group.errorCode()).as("no topic it may not describe is in its assignment").isEqualTo(Errors.NONE);
+            assertThat(group.members().get(0).targetAssignment().topicPartitions())
+                    .extracting(ConsumerGroupDescribeResponseData.TopicPartitions::topicName).containsExactly("orders");
         }
     }
 
