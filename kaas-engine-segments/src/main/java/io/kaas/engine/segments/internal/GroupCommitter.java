@@ -149,8 +149,9 @@ final class GroupCommitter {
                         return;
                     }
                 }
-                fail(e);
+                // Offline first: a waiter told of the failure must find the partition refusing appends.
                 onFailure.accept(e);
+                fail(e);
                 return;
             }
             markDurable(covered);
