@@ -35,4 +35,14 @@ public interface BackendProvider {
     default Set<String> reservedNames() {
         return Set.of();
     }
+
+    /**
+     * The settings this backend reads from its {@code PluginConfig}, without the prefix the broker removes
+     * ({@code storage.<name>.}, {@code cluster.<name>.}, {@code authorizer.<name>.}): for the segment engine
+     * {@code flush.interval.ms} stands for {@code storage.segments.flush.interval.ms}. The broker's tests
+     * hold the shipped {@code server.properties} against these. Constant and cheap; empty by default.
+     */
+    default Set<String> configKeys() {
+        return Set.of();
+    }
 }

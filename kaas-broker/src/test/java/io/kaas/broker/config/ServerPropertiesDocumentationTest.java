@@ -2,12 +2,12 @@ package io.kaas.broker.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.api.auth.AuthorizerProvider;
+import io.kaas.api.plugin.BackendProvider;
 import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.broker.it.TestBroker;
 import io.kaas.plugins.BackendCatalog;
 import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
@@ -20,9 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The shipped {@code config/server.properties} documents every key the broker and its shipped backends
  * read, and nothing else: the broker's own keys ({@link BrokerConfigDef#KEYS}) and each backend's keys
- * under its prefix, as the backend's config class declares them (the segment engine's
- * {@code SegmentEngineConfig}, the RocksDB plugin's {@code RocksDbConfig}, the acl authorizer's
- * {@code AclConfig}). A key counts as documented when a line sets it or shows it commented out
+ * under its prefix, as the backend declares them ({@code BackendProvider.configKeys()}). A key counts as documented when a line sets it or shows it commented out
  * ({@code #key=value}).
  */
 class ServerPropertiesDocumentationTest {
@@ -44,30 +42,24 @@ class ServerPropertiesDocumentationTest {
     }
 
     @Test
-    void theBackendsDeclareTheKeysTheTestExpects() throws Exception {
-        // Guards the reflection below: if a config class stops declaring its keys as constants, the
-        // check above would pass vacuously for that backend.
+    void theShippedBackendsDeclareTheirKeys() throws Exception {
+        // If a backend stopped declaring its keys, the check above would pass vacuously for it.
         assertThat(definedKeys()).contains("storage.segments.flush.interval.ms", "storage.segments.committer.threads",
                 "storage.rocksdb.block.cache.bytes", "authorizer.acl.file", "log.flush.interval.messages");
     }
 
+    /**
+     * The broker's keys and each shipped backend's {@code configKeys()} under its prefix, the backends found as the
+     * broker finds them: the built-ins on the module path, the RocksDB engine from its plugin zip.
+     */
     private Set<String> definedKeys() throws Exception {
-        Set<String> keys = new TreeSet<>(BrokerConfigDef.KEYS.keySet());
-        keys.addAll(prefixed("storage.segments.", constants(Class.forName("io.kaas.engine.segments.internal.SegmentEngineConfig"))));
-        keys.addAll(prefixed("authorizer.acl.", constants(Class.forName("io.kaas.authorizer.acl.AclConfig"))));
-        keys.addAll(prefixed("storage.rocksdb.", constants(rocksDbConfigClass())));
-        return keys;
-    }
-
-    /** {@code RocksDbConfig} from the shipped plugin zip, through the plugin host: it is on no class path here. */
-    private Class<?> rocksDbConfigClass() throws IOException, ReflectiveOperationException {
         TestBroker.installPlugin("kaas-engine-rocksdb", plugins);
-        StorageEngineProvider rocksdb = BackendCatalog.discover(plugins)
-                .select(StorageEngineProvider.class, "storage.engine", "rocksdb");
-        // The plugin host wraps a plugin's provider; its internal package is not exported to the broker.
-        ClassLoader loader = (ClassLoader) Class.forName("io.kaas.plugins.internal.PluginProvider")
-                .getMethod("pluginLoader").invoke(rocksdb);
-        return Class.forName("io.kaas.engine.rocksdb.internal.RocksDbConfig", false, loader);
+        BackendCatalog catalog = BackendCatalog.discover(plugins);
+        Set<String> keys = new TreeSet<>(BrokerConfigDef.KEYS.keySet());
+        keys.addAll(prefixed("storage.segments.", catalog.select(StorageEngineProvider.class, "storage.engine", "segments")));
+        keys.addAll(prefixed("storage.rocksdb.", catalog.select(StorageEngineProvider.class, "storage.engine", "rocksdb")));
+        keys.addAll(prefixed("authorizer.acl.", catalog.select(AuthorizerProvider.class, "authorizer", "acl")));
+        return keys;
     }
 
     private static Set<String> documentedKeys() throws IOException {
@@ -79,23 +71,10 @@ class ServerPropertiesDocumentationTest {
         return keys;
     }
 
-    /** The values of the {@code static final String} constants a config class declares: its keys. */
-    private static Set<String> constants(Class<?> type) throws IllegalAccessException {
+    private static Set<String> prefixed(String prefix, BackendProvider backend) {
+        assertThat(backend.configKeys()).as("keys declared by " + backend.name()).isNotEmpty();
         Set<String> out = new TreeSet<>();
-        for (Field f : type.getDeclaredFields()) {
-            int mod = f.getModifiers();
-            if (Modifier.isStatic(mod) && Modifier.isFinal(mod) && f.getType() == String.class) {
-                f.setAccessible(true);
-                out.add((String) f.get(null));
-            }
-        }
-        assertThat(out).as("keys declared by " + type.getName()).isNotEmpty();
-        return out;
-    }
-
-    private static Set<String> prefixed(String prefix, Set<String> keys) {
-        Set<String> out = new TreeSet<>();
-        keys.forEach(k -> out.add(prefix + k));
+        backend.configKeys().forEach(k -> out.add(prefix + k));
         return out;
     }
 

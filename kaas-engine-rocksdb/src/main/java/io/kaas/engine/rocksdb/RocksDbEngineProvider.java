@@ -37,6 +37,11 @@ public final class RocksDbEngineProvider implements StorageEngineProvider {
         return RocksDbEngine.open(context.dataDir().resolve(DIRECTORY), config, context.clock());
     }
 
+    @Override
+    public Set<String> configKeys() {
+        return RocksDbConfig.KEYS;
+    }
+
     /** {@value #DIRECTORY}: no topic may be named as the database's directory. */
     @Override
     public Set<String> reservedNames() {

@@ -6,6 +6,7 @@ import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.engine.segments.internal.SegmentEngine;
 import java.io.IOException;
+import java.util.Set;
 
 /** Finds the segment engine by the name {@code segments}. Cheap to construct; does no I/O. */
 public final class SegmentEngineProvider implements StorageEngineProvider {
@@ -23,6 +24,11 @@ public final class SegmentEngineProvider implements StorageEngineProvider {
     @Override
     public StorageEngine open(EngineContext context) throws IOException {
         return SegmentEngine.open(context);
+    }
+
+    @Override
+    public Set<String> configKeys() {
+        return SegmentEngine.configKeys();
     }
 
     @Override

@@ -59,6 +59,13 @@ abstract class PluginBackendProvider<P extends BackendProvider> implements Backe
         }
     }
 
+    @Override
+    public final Set<String> configKeys() {
+        try (LoaderSwap ignored = LoaderSwap.to(loader)) {
+            return Set.copyOf(delegate.configKeys());
+        }
+    }
+
     /** Runs {@code opener} with the plugin's class loader as the thread context class loader. */
     protected final <T> T openUnderLoader(Opener<T> opener) throws IOException {
         try (LoaderSwap ignored = LoaderSwap.to(loader)) {

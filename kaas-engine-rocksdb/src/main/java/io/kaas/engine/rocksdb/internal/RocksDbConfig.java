@@ -4,6 +4,7 @@ import io.kaas.api.plugin.PluginConfig;
 import io.kaas.api.plugin.PluginConfigException;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.rocksdb.CompressionType;
 
 /**
@@ -22,6 +23,9 @@ public record RocksDbConfig(long blockCacheBytes, String compression, long write
     public static final String COMPRESSION = "compression";
     public static final String WRITE_BUFFER_BYTES = "write.buffer.bytes";
     public static final String RETENTION_CHECK_INTERVAL_MS = "retention.check.interval.ms";
+    /** Every key {@link #from} reads. */
+    public static final Set<String> KEYS = Set.of(BLOCK_CACHE_BYTES, COMPRESSION, WRITE_BUFFER_BYTES,
+            RETENTION_CHECK_INTERVAL_MS);
 
     private static final Map<String, CompressionType> COMPRESSIONS = Map.of(
             "none", CompressionType.NO_COMPRESSION,

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -147,6 +148,11 @@ public final class SegmentEngine implements StorageEngine {
     }
 
     /** Opens the engine over {@code context.dataDir()}; called by the provider. */
+    /** The {@code storage.segments.*} settings {@link #open} reads, without the prefix. */
+    public static Set<String> configKeys() {
+        return SegmentEngineConfig.KEYS;
+    }
+
     public static SegmentEngine open(EngineContext context) throws IOException {
         return new SegmentEngine(context, IoHooks.NONE);
     }

@@ -2,6 +2,7 @@ package io.kaas.engine.segments.internal;
 
 import io.kaas.api.plugin.PluginConfig;
 import io.kaas.api.plugin.PluginConfigException;
+import java.util.Set;
 
 /**
  * The engine's own settings (keys under {@code storage.segments.}, prefix removed).
@@ -30,6 +31,9 @@ record SegmentEngineConfig(int committerThreads, long deletedSegmentCloseDelayMs
     static final String FSYNC_TIMEOUT = "fsync.timeout.ms";
     static final String FLUSH_INTERVAL = "flush.interval.ms";
     static final String CLEANER_MAX_KEYS = "cleaner.max.keys.per.pass";
+    /** Every key {@link #from} reads. */
+    static final Set<String> KEYS = Set.of(COMMITTER_THREADS, CLOSE_DELAY, CHECKPOINT_INTERVAL, RETENTION_CHECK_INTERVAL,
+            FSYNC_TIMEOUT, FLUSH_INTERVAL, CLEANER_MAX_KEYS);
 
     static SegmentEngineConfig from(PluginConfig config) {
         int threads = config.getInt(COMMITTER_THREADS, 2);

@@ -5,6 +5,7 @@ import io.kaas.api.auth.Authorizer;
 import io.kaas.api.auth.AuthorizerContext;
 import io.kaas.api.auth.AuthorizerProvider;
 import java.io.IOException;
+import java.util.Set;
 
 /** {@code authorizer=acl}: ACL rules from {@code authorizer.acl.file}. Cheap to construct; no I/O until {@link #open}. */
 public final class AclAuthorizerProvider implements AuthorizerProvider {
@@ -20,6 +21,11 @@ public final class AclAuthorizerProvider implements AuthorizerProvider {
     public Authorizer open(AuthorizerContext context) throws IOException {
         AclConfig config = AclConfig.from(context.config());
         return new AclAuthorizer(AclFile.read(config.file()), config.superUsers(), config.allowEveryoneIfNoAclFound());
+    }
+
+    @Override
+    public Set<String> configKeys() {
+        return AclConfig.KEYS;
     }
 
     @Override

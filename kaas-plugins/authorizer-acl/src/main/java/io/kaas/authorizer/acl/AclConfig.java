@@ -17,6 +17,8 @@ import java.util.Set;
  */
 record AclConfig(Path file, Set<KafkaPrincipal> superUsers, boolean allowEveryoneIfNoAclFound) {
     static final String FILE = "file";
+    /** Every key under {@code authorizer.acl.} that {@link #from} reads (super users and the no-ACL default are broker keys). */
+    static final Set<String> KEYS = Set.of(FILE);
 
     static AclConfig from(PluginConfig config) {
         String file = config.get(FILE).filter(s -> !s.isEmpty()).orElseThrow(() -> new PluginConfigException(
