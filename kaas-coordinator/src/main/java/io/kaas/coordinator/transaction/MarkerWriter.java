@@ -1,0 +1,23 @@
+package io.kaas.coordinator.transaction;
+
+import io.kaas.api.cluster.TopicPartitionRef;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Writes transaction markers to data partitions: the WriteTxnMarkers path. On one broker the broker's own
+ * WriteTxnMarkers handler appends them; with several brokers the same request goes to each partition's
+ * writer. Every marker is durable (fsynced) before its partition reports NONE.
+ */
+public interface MarkerWriter {
+
+    /**
+     * Appends a COMMIT or ABORT control batch of {@code producerId} and {@code producerEpoch} to each partition.
+     *
+     * @return the error code of each partition (NONE once its marker is durable; UNKNOWN_TOPIC_OR_PARTITION
+     *         only if the partition does not exist in the cluster; anything else is retriable)
+     */
+    CompletableFuture<Map<TopicPartitionRef, Short>> write(long producerId, short producerEpoch, int coordinatorEpoch,
+                                                           boolean commit, Set<TopicPartitionRef> partitions);
+}
