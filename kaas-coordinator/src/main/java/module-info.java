@@ -12,4 +12,5 @@ module io.kaas.coordinator {
 
     exports io.kaas.coordinator;
     exports io.kaas.coordinator.group;
+    exports io.kaas.coordinator.transaction;
 }
