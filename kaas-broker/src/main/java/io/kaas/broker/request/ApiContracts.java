@@ -302,6 +302,11 @@ public final class ApiContracts {
             ApiSpec.<ListTransactionsRequestData, ListTransactionsResponseData>of(ApiMessageType.LIST_TRANSACTIONS, 0, 2)
                     .checks(Check.of(Operation.DESCRIBE, TRANSACTIONAL_ID));
 
+    /** READ on each topic (TOPIC_AUTHORIZATION_FAILED on its partitions). */
+    public static final ApiSpec<DescribeProducersRequestData, DescribeProducersResponseData> DESCRIBE_PRODUCERS =
+            ApiSpec.<DescribeProducersRequestData, DescribeProducersResponseData>of(ApiMessageType.DESCRIBE_PRODUCERS, 0, 0)
+                    .checks(Check.of(Operation.READ, TOPIC));
+
     /** Kafka's {@code TxnOffsetCommitRequest.getErrorResponse}: the error on every partition asked. */
     private static TxnOffsetCommitResponseData txnCommitDenied(TxnOffsetCommitRequestData request, short version,
                                                                short error) {

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * Registers the transaction APIs over one coordinator: AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit,
- * EndTxn, WriteTxnMarkers, DescribeTransactions and ListTransactions. (InitProducerId, Produce and
+ * EndTxn, WriteTxnMarkers, DescribeTransactions, ListTransactions and DescribeProducers. (InitProducerId, Produce and
  * FindCoordinator, which transactions share with other uses, are registered with the records and group APIs.)
  */
 public final class TxnHandlers {
@@ -26,6 +26,7 @@ public final class TxnHandlers {
                 ServedApi.of(ApiContracts.END_TXN, new EndTxnHandler(coordinator)),
                 ServedApi.of(ApiContracts.WRITE_TXN_MARKERS, new WriteTxnMarkersHandler(markers)),
                 ServedApi.of(ApiContracts.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler(coordinator)),
-                ServedApi.of(ApiContracts.LIST_TRANSACTIONS, new ListTransactionsHandler(coordinator)));
+                ServedApi.of(ApiContracts.LIST_TRANSACTIONS, new ListTransactionsHandler(coordinator)),
+                ServedApi.of(ApiContracts.DESCRIBE_PRODUCERS, new DescribeProducersHandler(topics)));
     }
 }
