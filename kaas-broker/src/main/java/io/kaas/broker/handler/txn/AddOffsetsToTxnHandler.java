@@ -25,9 +25,6 @@ public final class AddOffsetsToTxnHandler implements ApiHandler<AddOffsetsToTxnR
         if (!TxnErrors.isValidId(request.transactionalId())) {
             return CompletableFuture.completedFuture(new AddOffsetsToTxnResponseData().setErrorCode(Errors.INVALID_REQUEST));
         }
-        if (request.groupId() == null || request.groupId().isEmpty()) {
-            return CompletableFuture.completedFuture(new AddOffsetsToTxnResponseData().setErrorCode(Errors.INVALID_GROUP_ID));
-        }
         return coordinator.addOffsets(request.transactionalId(), request.producerId(), request.producerEpoch(),
                         request.groupId())
                 .thenApply(code -> new AddOffsetsToTxnResponseData().setThrottleTimeMs(0)
