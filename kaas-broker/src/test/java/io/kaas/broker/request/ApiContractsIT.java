@@ -49,6 +49,33 @@ class ApiContractsIT {
     }
 
     @Test
+    void apiVersionsV3CarriesTheFeaturesWithAnEpochThatNeverGoesBackAcrossRestarts() throws Exception {
+        Map<String, String> config = Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "log.dirs", dir.toString(),
+                "num.io.threads", "2", "num.network.threads", "1");
+        long firstEpoch;
+        try (KaasBroker broker = KaasBroker.start(BrokerConfig.of(config));
+             RawClient c = new RawClient(broker.boundPort())) {
+            ApiVersionsResponseData v3 = c.apiVersions((short) 3, 1);
+            assertThat(v3.supportedFeatures()).extracting(f -> f.name() + " " + f.minVersion() + "-" + f.maxVersion())
+                    .containsExactlyInAnyOrder("transaction.version 0-2", "group.version 0-1");
+            assertThat(v3.finalizedFeatures()).extracting(f -> f.name() + " " + f.maxVersionLevel())
+                    .containsExactlyInAnyOrder("transaction.version 2", "group.version 1");
+            firstEpoch = v3.finalizedFeaturesEpoch();
+            assertThat(firstEpoch).isPositive();
+            assertThat(c.apiVersions((short) 2, 2).finalizedFeatures()).as("no features below v3").isEmpty();
+        }
+        Map<String, String> levelOne = new java.util.HashMap<>(config);
+        levelOne.put("transaction.version", "1");
+        try (KaasBroker broker = KaasBroker.start(BrokerConfig.of(levelOne));
+             RawClient c = new RawClient(broker.boundPort())) {
+            ApiVersionsResponseData v3 = c.apiVersions((short) 3, 1);
+            assertThat(v3.finalizedFeatures()).extracting(f -> f.name() + " " + f.maxVersionLevel())
+                    .containsExactlyInAnyOrder("transaction.version 1", "group.version 1");
+            assertThat(v3.finalizedFeaturesEpoch()).as("after a restart with another level").isGreaterThan(firstEpoch);
+        }
+    }
+
+    @Test
     void eachApiHasOneRow() throws Exception {
         assertThat(rows()).extracting(ApiSpec::api).doesNotHaveDuplicates();
     }
