@@ -347,8 +347,16 @@ public final class OffsetManager {
         if (commit && !offsets.isEmpty()) {
             long now = timer.nowMs();
             Map<TopicPartitionRef, CommittedOffset> committed = new LinkedHashMap<>();
-            offsets.forEach((tp, c) -> committed.put(tp, new CommittedOffset(c.offset(), c.leaderEpoch(),
-                    c.metadata(), now, -1)));
+            Map<TopicPartitionRef, Commit> staged;
+            synchronized (pendingTxn) {
+                staged = Map.copyOf(pendingTxn.getOrDefault(groupId, Map.of()).getOrDefault(producerId, Map.of()));
+            }
+            // an offset deleted meanwhile (DeleteGroups, OffsetDelete) is not brought back, as Kafka
+            offsets.forEach((tp, c) -> {
+                if (staged.containsKey(tp)) {
+                    committed.put(tp, new CommittedOffset(c.offset(), c.leaderEpoch(), c.metadata(), now, -1));
+                }
+            });
             Object monitor = groupMonitor(groupId);
             synchronized (monitor) {
                 store.commitOffsets(groupId, committed);
@@ -362,6 +370,38 @@ public final class OffsetManager {
                     pendingTxn.remove(groupId);
                 }
             }
+        }
+    }
+
+    /**
+     * Drops the staged transactional offsets of {@code partitions} of {@code groupId} (all of them if null), as
+     * Kafka's DeleteGroups and OffsetDelete delete pending transactional offsets too: the transaction's commit then
+     * stores nothing for them.
+     */
+    void dropPendingTransactional(String groupId, java.util.Collection<TopicPartitionRef> partitions) {
+        synchronized (pendingTxn) {
+            Map<Long, Map<TopicPartitionRef, Commit>> byProducer = pendingTxn.get(groupId);
+            if (byProducer == null) {
+                return;
+            }
+            if (partitions == null) {
+                pendingTxn.remove(groupId);
+            } else {
+                byProducer.values().forEach(m -> m.keySet().removeAll(partitions));
+                byProducer.values().removeIf(Map::isEmpty);
+                if (byProducer.isEmpty()) {
+                    pendingTxn.remove(groupId);
+                }
+            }
+        }
+        LOG.atInfo().addKeyValue("group", groupId)
+                .log("Dropped the pending transactional offsets of group {} ({})", groupId,
+                        partitions == null ? "all partitions" : partitions);
+    }
+
+    private boolean hasAnyPending(String groupId) {
+        synchronized (pendingTxn) {
+            return pendingTxn.containsKey(groupId);
         }
     }
 
@@ -449,6 +489,9 @@ public final class OffsetManager {
         } catch (ClusterStateException e) {
             LOG.atError().setCause(e).addKeyValue("group", groupId).log("Could not delete offsets of group {}", groupId);
             return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (!deletable.isEmpty() && hasAnyPending(groupId)) {
+            dropPendingTransactional(groupId, deletable);
         }
         return Errors.NONE;
     }

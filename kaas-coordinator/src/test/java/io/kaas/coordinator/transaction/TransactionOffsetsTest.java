@@ -159,4 +159,27 @@ class TransactionOffsetsTest extends TxnTestSupport {
         assertThat(h.store.committedOffsets(G).get(tp(0)).offset()).isEqualTo(99);
         assertThat(fetchError(0)).isEqualTo(Errors.NONE);
     }
+
+    @Test
+    void deletingTheGroupOrAnOffsetDropsItsPendingOffsetsAsKafka() throws Exception {
+        TransactionCoordinator.InitResult p = initOk("app");
+        get(c().addOffsets("app", p.producerId(), p.producerEpoch(), G));
+        commitOffsets("app", p, G, "", -1, null, false, offset(0, 5), offset(1, 6));
+        Map<TopicPartitionRef, Short> errors = new java.util.HashMap<>();
+        assertThat(h.groups.offsets().delete(G, List.of(tp(1)), errors)).isEqualTo(Errors.NONE);
+        assertThat(fetchError(1)).isEqualTo(Errors.NONE);
+        assertThat(fetchError(0)).isEqualTo(Errors.UNSTABLE_OFFSET_COMMIT);
+        end("app", p.producerId(), p.producerEpoch(), true, false);
+        awaitState("app", TransactionState.COMPLETE_COMMIT);
+        assertThat(h.store.committedOffsets(G)).containsOnlyKeys(tp(0));
+
+        TransactionCoordinator.InitResult q = initOk("app");
+        get(c().addOffsets("app", q.producerId(), q.producerEpoch(), G));
+        commitOffsets("app", q, G, "", -1, null, false, offset(1, 9));
+        assertThat(h.groups.admin().deleteGroup(G)).isEqualTo(Errors.NONE);
+        assertThat(fetchError(1)).isEqualTo(Errors.NONE);
+        end("app", q.producerId(), q.producerEpoch(), true, false);
+        awaitState("app", TransactionState.COMPLETE_COMMIT);
+        assertThat(h.store.committedOffsets(G)).isEmpty();
+    }
 }
