@@ -378,11 +378,14 @@ public final class TransactionCoordinator implements AutoCloseable {
         return Step.error(Errors.PRODUCER_FENCED);
     }
 
-    /** Kafka's prepareFenceProducerEpoch, continued as an abort: PrepareAbort at the next epoch. Under md. */
+    /**
+     * Kafka's prepareFenceProducerEpoch, continued as an abort: PrepareAbort at the next epoch. Under md. (Kafka
+     * bumps the epoch in memory before the write and so must not bump it again after a failed one; here memory
+     * changes only once the write is durable, so every fence bumps from the durable epoch.)
+     */
     private static TransactionImage fenceImage(TransactionMetadata md, long now) {
         TransactionImage img = md.image;
-        short epoch = md.failedEpochFence || img.producerEpoch() == Short.MAX_VALUE ? img.producerEpoch()
-                : (short) (img.producerEpoch() + 1);
+        short epoch = img.producerEpoch() == Short.MAX_VALUE ? img.producerEpoch() : (short) (img.producerEpoch() + 1);
         // not a V2 end: the fenced producer's old epoch must not pass as a retry of this one
         return img.withProducer(img.producerId(), img.previousProducerId(), -1, epoch, (short) -1)
                 .withTransactionV2(false).withState(TransactionState.PREPARE_ABORT, now);
@@ -392,14 +395,7 @@ public final class TransactionCoordinator implements AutoCloseable {
     private CompletableFuture<Short> fenceAndAbort(TransactionMetadata md, TransactionImage target) {
         return write(md, target).thenApply(code -> {
             if (code == Errors.NONE) {
-                synchronized (md) {
-                    md.failedEpochFence = false;
-                }
                 completer.complete(md, target);
-            } else {
-                synchronized (md) {
-                    md.failedEpochFence = true;
-                }
             }
             return code;
         });

@@ -15,8 +15,6 @@ final class TransactionMetadata {
     TransactionState pending;
     /** The image is in the log (loaded, or written once). */
     boolean durable;
-    /** An epoch fence was bumped in memory but its write failed: the next fence reuses that epoch (Kafka's rule). */
-    boolean failedEpochFence;
 
     TransactionMetadata(String transactionalId, int partition, TransactionImage image, boolean durable) {
         this.transactionalId = transactionalId;

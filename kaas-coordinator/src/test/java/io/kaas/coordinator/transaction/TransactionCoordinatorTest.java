@@ -279,4 +279,51 @@ class TransactionCoordinatorTest extends TxnTestSupport {
         assertThat(end("slow", p.producerId(), p.producerEpoch(), true, false).errorCode())
                 .isEqualTo(Errors.PRODUCER_FENCED);
     }
+
+    @Test
+    void aRequestWhileAChangeOfTheIdIsBeingWrittenGetsConcurrentTransactions() throws Exception {
+        TransactionCoordinator.InitResult p = initOk("app");
+        java.util.concurrent.CompletableFuture<Void> gate = new java.util.concurrent.CompletableFuture<>();
+        h.stateLog.gate = gate;
+        var adding = c().addPartitions("app", p.producerId(), p.producerEpoch(), List.of(tp(0)), false);
+        assertThat(adding).isNotDone(); // not acknowledged before it is durable
+        assertThat(add("app", p, tp(1))).containsEntry(tp(1), Errors.CONCURRENT_TRANSACTIONS);
+        assertThat(init("app").errorCode()).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        assertThat(end("app", p.producerId(), p.producerEpoch(), true, false).errorCode())
+                .isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        assertThat(get(c().addOffsets("app", p.producerId(), p.producerEpoch(), "g")))
+                .isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        gate.complete(null);
+        assertThat(get(adding)).containsEntry(tp(0), Errors.NONE);
+        assertThat(add("app", p, tp(1))).containsEntry(tp(1), Errors.NONE);
+    }
+
+    @Test
+    void aChangeThatCouldNotBeWrittenIsAnErrorAndChangesNothing() throws Exception {
+        TransactionCoordinator.InitResult p = initOk("app");
+        h.stateLog.failAppends = true;
+        assertThat(add("app", p, tp(0))).containsEntry(tp(0), Errors.NOT_COORDINATOR);
+        assertThat(init("app").errorCode()).isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(init("fresh").errorCode()).isEqualTo(Errors.NOT_COORDINATOR);
+        TransactionCoordinator.Description d = c().describe("app").orElseThrow();
+        assertThat(d.state()).isEqualTo(TransactionState.EMPTY);
+        assertThat(d.producerEpoch()).isEqualTo(p.producerEpoch());
+        assertThat(c().describe("fresh")).isEmpty();
+        h.stateLog.failAppends = false;
+        assertThat(initOk("app").producerEpoch()).isEqualTo((short) (p.producerEpoch() + 1));
+    }
+
+    @Test
+    void aFenceThatCouldNotBeWrittenStillBumpsTheEpochOnceWhenRetried() throws Exception {
+        TransactionCoordinator.InitResult old = initOk("app");
+        add("app", old, tp(0));
+        h.stateLog.failAppends = true;
+        assertThat(init("app").errorCode()).isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(state("app")).isEqualTo(TransactionState.ONGOING);
+        h.stateLog.failAppends = false;
+        assertThat(init("app").errorCode()).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        awaitState("app", TransactionState.COMPLETE_ABORT);
+        assertThat(h.markers.written).singleElement().matches(m -> m.producerEpoch() == old.producerEpoch() + 1);
+        assertThat(add("app", old, tp(1))).containsEntry(tp(1), Errors.PRODUCER_FENCED);
+    }
 }

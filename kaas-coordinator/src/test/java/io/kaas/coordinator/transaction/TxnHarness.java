@@ -19,7 +19,12 @@ import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.coordinator.group.GroupCoordinatorConfig;
 import io.kaas.engine.segments.SegmentEngineProvider;
 import io.kaas.records.BatchBuilder;
+import io.kaas.api.storage.KafkaStorageException;
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.concurrent.CompletableFuture;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -127,10 +132,16 @@ final class TxnHarness implements AutoCloseable {
         timer.close();
     }
 
-    /** {@code __transaction_state} as partitions of the engine (the broker keeps it as a topic of the same engine). */
+    /**
+     * {@code __transaction_state} as partitions of the engine (the broker keeps it as a topic of the same engine).
+     * A test can hold appends back ({@link #gate}: they complete once it does) or fail them ({@link #failAppends}:
+     * nothing is stored), to see the coordinator while a change is in flight or after one failed.
+     */
     static final class EngineStateLog implements TransactionStateLog {
         private final StorageEngine engine;
         volatile boolean exists = true;
+        volatile CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
+        volatile boolean failAppends;
 
         EngineStateLog(StorageEngine engine) {
             this.engine = engine;
@@ -144,8 +155,28 @@ final class TxnHarness implements AutoCloseable {
         @Override
         public PartitionLog partition(int index) throws IOException {
             exists = true;
-            return engine.openPartition(new PartitionKey(TransactionCoordinator.TOPIC, STATE_TOPIC_ID, index),
-                    LogConfig.defaults());
+            PartitionLog real = engine.openPartition(new PartitionKey(TransactionCoordinator.TOPIC, STATE_TOPIC_ID,
+                    index), LogConfig.defaults());
+            return (PartitionLog) Proxy.newProxyInstance(PartitionLog.class.getClassLoader(),
+                    new Class<?>[] {PartitionLog.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("append")) {
+                            if (failAppends) {
+                                return CompletableFuture.failedFuture(
+                                        new KafkaStorageException("injected: the state log's volume failed"));
+                            }
+                            CompletableFuture<Void> g = gate;
+                            return ((CompletableFuture<?>) invoke(method, real, args)).thenCombine(g, (r, v) -> r);
+                        }
+                        return invoke(method, real, args);
+                    });
+        }
+
+        private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+            try {
+                return method.invoke(target, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
         }
 
         @Override
