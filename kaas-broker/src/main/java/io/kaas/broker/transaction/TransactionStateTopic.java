@@ -47,6 +47,7 @@ public final class TransactionStateTopic implements TransactionStateLog {
     }
 
     /** Whether the topic exists (nothing to load from before it does). */
+    @Override
     public boolean exists() {
         return topics.topic(NAME).isPresent();
     }
