@@ -24,6 +24,7 @@ import io.kaas.broker.topic.TopicNames;
 import io.kaas.broker.transaction.LocalMarkerWriter;
 import io.kaas.broker.transaction.MarkerAppender;
 import io.kaas.broker.transaction.TransactionStateTopic;
+import io.kaas.broker.transaction.VerificationGuards;
 import io.kaas.coordinator.CoordinatorContext;
 import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.coordinator.transaction.ProducerIds;
@@ -146,11 +147,12 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         TransactionConfig txnConfig = config.transactionCoordinator();
         TransactionStateTopic transactionState = new TransactionStateTopic(topics, txnConfig.stateLogPartitions(),
             config.transactionStateLogSegmentBytes());
-        MarkerAppender markers = new MarkerAppender(topics, clock);
+        VerificationGuards guards = new VerificationGuards();
+        MarkerAppender markers = new MarkerAppender(topics, guards, clock);
         ProducerIds producerIds = new ProducerIds(clusterStore);
         transactions = TransactionCoordinator.create(coordinatorContext, txnConfig, transactionState,
             new LocalMarkerWriter(markers), producerIds, groups);
-        List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions));
+        List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions, guards));
         handlers.addAll(GroupHandlers.create(this, groups, transactionState));
         handlers.addAll(TxnHandlers.create(topics, transactions, markers));
         // The epoch only grows: clients re-read the finalized levels when they see a higher one (after a restart

@@ -4,6 +4,7 @@ import io.kaas.broker.BrokerContext;
 import io.kaas.broker.request.ApiContracts;
 import io.kaas.broker.request.ServedApi;
 import io.kaas.broker.topic.TopicManager;
+import io.kaas.broker.transaction.VerificationGuards;
 import io.kaas.coordinator.transaction.ProducerIds;
 import io.kaas.coordinator.transaction.TransactionCoordinator;
 import java.util.List;
@@ -14,10 +15,10 @@ public final class Handlers {
     }
 
     public static List<ServedApi<?, ?>> create(BrokerContext ctx, TopicManager topics, ProducerIds producerIds,
-                                               TransactionCoordinator transactions) {
+                                               TransactionCoordinator transactions, VerificationGuards guards) {
         int nodeId = ctx.nodeId();
         return List.of(
-                ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics, transactions::addPartitions)),
+                ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics, transactions::addPartitions, guards)),
                 ServedApi.of(ApiContracts.FETCH, new FetchHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.LIST_OFFSETS, new ListOffsetsHandler(topics)),
                 ServedApi.of(ApiContracts.METADATA, new MetadataHandler(ctx, topics)),

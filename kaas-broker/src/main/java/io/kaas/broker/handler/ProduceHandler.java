@@ -14,6 +14,7 @@ import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
+import io.kaas.broker.transaction.VerificationGuards;
 import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceRequestData.PartitionProduceData;
 import io.kaas.wire.message.ProduceRequestData.TopicProduceData;
@@ -43,8 +44,9 @@ import java.util.concurrent.CompletableFuture;
  * are verified with the transaction coordinator in one call before anything is appended (KIP-890 part 1): below
  * v12 they must already be in the ongoing transaction, from v12 (transactions V2) the coordinator adds them. A
  * partition that is not in the transaction is INVALID_TXN_STATE and nothing is stored, so no hanging transaction
- * can hold the last stable offset; a coordinator that cannot answer now is NOT_ENOUGH_REPLICAS (retriable, as
- * Kafka maps it); a fenced producer INVALID_PRODUCER_EPOCH. A control batch (a COMMIT/ABORT marker) is never
+ * can hold the last stable offset; nor is a batch whose transaction's marker reached the partition while it was
+ * being verified ({@link VerificationGuards}); a coordinator that cannot answer now is NOT_ENOUGH_REPLICAS
+ * (retriable, as Kafka maps it); a fenced producer INVALID_PRODUCER_EPOCH. A control batch (a COMMIT/ABORT marker) is never
  * accepted from a client (INVALID_RECORD, before any verification); markers are written by the coordinator
  * through WriteTxnMarkers. Internal topics ({@code __transaction_state}) are not writable by clients:
  * INVALID_TOPIC_EXCEPTION.
@@ -54,13 +56,17 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
     static final short IMPLICIT_ADD_VERSION = 12;
     /** The first version whose clients handle TRANSACTION_ABORTABLE (KIP-890). */
     static final short ABORTABLE_VERSION = 11;
+    private static final long NO_GUARD = -1;
 
     private final TopicManager topics;
     private final TransactionVerifier transactions;
+    private final VerificationGuards guards;
 
-    public ProduceHandler(TopicManager topics, TransactionVerifier transactions) {
+    /** @param guards what keeps a verified batch from landing after its transaction's marker */
+    public ProduceHandler(TopicManager topics, TransactionVerifier transactions, VerificationGuards guards) {
         this.topics = topics;
         this.transactions = transactions;
+        this.guards = guards;
     }
 
     /** A partition whose batch passed the checks, waiting for its transaction's verification and its append. */
@@ -158,7 +164,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
     private void verifyThenAppend(List<Accepted> accepted, String transactionalId, boolean durable, short version) {
         List<Accepted> transactional = accepted.stream().filter(Accepted::transactional).toList();
         if (transactional.isEmpty()) {
-            accepted.forEach(a -> append(a, durable));
+            accepted.forEach(a -> append(a, durable, NO_GUARD));
             return;
         }
         Set<Long> producerIds = new HashSet<>();
@@ -175,6 +181,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         }
         long producerId = producerIds.iterator().next();
         short epoch = epochs.iterator().next();
+        long guard = guards.begin();
         CompletableFuture<Map<TopicPartitionRef, Short>> verified;
         try {
             verified = transactions.addPartitions(transactionalId, producerId, epoch,
@@ -188,7 +195,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
                         : failure != null ? Errors.COORDINATOR_NOT_AVAILABLE
                         : errors.getOrDefault(a.ref(), Errors.UNKNOWN_SERVER_ERROR);
                 if (code == Errors.NONE) {
-                    append(a, durable);
+                    append(a, durable, a.transactional() ? guard : NO_GUARD);
                 } else {
                     a.result().complete(verificationError(a.partition(), code, version));
                 }
@@ -210,7 +217,8 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         };
     }
 
-    private void append(Accepted a, boolean durable) {
+    /** Appends an accepted batch; a verified transactional one only under its verification guard. */
+    private void append(Accepted a, boolean durable, long guard) {
         int partition = a.partition();
         Topic topic = a.topic();
         if (TopicNames.isInternal(topic.name())) {
@@ -219,13 +227,22 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
             return;
         }
         PartitionLog log = topic.log(partition);
-        CompletableFuture<AppendResult> appended;
+        List<CompletableFuture<AppendResult>> holder = new ArrayList<>(1);
         try {
-            appended = log.append(a.batch(), durable);
+            if (guard == NO_GUARD) {
+                holder.add(log.append(a.batch(), durable));
+            } else if (!guards.appendIfNoMarkerSince(log.key(), a.batch().headers().get(0).producerId(), guard,
+                    () -> holder.add(log.append(a.batch(), durable)))) {
+                // As Kafka's verification guard: the transaction ended while the batch was being verified.
+                a.result().complete(error(partition, Errors.INVALID_TXN_STATE,
+                        "Record was not part of an ongoing transaction"));
+                return;
+            }
         } catch (RuntimeException e) {
             a.result().complete(error(partition, StorageErrors.code(e), StorageErrors.message(e)));
             return;
         }
+        CompletableFuture<AppendResult> appended = holder.get(0);
         // The batches are readable once append returns (before an acks=all fsync): wake the fetches waiting now, once.
         topics.appended(log.key());
         appended.whenComplete((r, e) -> a.result().complete(e != null

@@ -7,7 +7,6 @@ import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.records.BatchBuilder;
 import io.kaas.wire.protocol.Errors;
-import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -22,10 +21,13 @@ public final class MarkerAppender {
     private static final Logger LOG = LoggerFactory.getLogger(MarkerAppender.class);
 
     private final TopicManager topics;
+    private final VerificationGuards guards;
     private final Clock clock;
 
-    public MarkerAppender(TopicManager topics, Clock clock) {
+    /** @param guards the guards of Produce's verified transactional batches, which a marker invalidates */
+    public MarkerAppender(TopicManager topics, VerificationGuards guards, Clock clock) {
         this.topics = topics;
+        this.guards = guards;
         this.clock = clock;
     }
 
@@ -42,12 +44,16 @@ public final class MarkerAppender {
         if (log == null) {
             return CompletableFuture.completedFuture(Errors.UNKNOWN_TOPIC_OR_PARTITION);
         }
-        ByteBuffer marker = BatchBuilder.marker(producerId, producerEpoch, coordinatorEpoch, commit, clock.millis());
-        CompletableFuture<?> appended;
+        long now = clock.millis();
+        ProducedBatches marker;
         try {
-            appended = log.append(ProducedBatches.validate(marker), true);
+            marker = ProducedBatches.validate(BatchBuilder.marker(producerId, producerEpoch, coordinatorEpoch, commit, now));
         } catch (CorruptBatchException e) {
             throw new IllegalStateException("BatchBuilder built an invalid marker: " + e.getMessage(), e);
+        }
+        CompletableFuture<?> appended;
+        try {
+            appended = guards.marker(log.key(), producerId, now, () -> log.append(marker, true));
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(failed(topic, partition, producerId, producerEpoch, commit, e));
         }

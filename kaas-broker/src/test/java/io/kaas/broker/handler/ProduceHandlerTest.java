@@ -23,6 +23,8 @@ import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.request.ServedApi;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
+import io.kaas.broker.transaction.MarkerAppender;
+import io.kaas.broker.transaction.VerificationGuards;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceResponseData;
@@ -63,6 +65,7 @@ class ProduceHandlerTest {
     private TopicManager topics;
     private ProduceHandler handler;
     private final AtomicInteger verifications = new AtomicInteger();
+    private final VerificationGuards guards = new VerificationGuards();
 
     @BeforeEach
     void open() throws Exception {
@@ -77,7 +80,7 @@ class ProduceHandlerTest {
         topics.open();
         topics.create("t", 1, 1, Map.of(), false);
         handler = new ProduceHandler(topics, (id, pid, epoch, partitions, verifyOnly) -> CompletableFuture.completedFuture(
-                notInTheTransaction(partitions)));
+                notInTheTransaction(partitions)), guards);
     }
 
     /** A backend found as the broker finds it (service binding; the backends do not export their provider packages). */
@@ -176,6 +179,35 @@ class ProduceHandlerTest {
         assertThat(verifications).as("one coordinator call for the request").hasValue(1);
         assertThat(topics.log("t", 0).offsets().highWatermark()).isZero();
         assertThat(topics.log("t", 0).offsets().lastStableOffset()).isZero();
+    }
+
+    @Test
+    void aBatchWhoseTransactionEndedWhileItWasVerifiedIsNotStored() throws Exception {
+        // The coordinator says yes, but the transaction's marker reaches the partition before the batch would.
+        MarkerAppender markers = new MarkerAppender(topics, guards, Clock.systemUTC());
+        handler = new ProduceHandler(topics, (id, pid, epoch, partitions, verifyOnly) -> {
+            assertThat(markers.append("t", 0, pid, epoch, 0, false).join()).isEqualTo(Errors.NONE);
+            Map<TopicPartitionRef, Short> yes = new HashMap<>();
+            partitions.forEach(p -> yes.put(p, Errors.NONE));
+            return CompletableFuture.completedFuture(yes);
+        }, guards);
+        ByteBuffer batch = MemoryRecords.withTransactionalRecords(Compression.NONE, 5L, (short) 0, 0,
+                new SimpleRecord(1_000L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)))
+                .buffer();
+        ProduceResponseData.PartitionProduceResponse late = produce(batch.duplicate(), (short) 1, "txn-a");
+        assertThat(late.errorCode()).isEqualTo(Errors.INVALID_TXN_STATE);
+        assertThat(topics.log("t", 0).offsets().highWatermark()).as("the marker only").isEqualTo(1);
+        assertThat(topics.log("t", 0).offsets().lastStableOffset()).as("no transaction left open").isEqualTo(1);
+
+        // verified with no marker in between: stored, and it opens the transaction
+        handler = new ProduceHandler(topics, (id, pid, epoch, partitions, verifyOnly) -> {
+            Map<TopicPartitionRef, Short> yes = new HashMap<>();
+            partitions.forEach(p -> yes.put(p, Errors.NONE));
+            return CompletableFuture.completedFuture(yes);
+        }, guards);
+        assertThat(produce(batch.duplicate(), (short) 1, "txn-a").errorCode()).isEqualTo(Errors.NONE);
+        assertThat(topics.log("t", 0).offsets().highWatermark()).isEqualTo(2);
+        assertThat(topics.log("t", 0).offsets().lastStableOffset()).isEqualTo(1);
     }
 
     @Test
