@@ -13,8 +13,10 @@ import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
@@ -27,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The broker side of transactions with the real Java producer, once per finalized {@code transaction.version}:
  * commit, abort, commit; read_committed sees only the committed records, in offset order, read_uncommitted all;
- * the LSO holds while a transaction is open. Under level 2 the 4.x client runs transactions V2 (the coordinator
+ * the LSO holds while a transaction is open; offsets sent in an aborted transaction are dropped, in a committed
+ * one committed. Under level 2 the 4.x client runs transactions V2 (the coordinator
  * bumps the epoch at every end), under level 1 it stays on V1 (one epoch). The end-to-end suites (kills, Streams,
  * other clients) are in {@code it.txn}.
  */
@@ -40,7 +43,7 @@ class TransactionalProducerSmokeIT {
     void commitAbortCommitUnderTransactionsV2() throws Exception {
         try (TestBroker broker = TestBroker.builder(dir).config("transaction.state.log.num.partitions", "3").start()) {
             TransactionDescription d = commitAbortCommit(broker, "v2");
-            assertThat(d.producerEpoch()).as("transactions V2 bump the epoch at each of the 3 ends").isEqualTo(3);
+            assertThat(d.producerEpoch()).as("transactions V2 bump the epoch at each of the 5 ends").isEqualTo(5);
         }
     }
 
@@ -89,6 +92,20 @@ class TransactionalProducerSmokeIT {
                 assertThat(Consume.fromBeginning(all, Set.of(tp), 4, Duration.ofSeconds(20)))
                         .extracting(ConsumerRecord::value).containsExactly("a1", "a2", "b1", "c1");
             }
+            // offsets inside a transaction (AddOffsetsToTxn + TxnOffsetCommit under V1, TxnOffsetCommit v5 under V2):
+            // visible to the group once the transaction commits, never when it aborts
+            String group = "smoke-group-" + name;
+            producer.beginTransaction();
+            producer.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(2)), new ConsumerGroupMetadata(group));
+            producer.abortTransaction();
+            producer.beginTransaction();
+            producer.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(3)), new ConsumerGroupMetadata(group));
+            producer.commitTransaction();
+            Awaitility.await("the committed offset").atMost(Duration.ofSeconds(20)).until(() -> {
+                OffsetAndMetadata o = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                        .get(20, TimeUnit.SECONDS).get(tp);
+                return o != null && o.offset() == 3;
+            });
             TransactionDescription d = admin.describeTransactions(List.of(id)).description(id).get(20, TimeUnit.SECONDS);
             assertThat(d.state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
             assertThat(d.topicPartitions()).isEmpty();

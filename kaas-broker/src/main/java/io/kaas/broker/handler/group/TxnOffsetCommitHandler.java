@@ -83,6 +83,10 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
                     } else {
                         code = errors.getOrDefault(new TopicPartitionRef(t.name(), p.partitionIndex()),
                                 Errors.UNKNOWN_SERVER_ERROR);
+                        // As Kafka: 0.11-2.0 clients (v0-1) could crash on COORDINATOR_LOAD_IN_PROGRESS (KAFKA-7296).
+                        if (version < 2 && code == Errors.COORDINATOR_LOAD_IN_PROGRESS) {
+                            code = Errors.COORDINATOR_NOT_AVAILABLE;
+                        }
                     }
                     partitions.add(new TxnOffsetCommitResponsePartition().setPartitionIndex(p.partitionIndex())
                             .setErrorCode(code));
