@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.FeatureMetadata;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
@@ -164,6 +165,17 @@ class TransactionHandlersIT {
     private static long latest(Admin admin, TopicPartition tp, IsolationLevel isolation) throws Exception {
         return admin.listOffsets(Map.of(tp, OffsetSpec.latest()), new ListOffsetsOptions(isolation)).partitionResult(tp)
                 .get(20, TimeUnit.SECONDS).offset();
+    }
+
+    @Test
+    void adminDescribeFeaturesShowsTheFinalizedTransactionVersion() throws Exception {
+        try (Admin admin = broker.admin()) {
+            FeatureMetadata features = admin.describeFeatures().featureMetadata().get(20, TimeUnit.SECONDS);
+            assertThat(features.finalizedFeatures().get("transaction.version").maxVersionLevel()).isEqualTo((short) 2);
+            assertThat(features.finalizedFeatures().get("group.version").maxVersionLevel()).isEqualTo((short) 1);
+            assertThat(features.supportedFeatures().get("transaction.version").maxVersion()).isEqualTo((short) 2);
+            assertThat(features.finalizedFeaturesEpoch()).hasValueSatisfying(e -> assertThat(e).isPositive());
+        }
     }
 
     @Test
