@@ -241,6 +241,10 @@ class BrokerConfigTest {
                 .isInstanceOf(ConfigException.class)
                 .extracting(e -> ((ConfigException) e).key()).isEqualTo("transaction.version");
         }
+        Map<String, String> tinySegments = new HashMap<>(LOCAL);
+        tinySegments.put("transaction.state.log.segment.bytes", "1048575");
+        assertThatThrownBy(() -> BrokerConfig.of(tinySegments)).as("below segment.bytes' minimum, the topic could not be made")
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("transaction.state.log.segment.bytes");
         Map<String, String> zeroPartitions = new HashMap<>(LOCAL);
         zeroPartitions.put("transaction.state.log.num.partitions", "0");
         assertThatThrownBy(() -> BrokerConfig.of(zeroPartitions))
