@@ -48,6 +48,15 @@ class TransactionalProducerSmokeIT {
     }
 
     @Test
+    void commitAbortCommitOnTheRocksDbEngine() throws Exception {
+        try (TestBroker broker = TestBroker.builder(dir).engine(TestBroker.ROCKSDB)
+                .config("transaction.state.log.num.partitions", "3").start()) {
+            TransactionDescription d = commitAbortCommit(broker, "rocksdb");
+            assertThat(d.producerEpoch()).isEqualTo(5);
+        }
+    }
+
+    @Test
     void commitAbortCommitUnderTransactionsV1() throws Exception {
         try (TestBroker broker = TestBroker.builder(dir).config("transaction.state.log.num.partitions", "3")
                 .config("transaction.version", "1").start()) {
