@@ -227,22 +227,25 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
             return;
         }
         PartitionLog log = topic.log(partition);
-        List<CompletableFuture<AppendResult>> holder = new ArrayList<>(1);
+        CompletableFuture<AppendResult> appended;
         try {
             if (guard == NO_GUARD) {
-                holder.add(log.append(a.batch(), durable));
-            } else if (!guards.appendIfNoMarkerSince(log.key(), a.batch().headers().get(0).producerId(), guard,
-                    () -> holder.add(log.append(a.batch(), durable)))) {
-                // As Kafka's verification guard: the transaction ended while the batch was being verified.
-                a.result().complete(error(partition, Errors.INVALID_TXN_STATE,
-                        "Record was not part of an ongoing transaction"));
-                return;
+                appended = log.append(a.batch(), durable);
+            } else {
+                List<CompletableFuture<AppendResult>> holder = new ArrayList<>(1);
+                if (!guards.appendIfNoMarkerSince(log.key(), a.batch().headers().get(0).producerId(), guard,
+                        () -> holder.add(log.append(a.batch(), durable)))) {
+                    // As Kafka's verification guard: the transaction ended while the batch was being verified.
+                    a.result().complete(error(partition, Errors.INVALID_TXN_STATE,
+                            "Record was not part of an ongoing transaction"));
+                    return;
+                }
+                appended = holder.get(0);
             }
         } catch (RuntimeException e) {
             a.result().complete(error(partition, StorageErrors.code(e), StorageErrors.message(e)));
             return;
         }
-        CompletableFuture<AppendResult> appended = holder.get(0);
         // The batches are readable once append returns (before an acks=all fsync): wake the fetches waiting now, once.
         topics.appended(log.key());
         appended.whenComplete((r, e) -> a.result().complete(e != null
