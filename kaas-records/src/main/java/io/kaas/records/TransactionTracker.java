@@ -111,6 +111,20 @@ public final class TransactionTracker {
         return dropped;
     }
 
+    /**
+     * Forgets aborted ranges whose ABORT marker compaction removed (their data went before), so no read_committed
+     * fetch is told of a range whose marker it will never see.
+     */
+    public void forget(java.util.Collection<AbortedTransaction> removed) {
+        if (removed.isEmpty()) {
+            return;
+        }
+        List<AbortedTransaction> kept = new ArrayList<>(aborted);
+        if (kept.removeAll(removed)) {
+            aborted = List.copyOf(kept);
+        }
+    }
+
     /** The changes of one append; nothing reaches the state before {@link #commit()}. */
     public final class Staged {
         private final boolean checked;
