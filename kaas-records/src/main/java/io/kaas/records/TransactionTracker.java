@@ -15,8 +15,9 @@ import java.util.Map;
  * The transaction state of one partition, kept as Kafka's producer state manager keeps it: per producer id
  * the first offset of its open transaction, and the aborted ranges. A transactional data batch of a producer
  * with no open transaction opens one at its base offset; a control batch of that producer closes it; an
- * ABORT marker records {@code (producerId, firstOffset, markerOffset)}, where {@code firstOffset} is the
- * marker's own offset if no transaction was open (as Kafka does).
+ * ABORT marker records {@code (producerId, firstOffset, markerOffset)}. A marker of a producer with no open
+ * transaction (it wrote no data to this partition) changes nothing and records no range: Kafka's producer state
+ * manager emits a completed transaction for non-empty transactions only, so its transaction index holds none.
  *
  * <p>Changes go through a {@link Staged} view, committed once the write succeeded, so a failed write leaves
  * the state as it was. Writers use it under their partition lock; {@link #aborted} may be called from any
@@ -178,10 +179,8 @@ public final class TransactionTracker {
             }
             if (h.isControl()) {
                 short type = ControlRecords.type(batch, 0, h);
-                AbortedTransaction abort = type == ControlRecords.ABORT
-                        ? new AbortedTransaction(pid, first != null ? first : baseOffset, baseOffset) : null;
-                if (first != null || abort != null) {
-                    change(pid, null, abort);
+                if (first != null) {
+                    change(pid, null, type == ControlRecords.ABORT ? new AbortedTransaction(pid, first, baseOffset) : null);
                 }
             } else if (first == null) {
                 change(pid, baseOffset, null);

@@ -71,9 +71,9 @@ class TransactionTrackerTest {
         end(1, 2, ControlRecords.ABORT);
         assertThat(tracker.lastStableOffset(3)).isEqualTo(1);
         end(2, 3, ControlRecords.ABORT);
-        end(3, 4, ControlRecords.ABORT); // nothing open: a range of the marker alone
+        end(3, 4, ControlRecords.ABORT); // nothing open: no data of producer 3 to abort, no range (as Kafka)
         assertThat(tracker.abortedTransactions()).containsExactly(new AbortedTransaction(1, 0, 2),
-                new AbortedTransaction(2, 1, 3), new AbortedTransaction(3, 4, 4));
+                new AbortedTransaction(2, 1, 3));
         assertThat(tracker.aborted(3, 4)).containsExactly(new AbortedTransaction(2, 1, 3));
         assertThat(tracker.aborted(0, 1)).containsExactly(new AbortedTransaction(1, 0, 2));
     }
