@@ -22,9 +22,10 @@ import java.util.Set;
  *       since a pass first found it so (Kafka's two passes: the first one stamps a delete horizon, a later one
  *       past the horizon removes the marker). Kafka stamps the horizon in the batch (KIP-534); this engine keeps
  *       it in memory, so after a restart the wait starts again: a marker may stay longer than in Kafka, never
- *       shorter. A marker that is the last thing its producer wrote (its producer state has no data batch of the
- *       marker's epoch, as after a Transactions V2 epoch bump) is kept for the producer's epoch, as Kafka keeps
- *       it.</li>
+ *       shorter. A marker that is the last thing a still active producer wrote (its producer state has no data
+ *       batch of the marker's epoch, as after a Transactions V2 epoch bump; active: an open transaction or a
+ *       write within Kafka's {@code producer.id.expiration.ms}) is kept for the producer's epoch, as Kafka
+ *       keeps it.</li>
  * </ul>
  *
  * Used by the cleaner thread only, for one pass.
