@@ -65,10 +65,26 @@ public final class TransactionTracker {
         return lso;
     }
 
-    /** The aborted ranges with data in [{@code fromOffset}, {@code toOffset}), by marker offset. */
+    /**
+     * The aborted ranges with data in [{@code fromOffset}, {@code toOffset}), by marker offset. The ranges that end
+     * before {@code fromOffset} are skipped by a binary search (they are sorted by marker offset), so a fetch near
+     * the log end does not walk every older abort.
+     */
     public List<AbortedTransaction> aborted(long fromOffset, long toOffset) {
+        List<AbortedTransaction> ranges = aborted;
+        int lo = 0;
+        int hi = ranges.size();
+        while (lo < hi) { // the first range whose marker is at or after fromOffset
+            int mid = (lo + hi) >>> 1;
+            if (ranges.get(mid).lastOffset() < fromOffset) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
         List<AbortedTransaction> out = new ArrayList<>();
-        for (AbortedTransaction a : aborted) {
+        for (int i = lo; i < ranges.size(); i++) {
+            AbortedTransaction a = ranges.get(i);
             if (a.overlaps(fromOffset, toOffset)) {
                 out.add(a);
             }

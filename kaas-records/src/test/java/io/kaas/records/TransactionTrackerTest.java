@@ -149,4 +149,19 @@ class TransactionTrackerTest {
         tracker.replay(header(1, (short) 0, 1, 100), null); // what the log holds is replayed as it is
         assertThat(tracker.openTransactions()).containsExactly(Map.entry(1L, 0L));
     }
+
+    @Test
+    void abortedFindsOverlappingRangesAmongMany() {
+        List<AbortedTransaction> ranges = new java.util.ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            ranges.add(new AbortedTransaction(i % 3, i * 10L, i * 10L + 5)); // data [10i, 10i+5), marker 10i+5
+        }
+        ranges.add(new AbortedTransaction(7, 0, 2_000)); // a long one, open since the start
+        tracker.restore(Map.of(), ranges);
+        assertThat(tracker.aborted(503, 516)).containsExactly(new AbortedTransaction(50 % 3, 500, 505),
+                new AbortedTransaction(51 % 3, 510, 515), new AbortedTransaction(7, 0, 2_000));
+        assertThat(tracker.aborted(506, 510)).containsExactly(new AbortedTransaction(7, 0, 2_000));
+        assertThat(tracker.aborted(0, 1)).containsExactly(new AbortedTransaction(0, 0, 5), new AbortedTransaction(7, 0, 2_000));
+        assertThat(tracker.aborted(2_001, 3_000)).isEmpty();
+    }
 }
