@@ -14,6 +14,7 @@ import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
+import io.kaas.broker.handler.txn.TxnErrors;
 import io.kaas.broker.transaction.VerificationGuards;
 import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceRequestData.PartitionProduceData;
@@ -43,7 +44,8 @@ import java.util.concurrent.CompletableFuture;
  * one producer id and epoch, else every partition is INVALID_PRODUCER_ID_MAPPING. Its transactional partitions
  * are verified with the transaction coordinator in one call before anything is appended (KIP-890 part 1): below
  * v12 they must already be in the ongoing transaction, from v12 (transactions V2) the coordinator adds them. A
- * partition that is not in the transaction is INVALID_TXN_STATE and nothing is stored, so no hanging transaction
+ * partition that is not in the transaction is refused and nothing is stored (as Kafka: TRANSACTION_ABORTABLE
+ * from v11, whose clients abort on it; INVALID_TXN_STATE below), so no hanging transaction
  * can hold the last stable offset; nor is a batch whose transaction's marker reached the partition while it was
  * being verified ({@link VerificationGuards}); a coordinator that cannot answer now is NOT_ENOUGH_REPLICAS
  * (retriable, as Kafka maps it); a fenced producer INVALID_PRODUCER_EPOCH. A control batch (a COMMIT/ABORT marker) is never
@@ -194,6 +196,9 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
                 short code = !a.transactional() ? Errors.NONE
                         : failure != null ? Errors.COORDINATOR_NOT_AVAILABLE
                         : errors.getOrDefault(a.ref(), Errors.UNKNOWN_SERVER_ERROR);
+                if (version < IMPLICIT_ADD_VERSION) {
+                    code = TxnErrors.verified(code);
+                }
                 if (code == Errors.NONE) {
                     append(a, durable, a.transactional() ? guard : NO_GUARD);
                 } else {

@@ -235,9 +235,11 @@ class TransactionHandlersIT {
         try (Admin admin = broker.admin()) {
             TopicPartition tp1 = new TopicPartition(TOPIC, 1);
             long before = latest(admin, tp1, IsolationLevel.READ_UNCOMMITTED);
-            // v11: below transactions V2 the partition must have been added (KIP-890 part 1)
-            short code = produced(produce("not-added", 1, transactional(p.producerId(), p.producerEpoch(), 0, "x")), 11);
-            assertThat(Errors.forCode(code)).isEqualTo(Errors.INVALID_TXN_STATE);
+            // below transactions V2 the partition must have been added (KIP-890 part 1)
+            short v10 = produced(produce("not-added", 1, transactional(p.producerId(), p.producerEpoch(), 0, "x")), 10);
+            assertThat(Errors.forCode(v10)).isEqualTo(Errors.INVALID_TXN_STATE);
+            short v11 = produced(produce("not-added", 1, transactional(p.producerId(), p.producerEpoch(), 0, "x")), 11);
+            assertThat(Errors.forCode(v11)).as("clients from v11 abort on it").isEqualTo(Errors.TRANSACTION_ABORTABLE);
             assertThat(latest(admin, tp1, IsolationLevel.READ_UNCOMMITTED)).as("nothing stored").isEqualTo(before);
             assertThat(latest(admin, tp1, IsolationLevel.READ_COMMITTED)).as("no transaction left open").isEqualTo(before);
 
@@ -275,7 +277,7 @@ class TransactionHandlersIT {
                 new AddPartitionsToTxnRequestData().setTransactions(txns));
         assertThat(verify.errorCode()).isZero();
         assertThat(verify.resultsByTransaction().find("adds").topicResults().find(TOPIC).resultsByPartition()
-                .find(0).partitionErrorCode()).isEqualTo(Errors.INVALID_TXN_STATE.code());
+                .find(0).partitionErrorCode()).as("Kafka's coordinator's answer").isEqualTo(Errors.TRANSACTION_ABORTABLE.code());
     }
 
     @Test
