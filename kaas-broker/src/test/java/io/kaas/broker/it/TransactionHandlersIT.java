@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.FeatureMetadata;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddOffsetsToTxnResponseData;
@@ -397,7 +399,15 @@ class TransactionHandlersIT {
         assertThat(c.coordinators().get(0).port()).isEqualTo(broker.port());
         try (Admin admin = broker.admin()) {
             assertThat(admin.describeTopics(List.of("__transaction_state")).allTopicNames().get(20, TimeUnit.SECONDS)
+                    .get("__transaction_state").partitions()).as("transaction.state.log.num.partitions").hasSize(3);
+            assertThat(admin.describeTopics(List.of("__transaction_state")).allTopicNames().get(20, TimeUnit.SECONDS)
                     .get("__transaction_state").isInternal()).isTrue();
+            ConfigResource state = new ConfigResource(ConfigResource.Type.TOPIC, "__transaction_state");
+            Config configs = admin.describeConfigs(List.of(state)).all().get(20, TimeUnit.SECONDS).get(state);
+            assertThat(configs.get("cleanup.policy").value()).isEqualTo("delete");
+            assertThat(configs.get("retention.ms").value()).isEqualTo("-1");
+            assertThat(configs.get("retention.bytes").value()).isEqualTo("-1");
+            assertThat(configs.get("segment.bytes").value()).as("transaction.state.log.segment.bytes").isEqualTo("104857600");
             ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
             topics.add(new ProduceRequestData.TopicProduceData().setName("__transaction_state")
                     .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(0)
