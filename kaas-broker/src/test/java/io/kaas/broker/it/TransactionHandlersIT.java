@@ -380,6 +380,51 @@ class TransactionHandlersIT {
     }
 
     @Test
+    void describeAndListShowOnlyWhatThePrincipalMayDescribe() throws Exception {
+        TestBroker secured = TestBroker.builder(dir.resolve("acl-describe"))
+                .config("transaction.state.log.num.partitions", "1")
+                .acl("""
+                        allow * ALL topic:*
+                        allow * ALL transactional-id:*
+                        deny * DESCRIBE transactional-id:hidden-*
+                        deny * DESCRIBE topic:secret
+                        """).start();
+        try {
+            secured.createTopic("secret", 1);
+            secured.createTopic("visible", 1);
+            int port = secured.port();
+            for (String id : List.of("shown-tx", "hidden-tx")) {
+                InitProducerIdResponseData p = send(port, ApiKeys.INIT_PRODUCER_ID, 4, new InitProducerIdRequestData()
+                        .setTransactionalId(id).setTransactionTimeoutMs(30_000).setProducerId(-1)
+                        .setProducerEpoch((short) -1));
+                assertThat(Errors.forCode(p.errorCode())).as(id).isEqualTo(Errors.NONE);
+                AddPartitionsToTxnTopicCollection topics = new AddPartitionsToTxnTopicCollection();
+                topics.add(new AddPartitionsToTxnTopic().setName("secret").setPartitions(List.of(0)));
+                topics.add(new AddPartitionsToTxnTopic().setName("visible").setPartitions(List.of(0)));
+                AddPartitionsToTxnResponseData added = send(port, ApiKeys.ADD_PARTITIONS_TO_TXN, 3,
+                        new AddPartitionsToTxnRequestData().setV3AndBelowTransactionalId(id)
+                                .setV3AndBelowProducerId(p.producerId()).setV3AndBelowProducerEpoch(p.producerEpoch())
+                                .setV3AndBelowTopics(topics));
+                assertThat(errorsV3(added, "secret")).as("WRITE is allowed").containsEntry(0, Errors.NONE.code());
+            }
+            DescribeTransactionsResponseData d = send(port, ApiKeys.DESCRIBE_TRANSACTIONS, 0,
+                    new DescribeTransactionsRequestData().setTransactionalIds(List.of("shown-tx", "hidden-tx")));
+            assertThat(Errors.forCode(d.transactionStates().get(0).errorCode())).isEqualTo(Errors.NONE);
+            assertThat(d.transactionStates().get(0).transactionState()).isEqualTo("Ongoing");
+            assertThat(d.transactionStates().get(0).topics()).as("only the topics it may DESCRIBE")
+                    .extracting(DescribeTransactionsResponseData.TopicData::topic).containsExactly("visible");
+            assertThat(Errors.forCode(d.transactionStates().get(1).errorCode()))
+                    .isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+            ListTransactionsResponseData listed = send(port, ApiKeys.LIST_TRANSACTIONS, 1,
+                    new ListTransactionsRequestData().setDurationFilter(-1));
+            assertThat(listed.transactionStates()).extracting(ListTransactionsResponseData.TransactionState::transactionalId)
+                    .containsExactly("shown-tx");
+        } finally {
+            secured.close();
+        }
+    }
+
+    @Test
     void describeProducersAnswersInvalidAndUnknownTopics() throws Exception {
         DescribeProducersResponseData r = send(ApiKeys.DESCRIBE_PRODUCERS, 0, new DescribeProducersRequestData()
                 .setTopics(List.of(new DescribeProducersRequestData.TopicRequest().setName("no-such-topic")
