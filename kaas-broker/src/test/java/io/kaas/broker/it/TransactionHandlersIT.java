@@ -425,6 +425,78 @@ class TransactionHandlersIT {
     }
 
     @Test
+    void theTransactionApisCheckTheirAclsAsKafka() throws Exception {
+        TestBroker secured = TestBroker.builder(dir.resolve("acl-write"))
+                .config("transaction.state.log.num.partitions", "1")
+                .acl("""
+                        allow * ALL topic:*
+                        deny * WRITE topic:nowrite
+                        deny * READ topic:noread
+                        allow * DESCRIBE transactional-id:*
+                        allow * WRITE transactional-id:w-*
+                        allow * READ group:g-ok
+                        """).start();
+        try {
+            for (String t : List.of("ok", "nowrite", "noread")) {
+                secured.createTopic(t, 1);
+            }
+            int port = secured.port();
+            // no WRITE on the transactional id
+            ProduceRequestData.TopicProduceDataCollection data = new ProduceRequestData.TopicProduceDataCollection();
+            data.add(new ProduceRequestData.TopicProduceData().setName("ok").setPartitionData(List.of(
+                    new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(transactional(1, (short) 0, 0, "x")))));
+            ProduceResponseData produced = send(port, ApiKeys.PRODUCE, 11, new ProduceRequestData().setAcks((short) -1)
+                    .setTimeoutMs(10_000).setTransactionalId("r-1").setTopicData(data));
+            assertThat(Errors.forCode(produced.responses().iterator().next().partitionResponses().get(0).errorCode()))
+                    .isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+            EndTxnResponseData ended = send(port, ApiKeys.END_TXN, 3, new EndTxnRequestData().setTransactionalId("r-1")
+                    .setProducerId(1).setProducerEpoch((short) 0).setCommitted(true));
+            assertThat(Errors.forCode(ended.errorCode())).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+            AddOffsetsToTxnResponseData offsetsDenied = send(port, ApiKeys.ADD_OFFSETS_TO_TXN, 3,
+                    new AddOffsetsToTxnRequestData().setTransactionalId("r-1").setProducerId(1)
+                            .setProducerEpoch((short) 0).setGroupId("g-ok"));
+            assertThat(Errors.forCode(offsetsDenied.errorCode())).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+            AddPartitionsToTxnResponseData addDenied = send(port, ApiKeys.ADD_PARTITIONS_TO_TXN, 3,
+                    addV3("r-1", 1, (short) 0, "ok", 0));
+            assertThat(errorsV3(addDenied, "ok")).containsEntry(0, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
+
+            // WRITE on the id, not READ on the group or topic, not WRITE on a topic
+            InitProducerIdResponseData p = send(port, ApiKeys.INIT_PRODUCER_ID, 4, new InitProducerIdRequestData()
+                    .setTransactionalId("w-1").setTransactionTimeoutMs(30_000).setProducerId(-1)
+                    .setProducerEpoch((short) -1));
+            assertThat(Errors.forCode(p.errorCode())).isEqualTo(Errors.NONE);
+            AddPartitionsToTxnTopicCollection topics = new AddPartitionsToTxnTopicCollection();
+            topics.add(new AddPartitionsToTxnTopic().setName("ok").setPartitions(List.of(0)));
+            topics.add(new AddPartitionsToTxnTopic().setName("nowrite").setPartitions(List.of(0)));
+            AddPartitionsToTxnResponseData add = send(port, ApiKeys.ADD_PARTITIONS_TO_TXN, 3,
+                    new AddPartitionsToTxnRequestData().setV3AndBelowTransactionalId("w-1")
+                            .setV3AndBelowProducerId(p.producerId()).setV3AndBelowProducerEpoch(p.producerEpoch())
+                            .setV3AndBelowTopics(topics));
+            assertThat(errorsV3(add, "nowrite")).containsEntry(0, Errors.TOPIC_AUTHORIZATION_FAILED.code());
+            assertThat(errorsV3(add, "ok")).containsEntry(0, Errors.OPERATION_NOT_ATTEMPTED.code());
+            AddOffsetsToTxnResponseData groupDenied = send(port, ApiKeys.ADD_OFFSETS_TO_TXN, 3,
+                    new AddOffsetsToTxnRequestData().setTransactionalId("w-1").setProducerId(p.producerId())
+                            .setProducerEpoch(p.producerEpoch()).setGroupId("g-denied"));
+            assertThat(Errors.forCode(groupDenied.errorCode())).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED);
+            TxnOffsetCommitRequestData commit = new TxnOffsetCommitRequestData().setTransactionalId("w-1")
+                    .setProducerId(p.producerId()).setProducerEpoch(p.producerEpoch())
+                    .setTopics(List.of(new TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic().setName("noread")
+                            .setPartitions(List.of(new TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition()
+                                    .setPartitionIndex(0).setCommittedOffset(1)))));
+            TxnOffsetCommitResponseData noGroup = send(port, ApiKeys.TXN_OFFSET_COMMIT, 3, commit.duplicate()
+                    .setGroupId("g-denied"));
+            assertThat(Errors.forCode(noGroup.topics().get(0).partitions().get(0).errorCode()))
+                    .isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED);
+            TxnOffsetCommitResponseData noTopic = send(port, ApiKeys.TXN_OFFSET_COMMIT, 3, commit.duplicate()
+                    .setGroupId("g-ok"));
+            assertThat(Errors.forCode(noTopic.topics().get(0).partitions().get(0).errorCode()))
+                    .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED);
+        } finally {
+            secured.close();
+        }
+    }
+
+    @Test
     void describeProducersAnswersInvalidAndUnknownTopics() throws Exception {
         DescribeProducersResponseData r = send(ApiKeys.DESCRIBE_PRODUCERS, 0, new DescribeProducersRequestData()
                 .setTopics(List.of(new DescribeProducersRequestData.TopicRequest().setName("no-such-topic")
