@@ -46,6 +46,8 @@ import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
 import org.apache.kafka.common.message.ListTransactionsRequestData;
 import org.apache.kafka.common.message.ListTransactionsResponseData;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
@@ -538,6 +540,24 @@ class TransactionHandlersIT {
             var deleted = admin.deleteRecords(Map.of(state0, RecordsToDelete.beforeOffset(0))).lowWatermarks().get(state0);
             assertThat(deleted).failsWithin(Duration.ofSeconds(20)).withThrowableOfType(java.util.concurrent.ExecutionException.class)
                     .withCauseInstanceOf(InvalidTopicException.class);
+        }
+    }
+
+    @Test
+    void metadataAutoCreationMakesTheStateTopicWithItsOwnSettingsNotTheBrokerDefaults() throws Exception {
+        try (TestBroker auto = TestBroker.builder(dir.resolve("auto")).config("auto.create.topics.enable", "true")
+                .config("num.partitions", "2").config("transaction.state.log.num.partitions", "4").start();
+             Admin admin = auto.admin()) {
+            MetadataResponseData m = send(auto.port(), ApiKeys.METADATA, 12, new MetadataRequestData()
+                    .setAllowAutoTopicCreation(true).setTopics(List.of(
+                            new MetadataRequestData.MetadataRequestTopic().setName("__transaction_state"))));
+            MetadataResponseData.MetadataResponseTopic t = m.topics().find("__transaction_state");
+            assertThat(Errors.forCode(t.errorCode())).isEqualTo(Errors.NONE);
+            assertThat(t.isInternal()).isTrue();
+            assertThat(t.partitions()).as("transaction.state.log.num.partitions, not num.partitions").hasSize(4);
+            ConfigResource state = new ConfigResource(ConfigResource.Type.TOPIC, "__transaction_state");
+            assertThat(admin.describeConfigs(List.of(state)).all().get(20, TimeUnit.SECONDS).get(state)
+                    .get("retention.ms").value()).isEqualTo("-1");
         }
     }
 
