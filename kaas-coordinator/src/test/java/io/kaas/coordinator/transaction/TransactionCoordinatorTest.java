@@ -168,8 +168,13 @@ class TransactionCoordinatorTest extends TxnTestSupport {
         TransactionCoordinator.InitResult p = initOk("app");
         add("app", p, tp(0), tp(1));
         h.markers.failTimes(tp(1), 3);
-        end("app", p.producerId(), p.producerEpoch(), true, false);
-        await(() -> state("app") == TransactionState.COMPLETE_COMMIT, 200);
+        try (LogCapture logs = new LogCapture(TransactionCompleter.class)) {
+            end("app", p.producerId(), p.producerEpoch(), true, false);
+            await(() -> state("app") == TransactionState.COMPLETE_COMMIT, 200);
+            assertThat(logs.messages(ch.qos.logback.classic.Level.WARN)).hasSize(3).allSatisfy(m -> assertThat(m)
+                    .contains("COMMIT marker of transactional id app").contains("orders-1")
+                    .contains("producer id " + p.producerId()));
+        }
         assertThat(h.markers.written).extracting(EngineMarkerWriter.Marker::partition)
                 .containsExactlyInAnyOrder(tp(0), tp(1));
         assertThat(h.markers.calls.get()).isGreaterThanOrEqualTo(4);
@@ -179,8 +184,12 @@ class TransactionCoordinatorTest extends TxnTestSupport {
     void aPartitionWhoseTopicIsGoneIsGivenUp() throws Exception {
         TransactionCoordinator.InitResult p = initOk("app");
         add("app", p, tp(0), new io.kaas.api.cluster.TopicPartitionRef("gone", 0));
-        end("app", p.producerId(), p.producerEpoch(), false, false);
-        await(() -> state("app") == TransactionState.COMPLETE_ABORT, 200);
+        try (LogCapture logs = new LogCapture(TransactionCompleter.class)) {
+            end("app", p.producerId(), p.producerEpoch(), false, false);
+            await(() -> state("app") == TransactionState.COMPLETE_ABORT, 200);
+            assertThat(logs.messages(ch.qos.logback.classic.Level.WARN)).singleElement().satisfies(m -> assertThat(m)
+                    .contains("Gave up the ABORT marker").contains("gone-0").contains("no longer exists"));
+        }
         assertThat(h.markers.written).extracting(EngineMarkerWriter.Marker::partition).containsExactly(tp(0));
     }
 
