@@ -71,6 +71,8 @@ public final class TransactionCoordinator implements AutoCloseable {
     private final TransactionCompleter completer;
     private final StateCleanup cleanup;
     private final Map<String, TransactionMetadata> txns = new ConcurrentHashMap<>();
+    /** State partitions that could not be loaded at start: their ids are not served. */
+    private final Set<Integer> unloaded = ConcurrentHashMap.newKeySet();
     private final long startWaitMs;
     private volatile boolean active;
     private volatile boolean closed;
@@ -114,7 +116,9 @@ public final class TransactionCoordinator implements AutoCloseable {
     /**
      * Loads every partition of the state log that exists (last record per transactional id wins), finishes the
      * transactions found in PrepareCommit, PrepareAbort or PrepareEpochFence (markers, then the Complete state),
-     * re-stages the pending offsets of Ongoing ones, and schedules the timeout and expiry passes.
+     * re-stages the pending offsets of Ongoing ones, and schedules the timeout and expiry passes. A partition that
+     * cannot be read is logged and left out: its ids answer COORDINATOR_NOT_AVAILABLE (their state is not lost,
+     * the next start loads it), the others are served.
      */
     public void start() throws IOException {
         if (log.partitionCount() != config.stateLogPartitions()) {
@@ -126,7 +130,9 @@ public final class TransactionCoordinator implements AutoCloseable {
             for (int p = 0; p < state.count(); p++) {
                 Map<String, TransactionImage> loaded = new LinkedHashMap<>();
                 int partition = p;
-                long records = state.load(p, (id, image) -> {
+                long records;
+                try {
+                    records = state.load(p, (id, image) -> {
                     if (image == null || image.state() == TransactionState.DEAD) {
                         loaded.remove(id);
                     } else if (partitionFor(id) != partition) {
@@ -135,7 +141,14 @@ public final class TransactionCoordinator implements AutoCloseable {
                     } else {
                         loaded.put(id, image);
                     }
-                });
+                    });
+                } catch (IOException | RuntimeException e) {
+                    unloaded.add(p);
+                    LOG.atError().setCause(e).addKeyValue("partition", TOPIC + "-" + p)
+                            .log("Could not load {}-{}: its transactional ids answer COORDINATOR_NOT_AVAILABLE until "
+                                    + "the broker is restarted with the partition readable", TOPIC, p);
+                    continue;
+                }
                 loaded.forEach((id, image) -> txns.put(id, new TransactionMetadata(id, partition, image, true)));
                 if (records > 0) {
                     LOG.info("Loaded {} transactional ids from {} records of {}-{}", loaded.size(), records, TOPIC, p);
@@ -270,6 +283,8 @@ public final class TransactionCoordinator implements AutoCloseable {
             error = Errors.INVALID_REQUEST;
         } else if (!active) {
             error = Errors.COORDINATOR_LOAD_IN_PROGRESS;
+        } else if (unloaded.contains(partitionFor(transactionalId))) {
+            error = Errors.COORDINATOR_NOT_AVAILABLE;
         } else if (enable2Pc) {
             error = Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED; // Kafka without transaction.two.phase.commit.enable
         } else if (keepPreparedTxn) {
@@ -599,6 +614,9 @@ public final class TransactionCoordinator implements AutoCloseable {
         }
         if (!active) {
             return Errors.COORDINATOR_LOAD_IN_PROGRESS;
+        }
+        if (unloaded.contains(partitionFor(transactionalId))) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
         }
         return md == null ? Errors.INVALID_PRODUCER_ID_MAPPING : Errors.NONE;
     }
