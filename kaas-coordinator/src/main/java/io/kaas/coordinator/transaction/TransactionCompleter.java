@@ -188,8 +188,9 @@ final class TransactionCompleter {
     }
 
     /**
-     * Kafka's prepareComplete: CompleteCommit or CompleteAbort, no partitions or groups; under transactions V2 with
-     * an exhausted epoch the producer continues with the next producer id at epoch 0.
+     * Kafka's prepareComplete: CompleteCommit or CompleteAbort, no partitions or groups, the last epoch set to the
+     * epoch of the markers; under transactions V2 with an exhausted epoch the producer continues with the next
+     * producer id at epoch 0 (the old id kept as the previous one, so a retried EndTxn is recognised).
      */
     static TransactionImage completed(TransactionImage prepared, long now) {
         TransactionState state = prepared.state() == TransactionState.PREPARE_COMMIT
@@ -197,9 +198,9 @@ final class TransactionCompleter {
         TransactionImage c = prepared.withTransaction(Set.of(), Map.of(), prepared.startTimeMs()).withState(state, now);
         if (prepared.nextProducerId() >= 0) {
             return c.withProducer(prepared.nextProducerId(), prepared.producerId(), -1, (short) 0,
-                    prepared.lastProducerEpoch());
+                    prepared.producerEpoch());
         }
         return c.withProducer(prepared.producerId(), prepared.previousProducerId(), -1, prepared.producerEpoch(),
-                prepared.lastProducerEpoch());
+                prepared.producerEpoch());
     }
 }

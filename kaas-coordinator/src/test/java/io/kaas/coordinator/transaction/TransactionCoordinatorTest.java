@@ -228,6 +228,9 @@ class TransactionCoordinatorTest extends TxnTestSupport {
                 (short) (p.producerEpoch() + 1)));
         assertThat(end("app", p.producerId(), p.producerEpoch(), false, true).errorCode())
                 .isEqualTo(Errors.INVALID_TXN_STATE);
+        // a re-initialisation with the epoch from before the end is a stale producer (Kafka: last epoch = marker epoch)
+        assertThat(get(c().initProducerId("app", TIMEOUT, p.producerId(), p.producerEpoch(), false, false))
+                .errorCode()).isEqualTo(Errors.PRODUCER_FENCED);
         // the next transaction with the new epoch (Produce v12 adds partitions implicitly)
         assertThat(get(c().addPartitions("app", r.producerId(), r.producerEpoch(), List.of(tp(1)), false)))
                 .containsEntry(tp(1), Errors.NONE);
