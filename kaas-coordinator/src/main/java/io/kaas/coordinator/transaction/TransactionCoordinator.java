@@ -76,8 +76,7 @@ public final class TransactionCoordinator implements AutoCloseable {
     private final long startWaitMs;
     private volatile boolean active;
     private volatile boolean closed;
-    private volatile CoordinatorTimer.Task abortTask;
-    private volatile CoordinatorTimer.Task expireTask;
+    private final TransactionTimeouts timeouts;
 
     private TransactionCoordinator(CoordinatorContext context, TransactionConfig config, TransactionStateLog log,
                                    MarkerWriter markers, ProducerIds ids, GroupCoordinator groups, long startWaitMs,
@@ -91,6 +90,8 @@ public final class TransactionCoordinator implements AutoCloseable {
         this.completer = new TransactionCompleter(timer, markers, offsets, this::write, () -> closed);
         this.cleanup = new StateCleanup(state, timer, txns, cleanupMinRecords);
         this.startWaitMs = startWaitMs;
+        this.timeouts = new TransactionTimeouts(timer, config, txns, state, cleanup, this::fenceAndAbort,
+                () -> closed);
     }
 
     /** A coordinator over {@code log}; call {@link #start} before anything else. */
@@ -173,8 +174,7 @@ public final class TransactionCoordinator implements AutoCloseable {
         }
         awaitStartCompletions(completing);
         active = true;
-        scheduleAbortPass();
-        scheduleExpirePass();
+        timeouts.start();
     }
 
     private void awaitStartCompletions(List<CompletableFuture<Void>> completing) {
@@ -321,7 +321,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                     case PREPARE_COMMIT, PREPARE_ABORT, PREPARE_EPOCH_FENCE, DEAD ->
                             step = Step.error(Errors.CONCURRENT_TRANSACTIONS);
                     case ONGOING -> {
-                        step = new Step(Errors.NONE, fenceImage(md, now));
+                        step = new Step(Errors.NONE, md.image.fenced(now));
                         fence = true;
                     }
                     default -> step = initStep(img, expected, producerEpoch, transactionTimeoutMs, now);
@@ -393,21 +393,8 @@ public final class TransactionCoordinator implements AutoCloseable {
         return Step.error(Errors.PRODUCER_FENCED);
     }
 
-    /**
-     * Kafka's prepareFenceProducerEpoch, continued as an abort: PrepareAbort at the next epoch. Under md. (Kafka
-     * bumps the epoch in memory before the write and so must not bump it again after a failed one; here memory
-     * changes only once the write is durable, so every fence bumps from the durable epoch.)
-     */
-    private static TransactionImage fenceImage(TransactionMetadata md, long now) {
-        TransactionImage img = md.image;
-        short epoch = img.producerEpoch() == Short.MAX_VALUE ? img.producerEpoch() : (short) (img.producerEpoch() + 1);
-        // not a V2 end: the fenced producer's old epoch must not pass as a retry of this one
-        return img.withProducer(img.producerId(), img.previousProducerId(), -1, epoch, (short) -1)
-                .withTransactionV2(false).withState(TransactionState.PREPARE_ABORT, now);
-    }
-
     /** Writes a fencing PrepareAbort (pending set by the caller) and completes the abort. */
-    private CompletableFuture<Short> fenceAndAbort(TransactionMetadata md, TransactionImage target) {
+    CompletableFuture<Short> fenceAndAbort(TransactionMetadata md, TransactionImage target) {
         return write(md, target).thenApply(code -> {
             if (code == Errors.NONE) {
                 completer.complete(md, target);
@@ -795,89 +782,6 @@ public final class TransactionCoordinator implements AutoCloseable {
         return out;
     }
 
-    // ---- timers ----
-
-    private void scheduleAbortPass() {
-        if (!closed) {
-            abortTask = timer.schedule(config.abortTimedOutIntervalMs(), () -> {
-                try {
-                    abortTimedOut();
-                } finally {
-                    scheduleAbortPass();
-                }
-            });
-        }
-    }
-
-    private void scheduleExpirePass() {
-        if (!closed) {
-            expireTask = timer.schedule(config.removeExpiredIntervalMs(), () -> {
-                try {
-                    expireIdle();
-                    cleanup.rewriteAllDue();
-                } finally {
-                    scheduleExpirePass();
-                }
-            });
-        }
-    }
-
-    /** Kafka's abortTimedOutTransactions: fence (bump the epoch) then abort each Ongoing transaction past its timeout. */
-    void abortTimedOut() {
-        long now = timer.nowMs();
-        for (TransactionMetadata md : txns.values()) {
-            TransactionImage target;
-            synchronized (md) {
-                TransactionImage img = md.image;
-                if (img.state() != TransactionState.ONGOING || md.pending != null || img.startTimeMs() < 0
-                        || now - img.startTimeMs() <= img.timeoutMs()) {
-                    continue;
-                }
-                target = fenceImage(md, now);
-                md.pending = target.state();
-                LOG.atInfo().addKeyValue("transactionalId", md.transactionalId)
-                        .log("Aborting the transaction of transactional id {} (producer id {}, epoch {}): open for {} "
-                                + "ms, beyond its timeout of {} ms; the producer is fenced with epoch {}",
-                                md.transactionalId, img.producerId(), img.producerEpoch(), now - img.startTimeMs(),
-                                img.timeoutMs(), target.producerEpoch());
-            }
-            fenceAndAbort(md, target);
-        }
-    }
-
-    /** Removes ids idle (no transaction open) longer than {@code transactional.id.expiration.ms}: a tombstone. */
-    void expireIdle() {
-        long now = timer.nowMs();
-        for (TransactionMetadata md : txns.values()) {
-            synchronized (md) {
-                TransactionImage img = md.image;
-                boolean idle = img.state() == TransactionState.EMPTY || img.isComplete();
-                if (!idle || md.pending != null || now - img.lastUpdateMs() < config.idExpirationMs()) {
-                    continue;
-                }
-                md.pending = TransactionState.DEAD;
-            }
-            state.write(md.partition, md.transactionalId, null).whenComplete((r, e) -> {
-                synchronized (md) {
-                    md.pending = null;
-                    if (e == null) {
-                        md.image = md.image.withState(TransactionState.DEAD, now);
-                        txns.remove(md.transactionalId, md);
-                    }
-                }
-                if (e == null) {
-                    LOG.atInfo().addKeyValue("transactionalId", md.transactionalId)
-                            .log("Removed transactional id {} (producer id {}): idle for more than {} ms",
-                                    md.transactionalId, md.image.producerId(), config.idExpirationMs());
-                } else {
-                    LOG.atWarn().addKeyValue("transactionalId", md.transactionalId)
-                            .log("Could not remove the expired transactional id {}: {}", md.transactionalId,
-                                    e.toString());
-                }
-            });
-        }
-    }
-
     /** The ids known, for tests and the cleanup. */
     Map<String, TransactionMetadata> metadata() {
         return txns;
@@ -891,14 +795,7 @@ public final class TransactionCoordinator implements AutoCloseable {
     public void close() {
         closed = true;
         active = false;
-        CoordinatorTimer.Task a = abortTask;
-        CoordinatorTimer.Task e = expireTask;
-        if (a != null) {
-            a.cancel();
-        }
-        if (e != null) {
-            e.cancel();
-        }
+        timeouts.close();
     }
 
     /** The id → partition map of loaded ids, for logs. */
