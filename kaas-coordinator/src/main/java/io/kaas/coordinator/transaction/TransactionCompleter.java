@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
  * Finishes a transaction once its PrepareCommit or PrepareAbort is durable: the markers to every partition (all at
  * once through {@link MarkerWriter}; failed ones retried with backoff, each attempt bounded, with no overall limit;
  * a partition is given up only when the writer answers UNKNOWN_TOPIC_OR_PARTITION, i.e. the topic is gone from the
- * cluster), then the pending offsets of its groups (committed on COMMIT, dropped on ABORT), then the
- * CompleteCommit or CompleteAbort state, retried until durable. Until then the id stays in its Prepare state, so
- * clients get CONCURRENT_TRANSACTIONS. Stops retrying once the coordinator is closed (the next start finishes).
+ * cluster, or, as Kafka, INVALID_PRODUCER_EPOCH: the partition knows a newer epoch of the producer), then the
+ * pending offsets of its groups (committed on COMMIT, dropped on ABORT), then the CompleteCommit or CompleteAbort
+ * state, retried until durable. Until then the id stays in its Prepare state, so clients get
+ * CONCURRENT_TRANSACTIONS. Stops retrying once the coordinator is closed (the next start finishes).
  */
 final class TransactionCompleter {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionCompleter.class);
@@ -115,6 +116,17 @@ final class TransactionCompleter {
                                 .log("Gave up the {} marker of transactional id {} (producer id {}, epoch {}) on {}: "
                                         + "the partition no longer exists", result(), md.transactionalId,
                                         prepared.producerId(), prepared.producerEpoch(), tp);
+                        continue;
+                    }
+                    if (code != null && (code == Errors.INVALID_PRODUCER_EPOCH
+                            || code == Errors.TRANSACTION_COORDINATOR_FENCED)) {
+                        // as Kafka's marker handler: the partition has moved past this epoch, no marker is needed
+                        LOG.atError().addKeyValue("transactionalId", md.transactionalId)
+                                .addKeyValue("producerId", prepared.producerId()).addKeyValue("partition", tp)
+                                .log("Dropped the {} marker of transactional id {} (producer id {}, epoch {}) on {}: "
+                                        + "the partition refuses it (error code {}), it knows a newer epoch",
+                                        result(), md.transactionalId, prepared.producerId(), prepared.producerEpoch(),
+                                        tp, code);
                         continue;
                     }
                     left.add(tp);

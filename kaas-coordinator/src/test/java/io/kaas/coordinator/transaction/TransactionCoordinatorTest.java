@@ -194,6 +194,20 @@ class TransactionCoordinatorTest extends TxnTestSupport {
     }
 
     @Test
+    void aPartitionThatKnowsANewerEpochIsDroppedAsKafka() throws Exception {
+        TransactionCoordinator.InitResult p = initOk("app");
+        add("app", p, tp(0), tp(1));
+        h.markers.refusing.add(tp(1));
+        try (LogCapture logs = new LogCapture(TransactionCompleter.class)) {
+            end("app", p.producerId(), p.producerEpoch(), true, false);
+            await(() -> state("app") == TransactionState.COMPLETE_COMMIT, 200);
+            assertThat(logs.messages(ch.qos.logback.classic.Level.ERROR)).singleElement()
+                    .satisfies(m -> assertThat(m).contains("orders-1").contains("knows a newer epoch"));
+        }
+        assertThat(h.markers.written).extracting(EngineMarkerWriter.Marker::partition).containsExactly(tp(0));
+    }
+
+    @Test
     void aNewInstanceFencesTheOpenTransactionOfTheOldOne() throws Exception {
         TransactionCoordinator.InitResult old = initOk("app");
         add("app", old, tp(0));
