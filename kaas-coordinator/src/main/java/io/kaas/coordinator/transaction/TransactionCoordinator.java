@@ -272,6 +272,13 @@ public final class TransactionCoordinator implements AutoCloseable {
      * InitProducerId with a transactional id (non-empty; the handler answers the idempotent case itself with
      * {@link ProducerIds}).
      *
+     * <p>Errors: INVALID_REQUEST (empty id, only one of producer id and epoch), INVALID_TRANSACTION_TIMEOUT (not in
+     * 1..{@code transaction.max.timeout.ms}), TRANSACTIONAL_ID_AUTHORIZATION_FAILED for {@code enable2Pc} and
+     * UNSUPPORTED_VERSION for {@code keepPreparedTxn} (Kafka 4 without two-phase commit), PRODUCER_FENCED (Kafka
+     * answers InitProducerId v0-3 INVALID_PRODUCER_EPOCH instead), CONCURRENT_TRANSACTIONS while a transaction
+     * completes or after fencing an open one (it is aborted; the producer retries), COORDINATOR_LOAD_IN_PROGRESS
+     * before {@link #start}.
+     *
      * @param producerId    -1, or the id the producer has (KIP-360 re-initialisation after an abortable error)
      * @param producerEpoch -1, or the producer's epoch
      */
@@ -409,10 +416,12 @@ public final class TransactionCoordinator implements AutoCloseable {
      * AddPartitionsToTxn, and the broker's own verification of a transactional Produce (KIP-890).
      *
      * <p>Errors, the same for every partition unless stated: an unknown id or another producer id
-     * INVALID_PRODUCER_ID_MAPPING; another epoch PRODUCER_FENCED (AddPartitionsToTxn v0-2 and Produce answer
-     * INVALID_PRODUCER_EPOCH instead: the handler maps it, as Kafka); a change in flight or a transaction
-     * completing CONCURRENT_TRANSACTIONS; verify-only: INVALID_TXN_STATE for each partition not in the ongoing
-     * transaction.
+     * INVALID_PRODUCER_ID_MAPPING; another epoch PRODUCER_FENCED (Kafka's handlers answer INVALID_PRODUCER_EPOCH
+     * instead to AddPartitionsToTxn v0-1 and to every Produce); a change in flight or a transaction completing
+     * CONCURRENT_TRANSACTIONS; verify-only: INVALID_TXN_STATE for each partition not in the ongoing transaction
+     * (Kafka's coordinator says TRANSACTION_ABORTABLE, which its broker turns into INVALID_TXN_STATE for Produce
+     * v0-10 and TxnOffsetCommit v0-3 and passes on to later versions: a handler maps INVALID_TXN_STATE back to
+     * TRANSACTION_ABORTABLE for those).
      *
      * @param verifyOnly true: only checks that every partition is in the ongoing transaction (v4+ verify-only
      *                   form, Produce below v12); false: adds those missing, durably, opening the transaction if
@@ -461,7 +470,10 @@ public final class TransactionCoordinator implements AutoCloseable {
         return write(md, step.target).thenApply(code -> all(asked, code));
     }
 
-    /** AddOffsetsToTxn: adds {@code groupId}'s offsets to the transaction, durably (errors as addPartitions). */
+    /**
+     * AddOffsetsToTxn: adds {@code groupId}'s offsets to the transaction, durably. Errors as addPartitions (Kafka
+     * answers AddOffsetsToTxn v0-1 INVALID_PRODUCER_EPOCH for PRODUCER_FENCED), INVALID_GROUP_ID for a null group.
+     */
     public CompletableFuture<Short> addOffsets(String transactionalId, long producerId, short producerEpoch,
                                                String groupId) {
         TransactionMetadata md = txns.get(transactionalId == null ? "" : transactionalId);
@@ -499,9 +511,9 @@ public final class TransactionCoordinator implements AutoCloseable {
      * coordinator (OffsetFetch with require_stable answers UNSTABLE_OFFSET_COMMIT for them) until the transaction
      * ends: committed on COMMIT, dropped on ABORT.
      *
-     * <p>Errors: those of addPartitions for the transaction (PRODUCER_FENCED for another epoch; v0-1 clients expect
-     * INVALID_PRODUCER_EPOCH, which the handler maps), INVALID_TXN_STATE for a group not added (without implicit
-     * add) or no open transaction, then the group's (ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID,
+     * <p>Errors: those of addPartitions for the transaction (PRODUCER_FENCED for another epoch, which Kafka answers as
+     * INVALID_PRODUCER_EPOCH), INVALID_TXN_STATE for a group not added (without implicit add) or no open
+     * transaction (TRANSACTION_ABORTABLE from v4, as for Produce), then the group's (ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID,
      * COORDINATOR_NOT_AVAILABLE), then per partition UNKNOWN_TOPIC_OR_PARTITION or OFFSET_METADATA_TOO_LARGE.
      *
      * @param implicitAdd true for v5+ (transactions V2): the group is added to the transaction if missing;
@@ -629,8 +641,8 @@ public final class TransactionCoordinator implements AutoCloseable {
      * follow (a new transaction meanwhile gets CONCURRENT_TRANSACTIONS).
      *
      * <p>Errors: an unknown id or another producer id INVALID_PRODUCER_ID_MAPPING; an epoch that is neither the
-     * current one nor (transactions V2) the retry of the last end PRODUCER_FENCED (EndTxn v0-1 clients expect
-     * INVALID_PRODUCER_EPOCH: the handler maps it); the same end still completing CONCURRENT_TRANSACTIONS; the
+     * current one nor (transactions V2) the retry of the last end PRODUCER_FENCED (Kafka answers EndTxn v0-1
+     * INVALID_PRODUCER_EPOCH instead); the same end still completing CONCURRENT_TRANSACTIONS; the
      * other end, or an end with no transaction, INVALID_TXN_STATE; a retry of an end already complete NONE.
      * Under transactions V2 an abort with no transaction open bumps the epoch (Kafka 4: the producer fences its
      * own earlier epoch).
