@@ -182,7 +182,7 @@ final class TransactionCompleter {
             }
             writer.write(md, target).whenComplete((code, error) -> {
                 if (error == null && code == Errors.NONE) {
-                    LOG.atInfo().addKeyValue("transactionalId", md.transactionalId)
+                    LOG.atDebug() // one per transaction: Kafka logs completions at debug too.addKeyValue("transactionalId", md.transactionalId)
                             .addKeyValue("producerId", prepared.producerId())
                             .log("Completed the {} of the transaction of transactional id {} (producer id {}, epoch {}) "
                                     + "on {} partitions and {} groups", result(), md.transactionalId,
