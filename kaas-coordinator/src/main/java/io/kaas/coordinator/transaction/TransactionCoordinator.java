@@ -12,7 +12,6 @@ import io.kaas.wire.protocol.Errors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -794,27 +793,10 @@ public final class TransactionCoordinator implements AutoCloseable {
         return out;
     }
 
-    /** The ids known, for tests and the cleanup. */
-    Map<String, TransactionMetadata> metadata() {
-        return txns;
-    }
-
-    StatePartitions statePartitions() {
-        return state;
-    }
-
     @Override
     public void close() {
         closed = true;
         active = false;
         timeouts.close();
-    }
-
-    /** The id → partition map of loaded ids, for logs. */
-    @Override
-    public String toString() {
-        Map<Integer, Integer> perPartition = new HashMap<>();
-        txns.values().forEach(md -> perPartition.merge(md.partition, 1, Integer::sum));
-        return "TransactionCoordinator" + perPartition;
     }
 }
