@@ -685,15 +685,13 @@ public final class TransactionCoordinator implements AutoCloseable {
                 }
                 case COMPLETE_COMMIT, COMPLETE_ABORT -> {
                     boolean same = commit == (img.state() == TransactionState.COMPLETE_COMMIT);
-                    if (retry || (!v2 && !transactionV2)) {
+                    if (retry || !transactionV2) { // the end already done answers NONE again, the other one fails
                         return CompletableFuture.completedFuture(same
                                 ? new EndResult(Errors.NONE, img.producerId(), img.producerEpoch())
                                 : invalidState(md, commit));
                     }
-                    if (commit || !transactionV2) {
-                        return CompletableFuture.completedFuture(same && !transactionV2
-                                ? new EndResult(Errors.NONE, img.producerId(), img.producerEpoch())
-                                : invalidState(md, commit));
+                    if (commit) { // V2 at the current epoch: no transaction was started since
+                        return CompletableFuture.completedFuture(invalidState(md, commit));
                     }
                     emptyAbort = true;
                 }
