@@ -120,6 +120,10 @@ final class TransactionTimeouts {
                 if (!idle || md.pending != null || now - img.lastUpdateMs() < config.idExpirationMs()) {
                     continue;
                 }
+                if (!md.durable) { // its first write failed: nothing to remove from the log
+                    txns.remove(md.transactionalId, md);
+                    continue;
+                }
                 md.pending = TransactionState.DEAD;
             }
             state.write(md.partition, md.transactionalId, null).whenComplete((r, e) -> {
