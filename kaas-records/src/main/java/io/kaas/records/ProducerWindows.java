@@ -160,6 +160,14 @@ public final class ProducerWindows {
         return expired;
     }
 
+    /** Producer ids for a log line: all of them up to ten, else the first ten and how many more. */
+    public static String describe(List<Long> producerIds) {
+        if (producerIds.size() <= 10) {
+            return producerIds.toString();
+        }
+        return producerIds.subList(0, 10) + " and " + (producerIds.size() - 10) + " more";
+    }
+
     /** Loads a producer's state (from a snapshot or the engine's store), replacing what was known. */
     public void restore(long producerId, Producer producer) {
         producers.put(producerId, producer);
