@@ -115,7 +115,7 @@ public final class SegmentEngine implements StorageEngine {
         long now = context.clock().millis();
         for (SegmentPartitionLog log : openLogs) {
             try {
-                rewritten += LogCleaner.run(log, now, config.cleanerMaxKeysPerPass());
+                rewritten += LogCleaner.run(log, now, config.cleanerMaxKeysPerPass(), context.producerExpiration());
             } catch (IOException | RuntimeException e) {
                 LOG.atWarn().addKeyValue("partition", log.key()).setCause(e).setMessage("compaction pass failed").log();
             }
