@@ -137,7 +137,7 @@ public final class SegmentEngine implements StorageEngine {
             try {
                 removed += log.expireProducers(now, context.producerExpiration());
             } catch (RuntimeException e) {
-                LOG.atWarn().addKeyValue("partition", log.key()).setCause(e).setMessage("producer expiry pass failed").log();
+                LOG.atWarn().addKeyValue("partition", log.key()).setCause(e).log("Producer expiry pass of {} failed", log.key());
             }
         }
         return removed;
@@ -147,7 +147,7 @@ public final class SegmentEngine implements StorageEngine {
         try {
             runProducerExpiryPass();
         } catch (RuntimeException e) {
-            LOG.atWarn().setCause(e).setMessage("producer expiry pass failed").log();
+            LOG.atWarn().setCause(e).log("Producer expiry pass failed");
         }
     }
 

@@ -453,10 +453,11 @@ public final class SegmentPartitionLog implements PartitionLog {
 
     /**
      * Removes the producers whose last write is {@code producer.id.expiration.ms} old at {@code nowMs} and that have
-     * no open transaction (Kafka's {@code removeExpiredProducers}), then writes the producer snapshot without them,
-     * so a restart does not bring them back. Under the lock; a closed or offline partition is skipped. If the
-     * snapshot cannot be written the producers are still gone from memory; the older snapshot still holds them, so
-     * after a restart the next pass removes them again.
+     * no open transaction (Kafka's {@code removeExpiredProducers}), then writes the producer snapshot without them
+     * as of the log end (fsyncing the active segment first if the log end is not durable yet), so neither a restart
+     * nor a crash brings them back. Under the lock; a closed or offline partition is skipped. A failed fsync takes
+     * the partition offline, as everywhere. If the snapshot cannot be written the producers are still gone from
+     * memory; the older snapshot still holds them, so after a restart the next pass removes them again.
      *
      * @return the number of producers removed
      */
@@ -470,9 +471,20 @@ public final class SegmentPartitionLog implements PartitionLog {
             if (expired.isEmpty()) {
                 return 0;
             }
-            long logEnd = state.current().logEndOffset();
+            LogState s = state.current();
             try {
-                writeProducerSnapshot(logEnd);
+                // the snapshot is as of the log end: make that durable first, or a crash that cut the log below it
+                // would discard the snapshot and rebuild the producer state from the oldest segment
+                if (committer.durableOffset() < s.logEndOffset()) {
+                    lockedForce(s.active().channel(), s.active().logPath());
+                    committer.markDurable(s.logEndOffset());
+                }
+            } catch (IOException e) {
+                goOffline(e);
+                return expired.size();
+            }
+            try {
+                writeProducerSnapshot(s.logEndOffset());
             } catch (IOException e) {
                 LOG.atWarn().addKeyValue("partition", key).setCause(e)
                         .log("Could not write the producer snapshot of {} after expiring producers", key);

@@ -53,13 +53,14 @@ class ProducerExpiryTest {
         long t = clock.millis();
         append(log, idempotent(P1, 0, 3, t), true);                                     // 0-2
         append(log, TestBatches.batch().timestamps(t, 0).producer(P3, 0, 0).transactional().build(), true); // 3: open
-        append(log, idempotent(P2, 0, 1, t + 1), true);                                 // 4
+        append(log, idempotent(P2, 0, 1, t + 1), false);                                // 4: acks=1, not yet durable
         assertThat(crashed.runProducerExpiryPass()).as("nothing is old enough yet").isZero();
 
         clock.advance(EXPIRATION_MS);
         assertThat(crashed.runProducerExpiryPass()).isEqualTo(1);
         ProducerSnapshot.Loaded written = snapshot(log);
         assertThat(written.offset()).as("as of the log end").isEqualTo(5);
+        assertThat(log.committer.durableOffset()).as("made durable before the snapshot of it").isEqualTo(5);
         assertThat(written.producers()).containsOnlyKeys(P2, P3);
         assertThat(written.openTransactions()).containsEntry(P3, 3L);
         assertThat(crashed.runProducerExpiryPass()).as("nothing more to remove").isZero();
