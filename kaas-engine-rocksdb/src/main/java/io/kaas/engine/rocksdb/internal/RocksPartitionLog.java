@@ -247,8 +247,8 @@ final class RocksPartitionLog implements PartitionLog {
     /**
      * Removes the producers idle for {@code producer.id.expiration.ms} at {@code now} with no open transaction
      * (Kafka's {@code removeExpiredProducers}): their keys are deleted in one {@link WriteBatch}, then they leave the
-     * memory state, so a restart does not bring them back. The delete is not synced on its own: a crash before the
-     * next WAL sync may bring them back, and the next pass removes them again. Under the partition lock.
+     * memory state, so a restart does not bring them back. The WAL sync is requested, not awaited: a crash before it
+     * may bring them back, and the next pass removes them again. Under the partition lock.
      *
      * @return the producer ids removed
      * @throws KafkaStorageException if the delete could not be written (nothing changed)
@@ -273,6 +273,7 @@ final class RocksPartitionLog implements PartitionLog {
                         + " of " + key + ": " + e.getMessage(), e);
             }
             producers.forget(expired);
+            store.syncer().requestSync(); // soon durable, without holding the lock for a WAL sync
             return expired;
         } finally {
             lock.unlock();
