@@ -219,6 +219,24 @@ public final class BrokerConfig {
         return new ProducerExpiration(longValue(PRODUCER_ID_EXPIRATION_MS), longValue(PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS));
     }
 
+    /**
+     * {@code add.partitions.to.txn.retry.backoff.ms} and {@code add.partitions.to.txn.retry.backoff.max.ms}: how a
+     * Produce v12+ implicit add that met CONCURRENT_TRANSACTIONS is retried by the broker, as Kafka 4.x does.
+     */
+    public ImplicitAddRetry implicitAddRetry() {
+        return new ImplicitAddRetry(longValue(ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS),
+            longValue(ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS));
+    }
+
+    /**
+     * The broker's retries of an implicit add to a transaction.
+     *
+     * @param backoffMs pause before each retry
+     * @param maxMs     how long retries go on after the first answer; 0: none
+     */
+    public record ImplicitAddRetry(long backoffMs, long maxMs) {
+    }
+
     /** {@code transaction.state.log.segment.bytes}: the {@code segment.bytes} of {@code __transaction_state}. */
     public int transactionStateLogSegmentBytes() {
         return integer(TRANSACTION_STATE_LOG_SEGMENT_BYTES);

@@ -8,6 +8,7 @@ import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.broker.config.BrokerConfig.ImplicitAddRetry;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
@@ -33,6 +34,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Produce v3-13 (advertised from v0, see {@link HandlerRegistry}): validates each partition's batch as
@@ -63,12 +66,21 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
     private final TopicManager topics;
     private final TransactionVerifier transactions;
     private final VerificationGuards guards;
+    private final ImplicitAddRetry retry;
 
-    /** @param guards what keeps a verified batch from landing after its transaction's marker */
-    public ProduceHandler(TopicManager topics, TransactionVerifier transactions, VerificationGuards guards) {
+    /**
+     * @param guards what keeps a verified batch from landing after its transaction's marker
+     * @param retry  how an implicit add (v12+) that met CONCURRENT_TRANSACTIONS is retried before the producer is
+     *               told NOT_ENOUGH_REPLICAS: Kafka 4.x retries it in the broker, so a transactions V2 producer that
+     *               starts its next transaction while the markers of the last one are being written is not held up
+     *               by its own retry backoff
+     */
+    public ProduceHandler(TopicManager topics, TransactionVerifier transactions, VerificationGuards guards,
+                          ImplicitAddRetry retry) {
         this.topics = topics;
         this.transactions = transactions;
         this.guards = guards;
+        this.retry = retry;
     }
 
     /** A partition whose batch passed the checks, waiting for its transaction's verification and its append. */
@@ -184,13 +196,10 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         long producerId = producerIds.iterator().next();
         short epoch = epochs.iterator().next();
         long guard = guards.begin();
-        CompletableFuture<Map<TopicPartitionRef, Short>> verified;
-        try {
-            verified = transactions.addPartitions(transactionalId, producerId, epoch,
-                    transactional.stream().map(Accepted::ref).toList(), version < IMPLICIT_ADD_VERSION);
-        } catch (RuntimeException e) {
-            verified = CompletableFuture.failedFuture(e);
-        }
+        boolean verifyOnly = version < IMPLICIT_ADD_VERSION;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(verifyOnly ? 0 : retry.maxMs());
+        CompletableFuture<Map<TopicPartitionRef, Short>> verified = verify(transactionalId, producerId, epoch,
+                transactional.stream().map(Accepted::ref).toList(), verifyOnly, deadline);
         verified.whenComplete((errors, failure) -> {
             for (Accepted a : accepted) {
                 short code = !a.transactional() ? Errors.NONE
@@ -205,6 +214,30 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
                     a.result().complete(verificationError(a.partition(), code, version));
                 }
             }
+        });
+    }
+
+    /**
+     * One verification call, repeated every {@code retry.backoffMs} while the coordinator answers
+     * CONCURRENT_TRANSACTIONS and {@code deadline} (System.nanoTime) is not reached; the last answer then stands.
+     */
+    private CompletableFuture<Map<TopicPartitionRef, Short>> verify(String transactionalId, long producerId, short epoch,
+                                                                   List<TopicPartitionRef> partitions,
+                                                                   boolean verifyOnly, long deadline) {
+        CompletableFuture<Map<TopicPartitionRef, Short>> answer;
+        try {
+            answer = transactions.addPartitions(transactionalId, producerId, epoch, partitions, verifyOnly);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return answer.thenCompose(errors -> {
+            long backoffNanos = TimeUnit.MILLISECONDS.toNanos(retry.backoffMs());
+            if (!errors.containsValue(Errors.CONCURRENT_TRANSACTIONS) || System.nanoTime() + backoffNanos > deadline) {
+                return CompletableFuture.completedFuture(errors);
+            }
+            Executor later = CompletableFuture.delayedExecutor(retry.backoffMs(), TimeUnit.MILLISECONDS);
+            return CompletableFuture.supplyAsync(() -> null, later)
+                    .thenCompose(ignored -> verify(transactionalId, producerId, epoch, partitions, verifyOnly, deadline));
         });
     }
 

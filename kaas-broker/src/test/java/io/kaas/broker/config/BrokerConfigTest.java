@@ -272,6 +272,24 @@ class BrokerConfigTest {
     }
 
     @Test
+    void theImplicitAddRetryHasKafkasDefaultsAndRefusesBadValuesNamingTheKey() {
+        assertThat(BrokerConfig.of(LOCAL).implicitAddRetry()).isEqualTo(new BrokerConfig.ImplicitAddRetry(20, 100));
+        Map<String, String> set = new HashMap<>(LOCAL);
+        set.put("add.partitions.to.txn.retry.backoff.ms", "5");
+        set.put("add.partitions.to.txn.retry.backoff.max.ms", "0");
+        assertThat(BrokerConfig.of(set).implicitAddRetry()).isEqualTo(new BrokerConfig.ImplicitAddRetry(5, 0));
+        Map<String, List<String>> bad = Map.of("add.partitions.to.txn.retry.backoff.ms", List.of("0", "-1", "soon", ""),
+            "add.partitions.to.txn.retry.backoff.max.ms", List.of("-1", "later", "2147483648"));
+        bad.forEach((key, values) -> values.forEach(value -> {
+            Map<String, String> c = new HashMap<>(LOCAL);
+            c.put(key, value);
+            assertThatThrownBy(() -> BrokerConfig.of(c)).as(key + "=" + value)
+                .isInstanceOf(ConfigException.class)
+                .extracting(e -> ((ConfigException) e).key()).isEqualTo(key);
+        }));
+    }
+
+    @Test
     void aNegativeZeroOrNonNumericProducerIdExpirationRefusesToStartNamingTheKey() {
         for (String key : List.of("producer.id.expiration.ms", "producer.id.expiration.check.interval.ms")) {
             for (String bad : List.of("-1", "0", "one day", "", "2147483648")) {
