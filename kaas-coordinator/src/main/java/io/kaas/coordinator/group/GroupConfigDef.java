@@ -93,31 +93,29 @@ public record GroupConfigDef(String name, String type, int atLeast, String docum
             return parsed;
         }
         if (name.equals(SHARE_ISOLATION_LEVEL)) {
-            if (!List.of("read_committed", "read_uncommitted").contains(trimmed.toLowerCase(Locale.ROOT))) {
-                throw invalid(trimmed, "String must be one of (case insensitive): READ_UNCOMMITTED, READ_COMMITTED");
+            if (!List.of("read_committed", "read_uncommitted").contains(trimmed)) {
+                throw invalid(trimmed, "String must be one of: read_committed, read_uncommitted");
             }
-        } else if (name.equals(SHARE_AUTO_OFFSET_RESET)) {
-            checkAutoOffsetReset(trimmed);
+        } else if (name.equals(SHARE_AUTO_OFFSET_RESET) && !validAutoOffsetReset(trimmed)) {
+            throw invalid(trimmed, "Invalid value `" + trimmed + "` for configuration " + name
+                    + ". The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'.");
         }
         return trimmed;
     }
 
-    private void checkAutoOffsetReset(String value) {
+    /** earliest, latest or by_duration:&lt;a non-negative ISO-8601 duration&gt;, in any case. */
+    private static boolean validAutoOffsetReset(String value) {
         String lower = value.toLowerCase(Locale.ROOT);
         if (lower.equals("earliest") || lower.equals("latest")) {
-            return;
+            return true;
         }
         if (!lower.startsWith("by_duration:")) {
-            throw invalid(value, "Invalid value `" + value + "` for configuration " + name
-                    + ". The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS.>'.");
+            return false;
         }
-        String duration = value.substring("by_duration:".length()).trim();
         try {
-            if (Duration.parse(duration).isNegative()) {
-                throw invalid(value, "Negative duration is not supported.");
-            }
+            return !Duration.parse(value.substring("by_duration:".length()).trim()).isNegative();
         } catch (DateTimeParseException e) {
-            throw invalid(value, "Failed to parse duration string " + duration);
+            return false;
         }
     }
 

@@ -81,15 +81,20 @@ class GroupConfigsTest {
         refused(() -> configs().alter("g", Map.of("consumer.heartbeat.interval.ms", "15001"), false), Errors.INVALID_CONFIG,
                 "consumer.heartbeat.interval.ms must be less than or equal to group.consumer.max.heartbeat.interval.ms");
         refused(() -> configs().alter("g", Map.of("share.isolation.level", "dirty"), false), Errors.INVALID_CONFIG,
-                "Invalid value dirty for configuration share.isolation.level: String must be one of (case insensitive): "
-                        + "READ_UNCOMMITTED, READ_COMMITTED");
+                "Invalid value dirty for configuration share.isolation.level: String must be one of: read_committed, "
+                        + "read_uncommitted");
         refused(() -> configs().alter("g", Map.of("streams.num.standby.replicas", "3"), false), Errors.INVALID_CONFIG,
                 "streams.num.standby.replicas must be less than or equal to group.streams.max.standby.replicas");
         refused(() -> configs().alter("g", Map.of("share.auto.offset.reset", "by_duration:PT-1S"), false),
                 Errors.INVALID_CONFIG, "Invalid value by_duration:PT-1S for configuration share.auto.offset.reset: "
-                        + "Negative duration is not supported.");
+                        + "Invalid value `by_duration:PT-1S` for configuration share.auto.offset.reset. The value must be "
+                        + "either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'.");
+        refused(() -> configs().alter("g", Map.of("share.auto.offset.reset", "never"), false), Errors.INVALID_CONFIG,
+                "Invalid value never for configuration share.auto.offset.reset: Invalid value `never` for configuration "
+                        + "share.auto.offset.reset. The value must be either 'earliest', 'latest' or of the format "
+                        + "'by_duration:<PnDTnHnMn.nS>'.");
         assertThat(store.groupConfigs).isEmpty();
-        configs().alter("g", Map.of("share.auto.offset.reset", "by_duration:PT1H", "share.isolation.level", "READ_COMMITTED"),
+        configs().alter("g", Map.of("share.auto.offset.reset", "by_duration:PT1H", "share.isolation.level", "read_committed"),
                 false);
         assertThat(store.groupConfigs("g")).hasSize(2);
     }
