@@ -36,7 +36,7 @@ public final class Handlers {
                 ServedApi.of(ApiContracts.ALTER_CONFIGS, new AlterConfigsHandler(topics, groupConfigs)),
                 ServedApi.of(ApiContracts.CREATE_PARTITIONS, new CreatePartitionsHandler(nodeId, topics)),
                 ServedApi.of(ApiContracts.INCREMENTAL_ALTER_CONFIGS, new IncrementalAlterConfigsHandler(topics, groupConfigs)),
-                ServedApi.of(ApiContracts.LIST_CONFIG_RESOURCES, new ListConfigResourcesHandler(nodeId, topics, groups)),
+                ServedApi.of(ApiContracts.LIST_CONFIG_RESOURCES, new ListConfigResourcesHandler(nodeId, topics, groupConfigs)),
                 ServedApi.of(ApiContracts.DESCRIBE_CLUSTER, new DescribeClusterHandler(ctx)),
                 ServedApi.of(ApiContracts.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(ctx, topics)));
     }

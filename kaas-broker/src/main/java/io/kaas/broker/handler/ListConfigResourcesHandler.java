@@ -4,11 +4,10 @@ import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
-import io.kaas.coordinator.group.GroupCoordinator;
+import io.kaas.coordinator.group.GroupConfigs;
 import io.kaas.wire.message.ListConfigResourcesRequestData;
 import io.kaas.wire.message.ListConfigResourcesResponseData;
 import io.kaas.wire.message.ListConfigResourcesResponseData.ConfigResource;
-import io.kaas.wire.message.ListGroupsResponseData.ListedGroup;
 import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +19,8 @@ import java.util.concurrent.CompletableFuture;
  * ListConfigResources v0-1 (key 74, KIP-1142), after DESCRIBE_CONFIGS on the cluster (the pipeline's
  * requirement). v0 is Kafka's ListClientMetricsResources: the client-metrics subscriptions, of which kaas
  * has none. v1 lists the resources of the requested types (all supported types when none is named):
- * every topic, this broker as BROKER and BROKER_LOGGER, every group with configs or known to the
- * coordinator, and no CLIENT_METRICS. A type Kafka does not list here is UNSUPPORTED_VERSION for the
+ * every topic, this broker as BROKER and BROKER_LOGGER, every group with configs (as Kafka, whose
+ * GroupConfigManager knows only those; a group without configs is not listed), and no CLIENT_METRICS. A type Kafka does not list here is UNSUPPORTED_VERSION for the
  * whole request, as Kafka answers.
  */
 public final class ListConfigResourcesHandler
@@ -37,12 +36,12 @@ public final class ListConfigResourcesHandler
 
     private final int nodeId;
     private final TopicManager topics;
-    private final GroupCoordinator groups;
+    private final GroupConfigs groupConfigs;
 
-    public ListConfigResourcesHandler(int nodeId, TopicManager topics, GroupCoordinator groups) {
+    public ListConfigResourcesHandler(int nodeId, TopicManager topics, GroupConfigs groupConfigs) {
         this.nodeId = nodeId;
         this.topics = topics;
-        this.groups = groups;
+        this.groupConfigs = groupConfigs;
     }
 
     @Override
@@ -79,11 +78,7 @@ public final class ListConfigResourcesHandler
     }
 
     private Set<String> groupIds() {
-        Set<String> ids = new TreeSet<>(groups.groupConfigs().groupIds());
-        for (ListedGroup g : groups.admin().listGroups(List.of(), List.of())) {
-            ids.add(g.groupId());
-        }
-        return ids;
+        return new TreeSet<>(groupConfigs.groupIds());
     }
 
     private Set<String> topicNames() {
