@@ -14,7 +14,8 @@ import java.util.UUID;
  *
  * <p>Besides topics, the store keeps the committed offsets of consumer groups: the group coordinator
  * holds group membership in memory and only offsets are durable, as in Kafka, where a restarted
- * coordinator reloads offsets and members rejoin.
+ * coordinator reloads offsets and members rejoin. It also keeps each group's own configs (Kafka's GROUP
+ * config resource), low-rate metadata like a topic's configs.
  */
 public interface ClusterStateStore extends AutoCloseable {
 

@@ -104,7 +104,13 @@ public final class GroupConfigs {
      */
     public void alter(String groupId, Map<String, String> overrides, boolean validateOnly) {
         checkName(groupId, "Default group resources are not allowed.");
-        validate(overrides);
+        try {
+            validate(overrides);
+        } catch (GroupConfigException e) {
+            LOG.atInfo().addKeyValue("group", groupId).addKeyValue("configs", overrides)
+                    .log("Refused group configs {} of group {}: {}", overrides, groupId, e.getMessage());
+            throw e;
+        }
         if (validateOnly) {
             return;
         }
