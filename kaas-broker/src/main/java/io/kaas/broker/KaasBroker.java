@@ -155,7 +155,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         ProducerIds producerIds = new ProducerIds(clusterStore);
         transactions = TransactionCoordinator.create(coordinatorContext, txnConfig, transactionState,
             new LocalMarkerWriter(markers), producerIds, groups);
-        List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions, guards));
+        List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions, guards,
+            groups));
         handlers.addAll(GroupHandlers.create(this, groups, transactionState));
         handlers.addAll(TxnHandlers.create(topics, transactions, markers));
         // The epoch only grows: clients re-read the finalized levels when they see a higher one (after a restart

@@ -14,7 +14,8 @@ import java.util.UUID;
  *
  * <p>Besides topics, the store keeps the committed offsets of consumer groups: the group coordinator
  * holds group membership in memory and only offsets are durable, as in Kafka, where a restarted
- * coordinator reloads offsets and members rejoin.
+ * coordinator reloads offsets and members rejoin. It also keeps each group's own configs (Kafka's GROUP
+ * config resource), low-rate metadata like a topic's configs.
  */
 public interface ClusterStateStore extends AutoCloseable {
 
@@ -79,6 +80,26 @@ public interface ClusterStateStore extends AutoCloseable {
      * return; partitions without an offset are ignored.
      */
     void deleteOffsets(String groupId, Collection<TopicPartitionRef> partitions);
+
+    /**
+     * The dynamic config overrides of group {@code groupId} (Kafka's GROUP config resource:
+     * {@code consumer.session.timeout.ms}...), empty if none. Independent of the group's offsets and of
+     * whether the group has members. A snapshot, read from memory where the store can.
+     */
+    Map<String, String> groupConfigs(String groupId);
+
+    /**
+     * Replaces the config overrides of group {@code groupId}; an empty map removes them. The broker has
+     * validated names and values; the store keeps the strings as given. Durable on return; on failure
+     * throws {@link ClusterStateException} and the previous overrides stay in force. Unaffected by
+     * {@link #deleteGroup} (as in Kafka, where a group's configs are metadata of their own).
+     *
+     * @param groupId the group id: any characters except that it is not empty (Kafka refuses the default group)
+     */
+    void updateGroupConfigs(String groupId, Map<String, String> configs);
+
+    /** The ids of every group with at least one config override, in no particular order. A snapshot. */
+    Collection<String> groupsWithConfigs();
 
     @Override
     void close();

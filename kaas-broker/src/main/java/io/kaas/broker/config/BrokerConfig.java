@@ -443,7 +443,24 @@ public final class BrokerConfig {
             integer(GROUP_INITIAL_REBALANCE_DELAY_MS), integer(GROUP_MAX_SIZE),
             TimeUnit.MINUTES.toMillis(integer(OFFSETS_RETENTION_MINUTES)), longValue(OFFSETS_RETENTION_CHECK_INTERVAL_MS),
             integer(OFFSET_METADATA_MAX_BYTES), sessionTimeoutMs, heartbeatIntervalMs, integer(GROUP_CONSUMER_MAX_SIZE),
-            groupConsumerAssignors());
+            groupConsumerAssignors(), consumerBounds());
+    }
+
+    /** The bounds of the consumer group configs, each minimum at most its maximum (as Kafka requires). */
+    private GroupCoordinatorConfig.ConsumerBounds consumerBounds() {
+        int minSession = integer(GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS);
+        int maxSession = integer(GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS);
+        int minHeartbeat = integer(GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS);
+        int maxHeartbeat = integer(GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS);
+        if (maxSession < minSession) {
+            throw new ConfigException(GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS,
+                "must be greater than or equal to " + GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS + " (" + minSession + ")");
+        }
+        if (maxHeartbeat < minHeartbeat) {
+            throw new ConfigException(GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS,
+                "must be greater than or equal to " + GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS + " (" + minHeartbeat + ")");
+        }
+        return new GroupCoordinatorConfig.ConsumerBounds(minSession, maxSession, minHeartbeat, maxHeartbeat);
     }
 
     /**

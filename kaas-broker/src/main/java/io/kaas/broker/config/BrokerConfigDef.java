@@ -60,6 +60,10 @@ final class BrokerConfigDef {
     static final String GROUP_CONSUMER_SESSION_TIMEOUT_MS = "group.consumer.session.timeout.ms";
     static final String GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS = "group.consumer.heartbeat.interval.ms";
     static final String GROUP_CONSUMER_ASSIGNORS = "group.consumer.assignors";
+    static final String GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS = "group.consumer.min.session.timeout.ms";
+    static final String GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS = "group.consumer.max.session.timeout.ms";
+    static final String GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS = "group.consumer.min.heartbeat.interval.ms";
+    static final String GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS = "group.consumer.max.heartbeat.interval.ms";
     static final String GROUP_CONSUMER_MAX_SIZE = "group.consumer.max.size";
     static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
     static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
@@ -136,6 +140,14 @@ final class BrokerConfigDef {
             "Session timeout of KIP-848 consumer group members."),
         ConfigKey.atLeast(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, INT, 5000, 1,
             "Heartbeat interval handed to KIP-848 consumer group members."),
+        ConfigKey.atLeast(GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS, INT, 45000, 1,
+            "Smallest consumer.session.timeout.ms a group config may set."),
+        ConfigKey.atLeast(GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS, INT, 60000, 1,
+            "Largest consumer.session.timeout.ms a group config may set."),
+        ConfigKey.atLeast(GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS, INT, 5000, 1,
+            "Smallest consumer.heartbeat.interval.ms a group config may set."),
+        ConfigKey.atLeast(GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS, INT, 15000, 1,
+            "Largest consumer.heartbeat.interval.ms a group config may set."),
         ConfigKey.of(GROUP_CONSUMER_ASSIGNORS, LIST, "uniform,range",
             "Server-side assignors of KIP-848 groups, by name; the first is the default."),
         ConfigKey.atLeast(GROUP_CONSUMER_MAX_SIZE, INT, Integer.MAX_VALUE, 1, "Most members in one KIP-848 group."),

@@ -1,6 +1,7 @@
 package io.kaas.broker.handler;
 
 import io.kaas.broker.request.ApiHandler;
+import io.kaas.coordinator.group.GroupConfigs;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicException;
@@ -20,12 +21,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
-/** AlterConfigs v0-2 (legacy, whole-set replacement) on TOPIC resources. */
+/** AlterConfigs v0-2 (legacy, whole-set replacement) on TOPIC and GROUP resources, as Kafka allows both. */
 public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequestData, AlterConfigsResponseData> {
     private final TopicManager topics;
+    private final GroupConfigChanges groups;
 
-    public AlterConfigsHandler(TopicManager topics) {
+    public AlterConfigsHandler(TopicManager topics, GroupConfigs groupConfigs) {
         this.topics = topics;
+        this.groups = new GroupConfigChanges(groupConfigs);
     }
 
     @Override
@@ -39,8 +42,14 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
                 if (!seen.add(resource.resourceType() + "/" + resource.resourceName())) {
                     throw new TopicException(Errors.INVALID_REQUEST, "Duplicate resource in request.");
                 }
-                TopicConfigChanges.checkMayAlter(context, resource.resourceType(), resource.resourceName());
-                Topic topic = TopicConfigChanges.topicResource(topics, resource.resourceType(), resource.resourceName());
+                boolean group = resource.resourceType() == GroupConfigChanges.GROUP;
+                if (group) {
+                    GroupConfigChanges.checkMayAlter(context, resource.resourceName());
+                } else {
+                    TopicConfigChanges.checkMayAlter(context, resource.resourceType(), resource.resourceName());
+                }
+                Topic topic = group ? null
+                        : TopicConfigChanges.topicResource(topics, resource.resourceType(), resource.resourceName());
                 Map<String, String> overrides = new LinkedHashMap<>();
                 for (AlterableConfig c : resource.configs()) {
                     if (c.value() == null) {
@@ -50,7 +59,11 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
                         throw new TopicException(Errors.INVALID_REQUEST, "Error due to duplicate config keys");
                     }
                 }
-                topics.replaceConfigs(topic.name(), overrides, request.validateOnly());
+                if (group) {
+                    groups.replace(resource.resourceName(), overrides, request.validateOnly());
+                } else {
+                    topics.replaceConfigs(topic.name(), overrides, request.validateOnly());
+                }
                 r.setErrorCode(Errors.NONE).setErrorMessage(null);
             } catch (RuntimeException e) {
                 r.setErrorCode(StorageErrors.code(e)).setErrorMessage(StorageErrors.message(e));

@@ -1,6 +1,9 @@
 package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.ResourceType;
+import io.kaas.coordinator.group.GroupConfigException;
+import io.kaas.coordinator.group.GroupConfigs;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.config.ConfigEntry;
 import io.kaas.broker.config.ConfigType;
@@ -26,17 +29,24 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
-/** DescribeConfigs v1-4 for TOPIC and BROKER resources. */
+/**
+ * DescribeConfigs v1-4 for TOPIC, BROKER and GROUP resources. A group is described whether or not it
+ * exists, as Kafka does: every group config, its own value (DYNAMIC_GROUP_CONFIG) or the default
+ * (DEFAULT_CONFIG, from the broker's {@code group.consumer.*} keys where Kafka takes it from them).
+ */
 public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequestData, DescribeConfigsResponseData> {
     static final byte TOPIC = 2;
     static final byte BROKER = 4;
+    static final byte GROUP = 32;
 
     private final BrokerContext ctx;
     private final TopicManager topics;
+    private final GroupConfigs groupConfigs;
 
-    public DescribeConfigsHandler(BrokerContext ctx, TopicManager topics) {
+    public DescribeConfigsHandler(BrokerContext ctx, TopicManager topics, GroupConfigs groupConfigs) {
         this.ctx = ctx;
         this.topics = topics;
+        this.groupConfigs = groupConfigs;
     }
 
     @Override
@@ -53,6 +63,9 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
                 case BROKER -> context.access().allowedOnCluster(Operation.DESCRIBE_CONFIGS)
                         ? brokerConfigs(resource.resourceName(), docs, result)
                         : denied(result, Errors.CLUSTER_AUTHORIZATION_FAILED);
+                case GROUP -> context.access().allowed(Operation.DESCRIBE_CONFIGS, ResourceType.GROUP, resource.resourceName())
+                        ? groupConfigs(resource.resourceName(), docs, result)
+                        : denied(result, Errors.GROUP_AUTHORIZATION_FAILED);
                 default -> {
                     result.setErrorCode(Errors.INVALID_REQUEST)
                             .setErrorMessage("Unsupported resource type " + resource.resourceType());
@@ -88,6 +101,21 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
             return List.of();
         }
         return topics.configs().describeAll(topic.get().record().configs(), docs);
+    }
+
+    private List<DescribedConfig> groupConfigs(String name, boolean docs, DescribeConfigsResult result) {
+        try {
+            List<DescribedConfig> out = new ArrayList<>();
+            for (GroupConfigs.Value v : groupConfigs.describe(name)) {
+                out.add(new DescribedConfig(v.def().name(), v.value(),
+                        v.override() ? ConfigSource.DYNAMIC_GROUP_CONFIG : ConfigSource.DEFAULT_CONFIG,
+                        ConfigType.parse(v.def().type()), false, false, docs ? v.def().documentation() : null));
+            }
+            return out;
+        } catch (GroupConfigException e) {
+            result.setErrorCode(e.errorCode()).setErrorMessage(e.getMessage());
+            return List.of();
+        }
     }
 
     private List<DescribedConfig> brokerConfigs(String name, boolean docs, DescribeConfigsResult result) {

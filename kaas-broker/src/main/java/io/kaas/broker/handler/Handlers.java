@@ -5,6 +5,8 @@ import io.kaas.broker.request.ApiContracts;
 import io.kaas.broker.request.ServedApi;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.transaction.VerificationGuards;
+import io.kaas.coordinator.group.GroupConfigs;
+import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.coordinator.transaction.ProducerIds;
 import io.kaas.coordinator.transaction.TransactionCoordinator;
 import java.util.List;
@@ -15,8 +17,10 @@ public final class Handlers {
     }
 
     public static List<ServedApi<?, ?>> create(BrokerContext ctx, TopicManager topics, ProducerIds producerIds,
-                                               TransactionCoordinator transactions, VerificationGuards guards) {
+                                               TransactionCoordinator transactions, VerificationGuards guards,
+                                               GroupCoordinator groups) {
         int nodeId = ctx.nodeId();
+        GroupConfigs groupConfigs = groups.groupConfigs();
         return List.of(
                 ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics, transactions::addPartitions, guards,
                         ctx.config().implicitAddRetry())),
@@ -28,10 +32,11 @@ public final class Handlers {
                 ServedApi.of(ApiContracts.DELETE_TOPICS, new DeleteTopicsHandler(topics)),
                 ServedApi.of(ApiContracts.DELETE_RECORDS, new DeleteRecordsHandler(topics)),
                 ServedApi.of(ApiContracts.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds, transactions)),
-                ServedApi.of(ApiContracts.DESCRIBE_CONFIGS, new DescribeConfigsHandler(ctx, topics)),
-                ServedApi.of(ApiContracts.ALTER_CONFIGS, new AlterConfigsHandler(topics)),
+                ServedApi.of(ApiContracts.DESCRIBE_CONFIGS, new DescribeConfigsHandler(ctx, topics, groupConfigs)),
+                ServedApi.of(ApiContracts.ALTER_CONFIGS, new AlterConfigsHandler(topics, groupConfigs)),
                 ServedApi.of(ApiContracts.CREATE_PARTITIONS, new CreatePartitionsHandler(nodeId, topics)),
-                ServedApi.of(ApiContracts.INCREMENTAL_ALTER_CONFIGS, new IncrementalAlterConfigsHandler(topics)),
+                ServedApi.of(ApiContracts.INCREMENTAL_ALTER_CONFIGS, new IncrementalAlterConfigsHandler(topics, groupConfigs)),
+                ServedApi.of(ApiContracts.LIST_CONFIG_RESOURCES, new ListConfigResourcesHandler(nodeId, topics, groupConfigs)),
                 ServedApi.of(ApiContracts.DESCRIBE_CLUSTER, new DescribeClusterHandler(ctx)),
                 ServedApi.of(ApiContracts.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(ctx, topics)));
     }

@@ -1,6 +1,7 @@
 package io.kaas.broker.handler;
 
 import io.kaas.broker.request.ApiHandler;
+import io.kaas.coordinator.group.GroupConfigs;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicException;
@@ -19,13 +20,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
-/** IncrementalAlterConfigs v0-1 on TOPIC resources: SET, DELETE, APPEND, SUBTRACT; validate_only honoured. */
+/**
+ * IncrementalAlterConfigs v0-1 on TOPIC and GROUP resources: SET, DELETE, APPEND, SUBTRACT (lists only);
+ * validate_only honoured.
+ */
 public final class IncrementalAlterConfigsHandler
         implements ApiHandler<IncrementalAlterConfigsRequestData, IncrementalAlterConfigsResponseData> {
     private final TopicManager topics;
+    private final GroupConfigChanges groups;
 
-    public IncrementalAlterConfigsHandler(TopicManager topics) {
+    public IncrementalAlterConfigsHandler(TopicManager topics, GroupConfigs groupConfigs) {
         this.topics = topics;
+        this.groups = new GroupConfigChanges(groupConfigs);
     }
 
     @Override
@@ -40,8 +46,13 @@ public final class IncrementalAlterConfigsHandler
                 if (!seen.add(resource.resourceType() + "/" + resource.resourceName())) {
                     throw new TopicException(Errors.INVALID_REQUEST, "Duplicate resource in request.");
                 }
-                TopicConfigChanges.checkMayAlter(context, resource.resourceType(), resource.resourceName());
-                alter(resource, request.validateOnly());
+                if (resource.resourceType() == GroupConfigChanges.GROUP) {
+                    GroupConfigChanges.checkMayAlter(context, resource.resourceName());
+                    alterGroup(resource, request.validateOnly());
+                } else {
+                    TopicConfigChanges.checkMayAlter(context, resource.resourceType(), resource.resourceName());
+                    alter(resource, request.validateOnly());
+                }
                 r.setErrorCode(Errors.NONE).setErrorMessage(null);
             } catch (RuntimeException e) {
                 r.setErrorCode(StorageErrors.code(e)).setErrorMessage(StorageErrors.message(e));
@@ -50,6 +61,18 @@ public final class IncrementalAlterConfigsHandler
         }
         return CompletableFuture.completedFuture(new IncrementalAlterConfigsResponseData().setThrottleTimeMs(0)
                 .setResponses(out));
+    }
+
+    private void alterGroup(AlterConfigsResource resource, boolean validateOnly) {
+        Set<String> names = new HashSet<>();
+        Map<String, String> overrides = groups.current(resource.resourceName());
+        for (AlterableConfig c : resource.configs()) {
+            if (!names.add(c.name())) {
+                throw new TopicException(Errors.INVALID_REQUEST, "Error due to duplicate config keys");
+            }
+            GroupConfigChanges.apply(overrides, c.name(), c.configOperation(), c.value());
+        }
+        groups.replace(resource.resourceName(), overrides, validateOnly);
     }
 
     private void alter(AlterConfigsResource resource, boolean validateOnly) {

@@ -59,6 +59,8 @@ import io.kaas.wire.message.HeartbeatRequestData;
 import io.kaas.wire.message.HeartbeatResponseData;
 import io.kaas.wire.message.IncrementalAlterConfigsRequestData;
 import io.kaas.wire.message.IncrementalAlterConfigsResponseData;
+import io.kaas.wire.message.ListConfigResourcesRequestData;
+import io.kaas.wire.message.ListConfigResourcesResponseData;
 import io.kaas.wire.message.InitProducerIdRequestData;
 import io.kaas.wire.message.InitProducerIdResponseData;
 import io.kaas.wire.message.JoinGroupRequestData;
@@ -170,16 +172,26 @@ public final class ApiContracts {
 
     public static final ApiSpec<DescribeConfigsRequestData, DescribeConfigsResponseData> DESCRIBE_CONFIGS =
             ApiSpec.<DescribeConfigsRequestData, DescribeConfigsResponseData>of(ApiMessageType.DESCRIBE_CONFIGS, 1, 4)
-                    .checks(Check.of(Operation.DESCRIBE_CONFIGS, TOPIC), Check.of(Operation.DESCRIBE_CONFIGS, CLUSTER));
+                    .checks(Check.of(Operation.DESCRIBE_CONFIGS, TOPIC), Check.of(Operation.DESCRIBE_CONFIGS, CLUSTER),
+                            Check.of(Operation.DESCRIBE_CONFIGS, GROUP));
 
     public static final ApiSpec<AlterConfigsRequestData, AlterConfigsResponseData> ALTER_CONFIGS =
             ApiSpec.<AlterConfigsRequestData, AlterConfigsResponseData>of(ApiMessageType.ALTER_CONFIGS, 0, 2)
-                    .checks(Check.of(Operation.ALTER_CONFIGS, TOPIC), Check.of(Operation.ALTER_CONFIGS, CLUSTER));
+                    .checks(Check.of(Operation.ALTER_CONFIGS, TOPIC), Check.of(Operation.ALTER_CONFIGS, CLUSTER),
+                            Check.of(Operation.ALTER_CONFIGS, GROUP));
 
     public static final ApiSpec<IncrementalAlterConfigsRequestData, IncrementalAlterConfigsResponseData>
             INCREMENTAL_ALTER_CONFIGS = ApiSpec.<IncrementalAlterConfigsRequestData, IncrementalAlterConfigsResponseData>of(
                     ApiMessageType.INCREMENTAL_ALTER_CONFIGS, 0, 1)
-                    .checks(Check.of(Operation.ALTER_CONFIGS, TOPIC), Check.of(Operation.ALTER_CONFIGS, CLUSTER));
+                    .checks(Check.of(Operation.ALTER_CONFIGS, TOPIC), Check.of(Operation.ALTER_CONFIGS, CLUSTER),
+                            Check.of(Operation.ALTER_CONFIGS, GROUP));
+
+    /** DESCRIBE_CONFIGS on the cluster, else CLUSTER_AUTHORIZATION_FAILED for the whole request, as KafkaApis. */
+    public static final ApiSpec<ListConfigResourcesRequestData, ListConfigResourcesResponseData> LIST_CONFIG_RESOURCES =
+            ApiSpec.<ListConfigResourcesRequestData, ListConfigResourcesResponseData>of(
+                    ApiMessageType.LIST_CONFIG_RESOURCES, 0, 1)
+                    .requires(Operation.DESCRIBE_CONFIGS, CLUSTER, (r, v) -> Action.CLUSTER_NAME,
+                            (r, v, error) -> new ListConfigResourcesResponseData().setErrorCode(error));
 
     // --- groups ---
 

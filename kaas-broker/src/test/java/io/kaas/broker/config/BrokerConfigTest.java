@@ -209,6 +209,19 @@ class BrokerConfigTest {
         assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
                 "group.consumer.session.timeout.ms", "5000", "group.consumer.heartbeat.interval.ms", "5000")))
             .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.heartbeat.interval.ms");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.min.session.timeout.ms", "50000", "group.consumer.max.session.timeout.ms", "49999")))
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.max.session.timeout.ms");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.min.heartbeat.interval.ms", "0")))
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.min.heartbeat.interval.ms");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.min.heartbeat.interval.ms", "6000", "group.consumer.max.heartbeat.interval.ms", "5999")))
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.max.heartbeat.interval.ms");
+        assertThat(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.min.session.timeout.ms", "1000", "group.consumer.max.heartbeat.interval.ms", "20000"))
+            .groupCoordinator().consumerBounds())
+            .isEqualTo(new GroupCoordinatorConfig.ConsumerBounds(1000, 60000, 5000, 20000));
         assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "group.max.size", "0")))
             .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.max.size");
         assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",

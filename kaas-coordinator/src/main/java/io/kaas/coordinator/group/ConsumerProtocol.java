@@ -41,11 +41,13 @@ final class ConsumerProtocol {
     private final GroupCoordinatorConfig config;
     private final CoordinatorTimer timer;
     private final ClusterStateStore store;
+    private final GroupConfigs groupConfigs;
 
-    ConsumerProtocol(GroupCoordinatorConfig config, CoordinatorTimer timer, ClusterStateStore store) {
+    ConsumerProtocol(GroupCoordinatorConfig config, CoordinatorTimer timer, ClusterStateStore store, GroupConfigs groupConfigs) {
         this.config = config;
         this.timer = timer;
         this.store = store;
+        this.groupConfigs = groupConfigs;
     }
 
     static ConsumerGroupHeartbeatResponseData error(short code, String message) {
@@ -179,7 +181,7 @@ final class ConsumerProtocol {
         scheduleSessionTimeout(group, member);
         ConsumerGroupHeartbeatResponseData response = new ConsumerGroupHeartbeatResponseData()
                 .setMemberId(member.memberId).setMemberEpoch(member.memberEpoch)
-                .setHeartbeatIntervalMs(config.consumerHeartbeatIntervalMs());
+                .setHeartbeatIntervalMs(groupConfigs.consumerHeartbeatIntervalMs(group.groupId));
         boolean full = epoch == 0 || (r.rebalanceTimeoutMs() != -1
                 && (r.subscribedTopicNames() != null || r.subscribedTopicRegex() != null) && r.topicPartitions() != null);
         if (full || !assignedBefore.equals(ConsumerMember.copy(member.assigned))) {
@@ -331,7 +333,7 @@ final class ConsumerProtocol {
             member.sessionTimer.cancel();
         }
         long epoch = ++member.timerEpoch;
-        member.sessionTimer = timer.schedule(config.consumerSessionTimeoutMs(), () -> expire(group, member, epoch,
+        member.sessionTimer = timer.schedule(groupConfigs.consumerSessionTimeoutMs(group.groupId), () -> expire(group, member, epoch,
                 "session timeout expired"));
     }
 

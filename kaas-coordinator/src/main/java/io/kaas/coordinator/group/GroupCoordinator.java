@@ -47,6 +47,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final OffsetManager offsets;
     private final GroupAdmin admin;
     private final ConsumerProtocol consumerProtocol;
+    private final GroupConfigs groupConfigs;
     private final ConcurrentMap<String, ClassicGroup> groups = new ConcurrentHashMap<>();
     /** KIP-848 groups; a group id is in at most one of the two maps (creation holds {@link #registryLock}). */
     private final ConcurrentMap<String, ConsumerGroup> consumerGroups = new ConcurrentHashMap<>();
@@ -60,7 +61,8 @@ public final class GroupCoordinator implements AutoCloseable {
         this.config = config;
         this.timer = timer;
         this.protocol = new ClassicProtocol(config, timer);
-        this.consumerProtocol = new ConsumerProtocol(config, timer, store);
+        this.groupConfigs = new GroupConfigs(store, config);
+        this.consumerProtocol = new ConsumerProtocol(config, timer, store, groupConfigs);
         this.offsets = new OffsetManager(this, store, config, timer);
         this.admin = new GroupAdmin(this, store);
     }
@@ -126,6 +128,11 @@ public final class GroupCoordinator implements AutoCloseable {
 
     public GroupAdmin admin() {
         return admin;
+    }
+
+    /** The groups' own configs (DescribeConfigs / IncrementalAlterConfigs on GROUP resources). */
+    public GroupConfigs groupConfigs() {
+        return groupConfigs;
     }
 
     // ---- registry ----

@@ -21,11 +21,24 @@ import java.util.concurrent.TimeUnit;
  * @param consumerMaxSize             {@code group.consumer.max.size} (unlimited), KIP-848 groups
  * @param consumerAssignors           {@code group.consumer.assignors} ({@code uniform,range}): the server-side
  *                                    assignors by name; the first is the default
+ * @param consumerBounds              the bounds of a group's own {@code consumer.session.timeout.ms} and
+ *                                    {@code consumer.heartbeat.interval.ms} (group configs)
  */
 public record GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs,
                                      int maxSize, long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs,
                                      int offsetMetadataMaxBytes, int consumerSessionTimeoutMs,
-                                     int consumerHeartbeatIntervalMs, int consumerMaxSize, List<String> consumerAssignors) {
+                                     int consumerHeartbeatIntervalMs, int consumerMaxSize, List<String> consumerAssignors,
+                                     ConsumerBounds consumerBounds) {
+
+    /**
+     * Kafka's {@code group.consumer.min.session.timeout.ms} (45000), {@code group.consumer.max.session.timeout.ms}
+     * (60000), {@code group.consumer.min.heartbeat.interval.ms} (5000) and
+     * {@code group.consumer.max.heartbeat.interval.ms} (15000): what a group config may set.
+     */
+    public record ConsumerBounds(int minSessionTimeoutMs, int maxSessionTimeoutMs, int minHeartbeatIntervalMs,
+                                 int maxHeartbeatIntervalMs) {
+        public static final ConsumerBounds DEFAULT = new ConsumerBounds(45_000, 60_000, 5_000, 15_000);
+    }
 
     /**
      * @throws IllegalArgumentException if no assignor is given, one is not a short name of
@@ -34,6 +47,7 @@ public record GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTime
      */
     public GroupCoordinatorConfig {
         consumerAssignors = List.copyOf(consumerAssignors);
+        java.util.Objects.requireNonNull(consumerBounds, "consumerBounds");
         if (consumerAssignors.isEmpty()) {
             throw new IllegalArgumentException("group.consumer.assignors: at least one assignor is needed");
         }
@@ -48,6 +62,16 @@ public record GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTime
         }
     }
 
+    /** With Kafka's default {@link ConsumerBounds}. */
+    public GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs, int maxSize,
+                                  long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs, int offsetMetadataMaxBytes,
+                                  int consumerSessionTimeoutMs, int consumerHeartbeatIntervalMs, int consumerMaxSize,
+                                  List<String> consumerAssignors) {
+        this(minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, maxSize, offsetsRetentionMs,
+                offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, consumerSessionTimeoutMs, consumerHeartbeatIntervalMs,
+                consumerMaxSize, consumerAssignors, ConsumerBounds.DEFAULT);
+    }
+
     /** The classic settings, with the KIP-848 ones at their defaults. */
     public GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs, int maxSize,
                                   long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs, int offsetMetadataMaxBytes) {
@@ -60,7 +84,7 @@ public record GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTime
     public GroupCoordinatorConfig withConsumerMaxSize(int size) {
         return new GroupCoordinatorConfig(minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, maxSize,
                 offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, consumerSessionTimeoutMs,
-                consumerHeartbeatIntervalMs, size, consumerAssignors);
+                consumerHeartbeatIntervalMs, size, consumerAssignors, consumerBounds);
     }
 
     /** How long a new member's JoinGroup may wait before the member is dropped (Kafka's constant). */

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class InMemoryStore implements ClusterStateStore {
     final Map<String, TopicRecord> topics = new ConcurrentHashMap<>();
     final Map<String, Map<TopicPartitionRef, CommittedOffset>> offsets = new ConcurrentHashMap<>();
+    final Map<String, Map<String, String>> groupConfigs = new ConcurrentHashMap<>();
     int commitCalls;
 
     InMemoryStore withTopic(String name, int partitions) {
@@ -100,6 +101,25 @@ final class InMemoryStore implements ClusterStateStore {
         } else {
             offsets.put(groupId, Map.copyOf(m));
         }
+    }
+
+    @Override
+    public Map<String, String> groupConfigs(String groupId) {
+        return groupConfigs.getOrDefault(groupId, Map.of());
+    }
+
+    @Override
+    public void updateGroupConfigs(String groupId, Map<String, String> configs) {
+        if (configs.isEmpty()) {
+            groupConfigs.remove(groupId);
+        } else {
+            groupConfigs.put(groupId, Map.copyOf(configs));
+        }
+    }
+
+    @Override
+    public Collection<String> groupsWithConfigs() {
+        return List.copyOf(groupConfigs.keySet());
     }
 
     @Override

@@ -343,6 +343,32 @@ class GroupAclIT {
         }
     }
 
+    @Test
+    void groupConfigsNeedDescribeConfigsOrAlterConfigsOnTheGroupAndListConfigResourcesOnTheCluster() throws Exception {
+        try (TestBroker broker = start(TOPICS_AND_CLUSTER + """
+                allow * DESCRIBE_CONFIGS group:seen
+                allow * ALTER_CONFIGS group:mine
+                """); Admin admin = admin(broker)) {
+            org.apache.kafka.common.config.ConfigResource mine = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.GROUP, "mine");
+            org.apache.kafka.common.config.ConfigResource seen = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.GROUP, "seen");
+            org.apache.kafka.clients.admin.AlterConfigOp op = new org.apache.kafka.clients.admin.AlterConfigOp(
+                    new org.apache.kafka.clients.admin.ConfigEntry("consumer.heartbeat.interval.ms", "6000"),
+                    org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
+            admin.incrementalAlterConfigs(Map.of(mine, List.of(op))).all().get(20, TimeUnit.SECONDS);
+            assertGroupDenied(() -> admin.incrementalAlterConfigs(Map.of(seen, List.of(op))).all().get(20, TimeUnit.SECONDS));
+            assertThat(admin.describeConfigs(List.of(mine)).all().get(20, TimeUnit.SECONDS).get(mine)
+                    .get("consumer.heartbeat.interval.ms").value()).as("ALTER_CONFIGS implies DESCRIBE_CONFIGS").isEqualTo("6000");
+            admin.describeConfigs(List.of(seen)).all().get(20, TimeUnit.SECONDS);
+            assertGroupDenied(() -> admin.describeConfigs(List.of(new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.GROUP, "other"))).all().get(20, TimeUnit.SECONDS));
+            assertThatThrownBy(() -> admin.listConfigResources().all().get(20, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.ClusterAuthorizationException.class);
+        }
+    }
+
     private static ConsumerGroupHeartbeatRequestData heartbeat(String group, List<String> topics) {
         return new ConsumerGroupHeartbeatRequestData().setGroupId(group).setMemberId(java.util.UUID.randomUUID().toString())
                 .setMemberEpoch(0).setRebalanceTimeoutMs(30_000).setSubscribedTopicNames(topics).setTopicPartitions(List.of());

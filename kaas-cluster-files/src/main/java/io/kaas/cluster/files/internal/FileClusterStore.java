@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
  * producer-ids.json       {nextBlockStart}
  * topics/&lt;name&gt;.json      {name, topicId, partitions, configs}
  * groups/&lt;encoded id&gt;.json {groupId, offsets: [{topic, partition, offset, leaderEpoch, metadata, …}]}
+ * group-configs/&lt;encoded id&gt;.json {groupId, configs}
  * .lock                   serializes writers across brokers
  * </pre>
  * Everything is loaded at open; reads come from memory without locking. Mutations are serialized by
@@ -48,11 +49,17 @@ public final class FileClusterStore implements ClusterStateStore {
     private final Path groupsDir;
     /** Committed offsets by group id; each value immutable and never empty. Replaced under the lock. */
     private final ConcurrentMap<String, Map<TopicPartitionRef, CommittedOffset>> groups;
+    private final Path groupConfigsDir;
+    /** Config overrides by group id; each value immutable and never empty. Replaced under the lock. */
+    private final ConcurrentMap<String, Map<String, String>> groupConfigs;
     private long nextBlockStart; // guarded by lock
 
     private FileClusterStore(Path dir, StoreLock lock, String clusterId, Map<String, TopicRecord> topics,
-                             long nextBlockStart, Map<String, Map<TopicPartitionRef, CommittedOffset>> groups) {
+                             long nextBlockStart, Map<String, Map<TopicPartitionRef, CommittedOffset>> groups,
+                             Map<String, Map<String, String>> groupConfigs) {
         this.dir = dir;
+        this.groupConfigsDir = dir.resolve(GroupConfigFiles.DIR);
+        this.groupConfigs = new ConcurrentHashMap<>(groupConfigs);
         this.topicsDir = dir.resolve("topics");
         this.groupsDir = dir.resolve("groups");
         this.groups = new ConcurrentHashMap<>();
@@ -76,6 +83,7 @@ public final class FileClusterStore implements ClusterStateStore {
         AtomicFiles.createDirectories(dir);
         AtomicFiles.createDirectories(topicsDir);
         AtomicFiles.createDirectories(dir.resolve("groups"));
+        AtomicFiles.createDirectories(dir.resolve(GroupConfigFiles.DIR));
         StoreLock lock = StoreLock.open(dir);
         try (StoreLock.Held held = lock.acquire()) {
             String clusterId = loadOrCreateClusterId(dir.resolve("cluster.json"));
@@ -83,11 +91,15 @@ public final class FileClusterStore implements ClusterStateStore {
             warnAboutTempFiles(dir);
             Map<String, TopicRecord> topics = TopicFiles.loadAll(topicsDir);
             Map<String, Map<TopicPartitionRef, CommittedOffset>> groups = GroupFiles.loadAll(dir.resolve("groups"));
-            LOG.atInfo().setMessage("Opened file cluster store {}: cluster id {}, {} topics, {} groups with offsets")
+            Map<String, Map<String, String>> groupConfigs = GroupConfigFiles.loadAll(dir.resolve(GroupConfigFiles.DIR));
+            LOG.atInfo().setMessage("Opened file cluster store {}: cluster id {}, {} topics, {} groups with offsets, "
+                            + "{} groups with configs")
                     .addArgument(dir).addArgument(clusterId).addArgument(topics.size()).addArgument(groups.size())
+                    .addArgument(groupConfigs.size())
                     .addKeyValue("dir", dir).addKeyValue("clusterId", clusterId)
-                    .addKeyValue("topics", topics.size()).addKeyValue("groups", groups.size()).log();
-            return new FileClusterStore(dir, lock, clusterId, topics, nextBlockStart, groups);
+                    .addKeyValue("topics", topics.size()).addKeyValue("groups", groups.size())
+                    .addKeyValue("groupConfigs", groupConfigs.size()).log();
+            return new FileClusterStore(dir, lock, clusterId, topics, nextBlockStart, groups, groupConfigs);
         } catch (IOException | RuntimeException e) {
             closeQuietly(lock, e);
             throw e;
@@ -245,6 +257,38 @@ public final class FileClusterStore implements ClusterStateStore {
             writeGroup(groupId, updated);
             return null;
         });
+    }
+
+    @Override
+    public Map<String, String> groupConfigs(String groupId) {
+        return groupConfigs.getOrDefault(groupId, Map.of());
+    }
+
+    /** Rewrites (or, when empty, deletes) the group's config file atomically, then updates memory. */
+    @Override
+    public void updateGroupConfigs(String groupId, Map<String, String> configs) {
+        Objects.requireNonNull(groupId, "groupId");
+        Objects.requireNonNull(configs, "configs");
+        if (groupId.isEmpty()) {
+            throw new IllegalArgumentException("a group config needs a group id; the empty id is Kafka's default group");
+        }
+        Map<String, String> copy = Map.copyOf(configs);
+        mutate("update the configs of group '" + groupId + "'", () -> {
+            Path file = GroupConfigFiles.file(groupConfigsDir, groupId);
+            if (copy.isEmpty()) {
+                AtomicFiles.delete(file);
+                groupConfigs.remove(groupId);
+            } else {
+                AtomicFiles.write(file, StateJson.groupConfigs(groupId, copy));
+                groupConfigs.put(groupId, copy);
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Collection<String> groupsWithConfigs() {
+        return List.copyOf(groupConfigs.keySet());
     }
 
     /** Called under the lock: writes (or, when empty, deletes) the group's file, then memory. */

@@ -91,6 +91,42 @@ final class StateJson {
         return value;
     }
 
+    /** A group-config file's content. */
+    record GroupConfigs(String groupId, Map<String, String> configs) {
+    }
+
+    /** {@code {"groupId", "configs": {name: value}}}, the names sorted. */
+    static byte[] groupConfigs(String groupId, Map<String, String> configs) {
+        return write(g -> {
+            g.writeStringField("groupId", groupId);
+            g.writeObjectFieldStart("configs");
+            for (Map.Entry<String, String> e : new TreeMap<>(configs).entrySet()) {
+                g.writeStringField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
+        });
+    }
+
+    /** @throws IOException saying which field is missing or malformed */
+    static GroupConfigs readGroupConfigs(byte[] bytes) throws IOException {
+        Map<String, Object> node = read(bytes);
+        String groupId = text(node, "groupId");
+        if (groupId.isEmpty()) {
+            throw new IOException("field 'groupId' is empty");
+        }
+        if (!(node.get("configs") instanceof Map<?, ?> configsNode)) {
+            throw new IOException("field 'configs' is missing or not an object");
+        }
+        Map<String, String> configs = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : configsNode.entrySet()) {
+            if (!(e.getValue() instanceof String value)) {
+                throw new IOException("config '" + e.getKey() + "' is not a string");
+            }
+            configs.put((String) e.getKey(), value);
+        }
+        return new GroupConfigs(groupId, configs);
+    }
+
     /** A group file's content. */
     record GroupOffsets(String groupId, Map<TopicPartitionRef, CommittedOffset> offsets) {
     }

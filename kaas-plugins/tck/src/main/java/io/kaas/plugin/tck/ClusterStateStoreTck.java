@@ -333,6 +333,46 @@ public abstract class ClusterStateStoreTck {
         assertThat(groups).containsExactly("g");
     }
 
+    @Test
+    public void groupConfigsAreReplacedPerGroupAndAnEmptyMapRemovesThem() {
+        assertThat(store.groupConfigs("g")).isEmpty();
+        assertThat(store.groupsWithConfigs()).isEmpty();
+
+        store.updateGroupConfigs("g", Map.of("consumer.session.timeout.ms", "50000", "consumer.heartbeat.interval.ms", "6000"));
+        store.updateGroupConfigs("g", Map.of("consumer.heartbeat.interval.ms", "7000"));
+        store.updateGroupConfigs("ünïcödé/..", Map.of("consumer.session.timeout.ms", "55000"));
+        store.updateGroupConfigs("gone", Map.of("consumer.session.timeout.ms", "55000"));
+        store.updateGroupConfigs("gone", Map.of());
+        store.updateGroupConfigs("never-had-any", Map.of());
+
+        assertThat(store.groupConfigs("g")).isEqualTo(Map.of("consumer.heartbeat.interval.ms", "7000"));
+        assertThat(store.groupConfigs("ünïcödé/..")).isEqualTo(Map.of("consumer.session.timeout.ms", "55000"));
+        assertThat(store.groupConfigs("gone")).isEmpty();
+        assertThat(store.groupsWithConfigs()).containsExactlyInAnyOrder("g", "ünïcödé/..");
+    }
+
+    @Test
+    public void groupConfigsAreIndependentOfOffsetsAndSurviveAReopen() throws IOException {
+        TopicPartitionRef a0 = new TopicPartitionRef("a", 0);
+        store.commitOffsets("g", Map.of(a0, committed(1)));
+        store.updateGroupConfigs("g", Map.of("consumer.session.timeout.ms", "50000"));
+        store.updateGroupConfigs("configs-only", Map.of("consumer.heartbeat.interval.ms", "6000"));
+        store.deleteGroup("g");
+        Map<String, String> snapshot = store.groupConfigs("configs-only");
+        Collection<String> ids = store.groupsWithConfigs();
+        store.updateGroupConfigs("configs-only", Map.of("consumer.heartbeat.interval.ms", "8000"));
+        store.updateGroupConfigs("later", Map.of("consumer.heartbeat.interval.ms", "8000"));
+        assertThat(snapshot).isEqualTo(Map.of("consumer.heartbeat.interval.ms", "6000"));
+        assertThat(ids).containsExactlyInAnyOrder("g", "configs-only");
+
+        reopen();
+
+        assertThat(store.groupsWithOffsets()).isEmpty();
+        assertThat(store.groupsWithConfigs()).containsExactlyInAnyOrder("g", "configs-only", "later");
+        assertThat(store.groupConfigs("g")).isEqualTo(Map.of("consumer.session.timeout.ms", "50000"));
+        assertThat(store.groupConfigs("configs-only")).isEqualTo(Map.of("consumer.heartbeat.interval.ms", "8000"));
+    }
+
     private static void assertDisjoint(List<long[]> blocks) {
         List<long[]> sorted = new ArrayList<>(blocks);
         sorted.sort((a, b) -> Long.compare(a[0], b[0]));
