@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.compress.Compression;
@@ -215,9 +216,27 @@ final class RawTxn {
                 .setTopicData(topics);
     }
 
-    /** Sends a Produce of {@code version} (a name, not a topic id: v12 or lower) and returns the partition's error. */
+    /**
+     * Sends a Produce of {@code version} (a name, not a topic id: v12 or lower) and returns the partition's error;
+     * resent while the partition has no leader yet (a new topic), as a client does, at most 20 s.
+     */
     Errors produceError(ProduceRequestData data, short version) throws IOException {
-        ProduceResponseData response = (ProduceResponseData) send(ApiKeys.PRODUCE, version, data).data();
-        return Errors.forCode(response.responses().iterator().next().partitionResponses().get(0).errorCode());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            ProduceResponseData response = (ProduceResponseData) send(ApiKeys.PRODUCE, version, data.duplicate()).data();
+            Errors error = Errors.forCode(response.responses().iterator().next().partitionResponses().get(0).errorCode());
+            if (!NO_LEADER_YET.contains(error) || System.nanoTime() > deadline) {
+                return error;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return error;
+            }
+        }
     }
+
+    private static final Set<Errors> NO_LEADER_YET = Set.of(Errors.NOT_LEADER_OR_FOLLOWER, Errors.LEADER_NOT_AVAILABLE,
+            Errors.UNKNOWN_TOPIC_OR_PARTITION);
 }

@@ -1,0 +1,161 @@
+package io.kaas.broker.it.txn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kaas.broker.it.BrokerJvm;
+import io.kaas.broker.it.TestBroker;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.state.Stores;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Kafka Streams count per key (in-memory store with its changelog, no cache: one output update per input)
+ * across a restart of the broker, with {@code processing.guarantee=exactly_once_v2} and with {@code at_least_once}.
+ * Exactly once: the broker restarts while the second half of the input is being processed, and the output read
+ * read_committed is, per key, exactly 1, 2, ..., n. At least once: the broker restarts once the first half is
+ * processed and committed, and the output is as exact.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class StreamsEosIT {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamsEosIT.class);
+    private static final int KEYS = 5;
+    private static final int HALF = 60;
+
+    @TempDir
+    Path dir;
+    @TempDir
+    Path stateDir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {StreamsConfig.EXACTLY_ONCE_V2, StreamsConfig.AT_LEAST_ONCE})
+    void countsExactlyAcrossABrokerRestart(String guarantee) throws Exception {
+        String app = "count-" + guarantee.replace('_', '-');
+        String in = app + "-in";
+        String out = app + "-out";
+        int port = BrokerJvm.freePort();
+        TestBroker.Builder builder = TestBroker.builder(dir).noInitialRebalanceDelay()
+                .config("listeners", "PLAINTEXT://127.0.0.1:" + port);
+        TestBroker broker = builder.start();
+        AtomicInteger replacedThreads = new AtomicInteger();
+        try {
+            broker.createTopic(in, 2);
+            broker.createTopic(out, 2);
+            produce(broker, in, 0);
+
+            StreamsBuilder topology = new StreamsBuilder();
+            topology.stream(in, Consumed.with(Serdes.String(), Serdes.String()))
+                    .groupByKey()
+                    .count(Materialized.<String, Long>as(Stores.inMemoryKeyValueStore("counts"))
+                            .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()))
+                    .toStream()
+                    .mapValues(String::valueOf)
+                    .to(out, Produced.with(Serdes.String(), Serdes.String()));
+            Properties props = new Properties();
+            props.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
+            props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
+            props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+            props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+            props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+            props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+            props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+            props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+            props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 500);
+            props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+
+            List<TopicPartition> outs = List.of(new TopicPartition(out, 0), new TopicPartition(out, 1));
+            try (KafkaStreams streams = new KafkaStreams(topology.build(), props)) {
+                streams.setUncaughtExceptionHandler(e -> {
+                    replacedThreads.incrementAndGet();
+                    LOG.warn("{}: stream thread died, replaced", app, e);
+                    return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+                });
+                streams.start();
+                awaitOutput(broker, outs, HALF);
+                if (guarantee.equals(StreamsConfig.AT_LEAST_ONCE)) {
+                    // restart only once everything read is committed: at least once is then exact too
+                    awaitCommitted(broker, app, in, HALF);
+                    broker = broker.restart();
+                    produce(broker, in, HALF);
+                } else {
+                    produce(broker, in, HALF);
+                    broker = broker.restart(); // while the second half is being processed
+                }
+                awaitOutput(broker, outs, 2 * HALF);
+                Thread.sleep(1_000); // a duplicate would show up meanwhile
+                assertThat(streams.state()).isIn(KafkaStreams.State.RUNNING, KafkaStreams.State.REBALANCING);
+            }
+            List<ConsumerRecord<String, String>> output = Txn.readAll(broker, Txn.READ_COMMITTED, outs, Duration.ofSeconds(30));
+            Map<String, List<String>> perKey = output.stream().collect(Collectors.groupingBy(ConsumerRecord::key,
+                    TreeMap::new, Collectors.mapping(ConsumerRecord::value, Collectors.toList())));
+            Map<String, List<String>> expected = new TreeMap<>();
+            for (int k = 0; k < KEYS; k++) {
+                expected.put("key-" + k, IntStream.rangeClosed(1, 2 * HALF / KEYS).mapToObj(String::valueOf).toList());
+            }
+            assertThat(perKey).as("%s: counts per key, read_committed (%d stream threads replaced)", guarantee,
+                    replacedThreads.get()).isEqualTo(expected);
+        } finally {
+            broker.close();
+        }
+    }
+
+    /** Input records {@code from} .. {@code from + HALF - 1}, keys round robin. */
+    private static void produce(TestBroker broker, String topic, int from) throws Exception {
+        try (KafkaProducer<String, String> producer = broker.producer()) {
+            for (int i = from; i < from + HALF; i++) {
+                producer.send(new ProducerRecord<>(topic, "key-" + (i % KEYS), "v" + i));
+            }
+            producer.flush();
+        }
+    }
+
+    private static void awaitOutput(TestBroker broker, List<TopicPartition> outs, int records) {
+        Awaitility.await("output of " + records + " records").atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                .until(() -> Txn.readAll(broker, Txn.READ_COMMITTED, outs, Duration.ofSeconds(20)).size() >= records);
+    }
+
+    private static void awaitCommitted(TestBroker broker, String group, String topic, long total) {
+        Awaitility.await("the application committed " + total + " input offsets").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+                    try (Admin admin = broker.admin()) {
+                        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group,
+                                new ListConsumerGroupOffsetsOptions().requireStable(true))
+                                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+                        return new LinkedHashMap<>(offsets).entrySet().stream().filter(e -> e.getKey().topic().equals(topic))
+                                .mapToLong(e -> e.getValue().offset()).sum() == total;
+                    }
+                });
+    }
+}
