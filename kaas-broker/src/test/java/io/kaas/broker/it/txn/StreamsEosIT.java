@@ -3,6 +3,7 @@ package io.kaas.broker.it.txn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.broker.it.BrokerJvm;
+import io.kaas.broker.it.KafkaClients;
 import io.kaas.broker.it.TestBroker;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,14 +66,14 @@ class StreamsEosIT {
         String in = app + "-in";
         String out = app + "-out";
         int port = BrokerJvm.freePort();
-        TestBroker.Builder builder = TestBroker.builder(dir).noInitialRebalanceDelay()
-                .config("listeners", "PLAINTEXT://127.0.0.1:" + port);
-        TestBroker broker = builder.start();
+        Restartable broker = kaas(TestBroker.builder(dir).noInitialRebalanceDelay()
+                .config("listeners", "PLAINTEXT://127.0.0.1:" + port));
+        KafkaClients clients = KafkaClients.at("127.0.0.1:" + port);
         AtomicInteger replacedThreads = new AtomicInteger();
         try {
-            broker.createTopic(in, 2);
-            broker.createTopic(out, 2);
-            produce(broker, in, 0);
+            clients.createTopic(in, 2);
+            clients.createTopic(out, 2);
+            produce(clients, in, 0);
 
             StreamsBuilder topology = new StreamsBuilder();
             topology.stream(in, Consumed.with(Serdes.String(), Serdes.String()))
@@ -84,7 +85,7 @@ class StreamsEosIT {
                     .to(out, Produced.with(Serdes.String(), Serdes.String()));
             Properties props = new Properties();
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
-            props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
+            props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, clients.bootstrap());
             props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
             props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
             props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
@@ -102,21 +103,21 @@ class StreamsEosIT {
                     return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
                 });
                 streams.start();
-                awaitOutput(broker, outs, HALF);
+                awaitOutput(clients, outs, HALF);
                 if (guarantee.equals(StreamsConfig.AT_LEAST_ONCE)) {
                     // restart only once everything read is committed: at least once is then exact too
-                    awaitCommitted(broker, app, in, HALF);
-                    broker = broker.restart();
-                    produce(broker, in, HALF);
+                    awaitCommitted(clients, app, in, HALF);
+                    broker.restart();
+                    produce(clients, in, HALF);
                 } else {
-                    produce(broker, in, HALF);
-                    broker = broker.restart(); // while the second half is being processed
+                    produce(clients, in, HALF);
+                    broker.restart(); // while the second half is being processed
                 }
-                awaitOutput(broker, outs, 2 * HALF);
+                awaitOutput(clients, outs, 2 * HALF);
                 Thread.sleep(1_000); // a duplicate would show up meanwhile
                 assertThat(streams.state()).isIn(KafkaStreams.State.RUNNING, KafkaStreams.State.REBALANCING);
             }
-            List<ConsumerRecord<String, String>> output = Txn.readAll(broker, Txn.READ_COMMITTED, outs, Duration.ofSeconds(30));
+            List<ConsumerRecord<String, String>> output = Txn.readAll(clients, Txn.READ_COMMITTED, outs, Duration.ofSeconds(30));
             Map<String, List<String>> perKey = output.stream().collect(Collectors.groupingBy(ConsumerRecord::key,
                     TreeMap::new, Collectors.mapping(ConsumerRecord::value, Collectors.toList())));
             Map<String, List<String>> expected = new TreeMap<>();
@@ -131,7 +132,31 @@ class StreamsEosIT {
     }
 
     /** Input records {@code from} .. {@code from + HALF - 1}, keys round robin. */
-    private static void produce(TestBroker broker, String topic, int from) throws Exception {
+    /** The broker under test, restarted over the same data and port. */
+    interface Restartable extends AutoCloseable {
+        void restart() throws Exception;
+
+        @Override
+        void close();
+    }
+
+    /** kaas in process: a restart closes it (as a clean shutdown) and starts it again from the same builder. */
+    private static Restartable kaas(TestBroker.Builder builder) throws Exception {
+        TestBroker[] current = {builder.start()};
+        return new Restartable() {
+            @Override
+            public void restart() throws Exception {
+                current[0] = current[0].restart();
+            }
+
+            @Override
+            public void close() {
+                current[0].close();
+            }
+        };
+    }
+
+    private static void produce(KafkaClients broker, String topic, int from) throws Exception {
         try (KafkaProducer<String, String> producer = broker.producer()) {
             for (int i = from; i < from + HALF; i++) {
                 producer.send(new ProducerRecord<>(topic, "key-" + (i % KEYS), "v" + i));
@@ -140,13 +165,13 @@ class StreamsEosIT {
         }
     }
 
-    private static void awaitOutput(TestBroker broker, List<TopicPartition> outs, int records) {
+    private static void awaitOutput(KafkaClients broker, List<TopicPartition> outs, int records) {
         Awaitility.await("output of " + records + " records").atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .until(() -> Txn.readAll(broker, Txn.READ_COMMITTED, outs, Duration.ofSeconds(20)).size() >= records);
     }
 
-    private static void awaitCommitted(TestBroker broker, String group, String topic, long total) {
+    private static void awaitCommitted(KafkaClients broker, String group, String topic, long total) {
         Awaitility.await("the application committed " + total + " input offsets").atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
                     try (Admin admin = broker.admin()) {
