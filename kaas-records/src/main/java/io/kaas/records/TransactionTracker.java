@@ -3,6 +3,7 @@ package io.kaas.records;
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.ControlRecords;
 import io.kaas.api.storage.AbortedTransaction;
+import io.kaas.api.storage.InvalidTxnStateException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,21 +35,22 @@ public final class TransactionTracker {
     }
 
     /**
-     * Whether {@code h} can change the transaction state: it has a producer id and is transactional or a control
-     * batch. An engine may skip {@link Staged#record} for the others (it ignores them).
+     * Whether {@link Staged#record} must see {@code h}: it has a producer id (a transactional batch or marker
+     * changes the state; any other batch of a producer is checked against its open transaction). An engine may
+     * skip {@link Staged#record} for the others (it ignores them).
      */
     public static boolean concerns(BatchHeader h) {
-        return h.hasProducerId() && (h.isTransactional() || h.isControl());
+        return h.hasProducerId();
     }
 
     /** A view on which one append records its batches. */
     public Staged stage() {
-        return new Staged();
+        return new Staged(true);
     }
 
-    /** Replays a batch found in the log on recovery, at the offset its header carries. */
+    /** Replays a batch found in the log on recovery, at the offset its header carries, without checks. */
     public void replay(BatchHeader h, ByteBuffer batch) {
-        Staged s = stage();
+        Staged s = new Staged(false);
         s.record(h, h.baseOffset(), batch);
         s.commit();
     }
@@ -111,10 +113,15 @@ public final class TransactionTracker {
 
     /** The changes of one append; nothing reaches the state before {@link #commit()}. */
     public final class Staged {
+        private final boolean checked;
         // allocated on the first change: most appends carry no transaction
         private Map<Long, Long> changedOpen = Map.of();
         private List<Change> changes = List.of();
         private List<AbortedTransaction> newAborted = List.of();
+
+        private Staged(boolean checked) {
+            this.checked = checked;
+        }
 
         private Long currentOpen(long producerId) {
             return changedOpen.containsKey(producerId) ? changedOpen.get(producerId) : open.get(producerId);
@@ -139,6 +146,8 @@ public final class TransactionTracker {
          * {@link #concerns concern} transactions are ignored.
          *
          * @throws io.kaas.api.record.CorruptBatchException if a control batch's key is malformed
+         * @throws InvalidTxnStateException if it is a data batch that is not transactional and its producer has a
+         *         transaction open (Kafka's "Expected transactional write"); the view is left unchanged
          */
         public void record(BatchHeader h, long baseOffset, ByteBuffer batch) {
             if (!concerns(h)) {
@@ -146,6 +155,13 @@ public final class TransactionTracker {
             }
             long pid = h.producerId();
             Long first = currentOpen(pid);
+            if (!h.isControl() && !h.isTransactional()) {
+                if (first != null && checked) {
+                    throw new InvalidTxnStateException("expected a transactional write from producer " + pid
+                            + ", which has a transaction open since offset " + first + ", at offset " + baseOffset);
+                }
+                return;
+            }
             if (h.isControl()) {
                 short type = ControlRecords.type(batch, 0, h);
                 AbortedTransaction abort = type == ControlRecords.ABORT

@@ -8,6 +8,7 @@ import io.kaas.api.record.ControlRecords;
 import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AbortedTransaction;
+import io.kaas.api.storage.InvalidTxnStateException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
@@ -136,5 +137,16 @@ class TransactionTrackerTest {
     void controlBatchesSkipTheIdempotenceWindow() {
         BatchHeader control = new BatchHeader(0, 100, 0, 0, 0, CONTROL, 0, 0, 1, (short) 0, 0, 1);
         assertThat(ProducerWindows.isIdempotent(control)).isFalse();
+    }
+
+    @Test
+    void aNonTransactionalBatchOfAProducerWithAnOpenTransactionIsRefusedButReplayed() {
+        data(1, 0, 1);
+        TransactionTracker.Staged s = tracker.stage();
+        assertThatThrownBy(() -> s.record(header(1, (short) 0, 1, 100), 1, null))
+                .isInstanceOf(InvalidTxnStateException.class).hasMessageContaining("producer 1");
+        assertThat(s.changes()).isEmpty();
+        tracker.replay(header(1, (short) 0, 1, 100), null); // what the log holds is replayed as it is
+        assertThat(tracker.openTransactions()).containsExactly(Map.entry(1L, 0L));
     }
 }

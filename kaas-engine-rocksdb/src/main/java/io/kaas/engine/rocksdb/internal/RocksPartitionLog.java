@@ -14,6 +14,7 @@ import io.kaas.api.storage.LogSlice;
 import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.ProducerState;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.api.storage.StorageException;
@@ -145,7 +146,9 @@ final class RocksPartitionLog implements PartitionLog {
     private AppendResult write(ByteBuffer batches, List<BatchHeader> headers, LogConfig cfg) throws RocksDBException {
         ProducerWindows.Staged staged = producers.stage();
         for (BatchHeader h : headers) {
-            Optional<ProducerWindows.Batch> duplicate = staged.check(h);
+            Optional<ProducerWindows.Batch> duplicate = staged.check(h, h.isControl()
+                    ? batches.duplicate().limit((int) h.position() + h.sizeInBytes()).position((int) h.position()).slice()
+                    : null);
             if (duplicate.isPresent()) {
                 if (headers.size() > 1) {
                     throw new InvalidRecordException("a duplicate idempotent batch must come alone, not with "
@@ -170,9 +173,10 @@ final class RocksPartitionLog implements PartitionLog {
                 byte[] value = new byte[h.sizeInBytes()];
                 batches.get(pos, value);
                 wb.put(store.batches(), Keys.batch(prefix, next), value);
-                staged.record(h, next);
+                ByteBuffer stored = ByteBuffer.wrap(value);
+                staged.record(h, next, stored);
                 if (TransactionTracker.concerns(h)) {
-                    txns.record(h, next, ByteBuffer.wrap(value));
+                    txns.record(h, next, stored);
                 }
                 next += h.lastOffsetDelta() + 1L;
                 size += h.sizeInBytes();
@@ -227,6 +231,17 @@ final class RocksPartitionLog implements PartitionLog {
     @Override
     public List<AbortedTransaction> abortedTransactions(long fromOffset, long toOffset) {
         return transactions.aborted(fromOffset, toOffset);
+    }
+
+    /** Under the partition lock, held by appends only while they write their WriteBatch (not while they wait for a sync). */
+    @Override
+    public List<ProducerState> producers() {
+        lock.lock();
+        try {
+            return producers.states(transactions.openTransactions());
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.PartitionOfflineException;
+import io.kaas.api.storage.ProducerState;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.TimestampOffset;
 import io.kaas.records.ProducerWindows;
@@ -156,6 +157,17 @@ public final class SegmentPartitionLog implements PartitionLog {
     @Override
     public List<AbortedTransaction> abortedTransactions(long fromOffset, long toOffset) {
         return transactions.aborted(fromOffset, toOffset);
+    }
+
+    /** Under the partition lock, held by appends only while they write (never while they wait for an fsync). */
+    @Override
+    public List<ProducerState> producers() {
+        lock.lock();
+        try {
+            return producers.states(transactions.openTransactions());
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override

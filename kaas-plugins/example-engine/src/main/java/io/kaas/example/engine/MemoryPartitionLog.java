@@ -13,6 +13,7 @@ import io.kaas.api.storage.LogSlice;
 import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.ProducerState;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.api.storage.TimestampOffset;
@@ -68,50 +69,44 @@ final class MemoryPartitionLog implements PartitionLog {
     public synchronized CompletableFuture<AppendResult> append(ProducedBatches produced, boolean durable) {
         LogConfig cfg = config;
         ProducerWindows.Staged staged = producers.stage();
+        TransactionTracker.Staged txns = transactions.stage();
         List<ProducerWindows.Batch> duplicates = new ArrayList<>();
-        List<BatchHeader> fresh = new ArrayList<>();
+        List<ByteBuffer> copies = new ArrayList<>();
         LogOffsets before = offsets;
-        long next = before.highWatermark();
+        long now = clock.millis();
+        long base = before.highWatermark();
+        long next = base;
         long bytes = 0;
         for (BatchHeader h : produced.headers()) {
             if (h.sizeInBytes() > cfg.maxMessageBytes()) {
                 throw new RecordTooLargeException("batch of " + h.sizeInBytes() + " bytes exceeds max.message.bytes "
                         + cfg.maxMessageBytes());
             }
-            Optional<ProducerWindows.Batch> duplicate = staged.check(h);
+            Optional<ProducerWindows.Batch> duplicate = staged.check(h, produced.batch(h));
             if (duplicate.isPresent()) {
                 duplicates.add(duplicate.get());
                 continue;
             }
-            staged.record(h, next);
+            ByteBuffer copy = ByteBuffer.allocate(h.sizeInBytes()).put(produced.batch(h)).flip();
+            RecordBatches.setBaseOffset(copy, 0, next);
+            if (cfg.logAppendTime()) {
+                RecordBatches.setLogAppendTime(copy, 0, now);
+            }
+            staged.record(h, next, copy);
+            if (TransactionTracker.concerns(h)) {
+                txns.record(h, next, copy);
+            }
+            copies.add(copy);
             next += h.lastOffsetDelta() + 1L;
-            fresh.add(h);
             bytes += h.sizeInBytes();
         }
-        if (fresh.isEmpty()) { // a retried request: answer with the offsets the batches got the first time
+        if (copies.isEmpty()) { // a retried request: answer with the offsets the batches got the first time
             return CompletableFuture.completedFuture(new AppendResult(duplicates.get(0).firstOffset(),
                     duplicates.get(duplicates.size() - 1).lastOffset(), -1, before.logStartOffset()));
         }
         if (maxBytes >= 0 && sizeInBytes + bytes > maxBytes) {
             return CompletableFuture.failedFuture(new KafkaStorageException("partition " + key + " would exceed "
                     + "storage.memory.max.partition.bytes=" + maxBytes));
-        }
-        long now = clock.millis();
-        long base = before.highWatermark();
-        next = base;
-        TransactionTracker.Staged txns = transactions.stage();
-        List<ByteBuffer> copies = new ArrayList<>(fresh.size());
-        for (BatchHeader h : fresh) {
-            ByteBuffer copy = ByteBuffer.allocate(h.sizeInBytes()).put(produced.batch(h)).flip();
-            RecordBatches.setBaseOffset(copy, 0, next);
-            if (cfg.logAppendTime()) {
-                RecordBatches.setLogAppendTime(copy, 0, now);
-            }
-            if (TransactionTracker.concerns(h)) {
-                txns.record(h, next, copy);
-            }
-            copies.add(copy);
-            next += h.lastOffsetDelta() + 1L;
         }
         for (ByteBuffer copy : copies) {
             batches.put(copy.getLong(RecordBatches.BASE_OFFSET), copy);
@@ -151,6 +146,11 @@ final class MemoryPartitionLog implements PartitionLog {
 
     private static long lastOffset(ByteBuffer batch) {
         return RecordBatches.header(batch, 0, 0).lastOffset();
+    }
+
+    @Override
+    public synchronized List<ProducerState> producers() {
+        return producers.states(transactions.openTransactions());
     }
 
     @Override

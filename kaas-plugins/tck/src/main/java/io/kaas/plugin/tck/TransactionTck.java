@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * ({@link EngineCapability#PERSISTENCE}), and DeleteRecords drops ranges wholly below the log start. Not
  * extended directly: extend {@link StorageEngineTck}, which inherits these tests.
  */
-public abstract class TransactionTck extends EngineTckSupport {
+public abstract class TransactionTck extends ProducerStateTck {
     private static final long P1 = 9_001L;
     private static final long P2 = 9_002L;
 
