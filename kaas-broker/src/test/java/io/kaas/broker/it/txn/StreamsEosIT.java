@@ -104,6 +104,9 @@ class StreamsEosIT {
                 });
                 streams.start();
                 awaitOutput(clients, outs, HALF);
+                Thread.sleep(500);
+                assertThat(Txn.readAll(clients, Txn.READ_COMMITTED, outs, Duration.ofSeconds(20)))
+                        .as("the output of the first half, before any restart").hasSize(HALF);
                 if (guarantee.equals(StreamsConfig.AT_LEAST_ONCE)) {
                     // restart only once everything read is committed: at least once is then exact too
                     awaitCommitted(clients, app, in, HALF);
@@ -163,6 +166,8 @@ class StreamsEosIT {
             }
             producer.flush();
         }
+        List<TopicPartition> ins = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
+        assertThat(Txn.readAll(broker, Txn.READ_UNCOMMITTED, ins, Duration.ofSeconds(20))).as("the input").hasSize(from + HALF);
     }
 
     private static void awaitOutput(KafkaClients broker, List<TopicPartition> outs, int records) {

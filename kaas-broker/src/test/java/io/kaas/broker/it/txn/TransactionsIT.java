@@ -345,6 +345,7 @@ class TransactionsIT {
                 producer.send(new ProducerRecord<>(out, 0, r.key(), r.value().toUpperCase()));
             }
             producer.sendOffsetsToTransaction(Map.of(inTp, new OffsetAndMetadata(15, "after-15")), member.groupMetadata());
+            producer.flush(); // written, then aborted (the client drops batches not yet sent when it aborts)
             producer.abortTransaction();
             Awaitility.await("the aborted offsets are dropped").atMost(Duration.ofSeconds(20))
                     .ignoreExceptionsInstanceOf(TimeoutException.class)
