@@ -15,8 +15,9 @@ import java.util.Map;
  * The transaction state of one partition, kept as Kafka's producer state manager keeps it: per producer id
  * the first offset of its open transaction, and the aborted ranges. A transactional data batch of a producer
  * with no open transaction opens one at its base offset; a control batch of that producer closes it; an
- * ABORT marker records {@code (producerId, firstOffset, markerOffset)}, where {@code firstOffset} is the
- * marker's own offset if no transaction was open (as Kafka does).
+ * ABORT marker records {@code (producerId, firstOffset, markerOffset)}. A marker of a producer with no open
+ * transaction (it wrote no data to this partition) changes nothing and records no range: Kafka's producer state
+ * manager emits a completed transaction for non-empty transactions only, so its transaction index holds none.
  *
  * <p>Changes go through a {@link Staged} view, committed once the write succeeded, so a failed write leaves
  * the state as it was. Writers use it under their partition lock; {@link #aborted} may be called from any
@@ -64,10 +65,26 @@ public final class TransactionTracker {
         return lso;
     }
 
-    /** The aborted ranges with data in [{@code fromOffset}, {@code toOffset}), by marker offset. */
+    /**
+     * The aborted ranges with data in [{@code fromOffset}, {@code toOffset}), by marker offset. The ranges that end
+     * before {@code fromOffset} are skipped by a binary search (they are sorted by marker offset), so a fetch near
+     * the log end does not walk every older abort.
+     */
     public List<AbortedTransaction> aborted(long fromOffset, long toOffset) {
+        List<AbortedTransaction> ranges = aborted;
+        int lo = 0;
+        int hi = ranges.size();
+        while (lo < hi) { // the first range whose marker is at or after fromOffset
+            int mid = (lo + hi) >>> 1;
+            if (ranges.get(mid).lastOffset() < fromOffset) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
         List<AbortedTransaction> out = new ArrayList<>();
-        for (AbortedTransaction a : aborted) {
+        for (int i = lo; i < ranges.size(); i++) {
+            AbortedTransaction a = ranges.get(i);
             if (a.overlaps(fromOffset, toOffset)) {
                 out.add(a);
             }
@@ -109,6 +126,20 @@ public final class TransactionTracker {
             aborted = List.copyOf(kept);
         }
         return dropped;
+    }
+
+    /**
+     * Forgets aborted ranges whose ABORT marker compaction removed (their data went before), so no read_committed
+     * fetch is told of a range whose marker it will never see.
+     */
+    public void forget(java.util.Collection<AbortedTransaction> removed) {
+        if (removed.isEmpty()) {
+            return;
+        }
+        List<AbortedTransaction> kept = new ArrayList<>(aborted);
+        if (kept.removeAll(removed)) {
+            aborted = List.copyOf(kept);
+        }
     }
 
     /** The changes of one append; nothing reaches the state before {@link #commit()}. */
@@ -164,10 +195,8 @@ public final class TransactionTracker {
             }
             if (h.isControl()) {
                 short type = ControlRecords.type(batch, 0, h);
-                AbortedTransaction abort = type == ControlRecords.ABORT
-                        ? new AbortedTransaction(pid, first != null ? first : baseOffset, baseOffset) : null;
-                if (first != null || abort != null) {
-                    change(pid, null, abort);
+                if (first != null) {
+                    change(pid, null, type == ControlRecords.ABORT ? new AbortedTransaction(pid, first, baseOffset) : null);
                 }
             } else if (first == null) {
                 change(pid, baseOffset, null);

@@ -29,7 +29,7 @@ public interface PartitionLog {
      * <p>Transactions (see {@link io.kaas.api.storage the package}): a transactional batch
      * ({@link BatchHeader#isTransactional()}) of a producer with no open transaction opens one at its base
      * offset; a control batch ({@link BatchHeader#isControl()}, a COMMIT or ABORT marker) closes it, and an
-     * ABORT records an {@link AbortedTransaction}. Control batches carry no sequence and skip the
+     * ABORT records an {@link AbortedTransaction} (none if the producer had no transaction open here). Control batches carry no sequence and skip the
      * idempotence window, but not the producer's epoch: a marker whose epoch is older than the producer's on
      * this partition is refused, one whose coordinator epoch (the marker's value) is older than the last one
      * recorded for the producer too; an accepted marker sets both, and a marker that raises the epoch (a

@@ -39,8 +39,9 @@
  *       transactional batch, cleared by its marker).
  *       {@link io.kaas.api.storage.LogOffsets#lastStableOffset()} is the smallest such offset, or the high
  *       watermark if none is open; a read_committed fetch passes it as {@code read}'s {@code maxOffset}.</li>
- *   <li>Each ABORT marker closes an {@link io.kaas.api.storage.AbortedTransaction} (producer id, first
- *       offset, marker offset); {@link io.kaas.api.storage.PartitionLog#abortedTransactions} returns those
+ *   <li>Each ABORT marker of an open transaction closes an {@link io.kaas.api.storage.AbortedTransaction}
+ *       (producer id, first offset, marker offset; a marker of a producer that wrote nothing to the partition
+ *       leaves none, as in Kafka); {@link io.kaas.api.storage.PartitionLog#abortedTransactions} returns those
  *       overlapping what a read_committed fetch returns. Open transactions, producer state and aborted ranges
  *       survive a restart (and a crash) in every persistent engine; ranges wholly below the log start are
  *       dropped. An open transaction whose first offset falls below the log start (DeleteRecords, retention)

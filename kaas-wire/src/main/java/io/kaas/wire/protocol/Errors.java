@@ -16,6 +16,7 @@ public final class Errors {
     public static final short COORDINATOR_NOT_AVAILABLE = 15;
     public static final short NOT_COORDINATOR = 16;
     public static final short INVALID_TOPIC_EXCEPTION = 17;
+    public static final short NOT_ENOUGH_REPLICAS = 19;
     public static final short INVALID_REQUIRED_ACKS = 21;
     public static final short ILLEGAL_GENERATION = 22;
     public static final short INCONSISTENT_GROUP_PROTOCOL = 23;
@@ -42,6 +43,7 @@ public final class Errors {
     public static final short CONCURRENT_TRANSACTIONS = 51;
     public static final short TRANSACTION_COORDINATOR_FENCED = 52;
     public static final short TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53;
+    public static final short OPERATION_NOT_ATTEMPTED = 55;
     public static final short KAFKA_STORAGE_ERROR = 56;
     public static final short UNKNOWN_PRODUCER_ID = 59;
     public static final short NON_EMPTY_GROUP = 68;

@@ -145,19 +145,6 @@ final class RocksPartitionLog implements PartitionLog {
 
     private AppendResult write(ByteBuffer batches, List<BatchHeader> headers, LogConfig cfg) throws RocksDBException {
         ProducerWindows.Staged staged = producers.stage();
-        for (BatchHeader h : headers) {
-            Optional<ProducerWindows.Batch> duplicate = staged.check(h, h.isControl()
-                    ? batches.duplicate().limit((int) h.position() + h.sizeInBytes()).position((int) h.position()).slice()
-                    : null);
-            if (duplicate.isPresent()) {
-                if (headers.size() > 1) {
-                    throw new InvalidRecordException("a duplicate idempotent batch must come alone, not with "
-                            + (headers.size() - 1) + " other batches");
-                }
-                ProducerWindows.Batch e = duplicate.get();
-                return new AppendResult(e.firstOffset(), e.lastOffset(), -1, offsets.logStartOffset());
-            }
-        }
         LogOffsets before = offsets;
         long next = before.highWatermark();
         long appendTime = cfg.logAppendTime() ? store.clock().millis() : -1;
@@ -166,6 +153,18 @@ final class RocksPartitionLog implements PartitionLog {
         try (WriteBatch wb = new WriteBatch()) {
             for (BatchHeader h : headers) {
                 int pos = (int) h.position();
+                // checked against the state staged so far, so later batches of one producer in this request follow
+                // its earlier ones; nothing is written before every batch passed
+                Optional<ProducerWindows.Batch> duplicate = staged.check(h, h.isControl()
+                        ? batches.duplicate().limit(pos + h.sizeInBytes()).position(pos).slice() : null);
+                if (duplicate.isPresent()) {
+                    if (headers.size() > 1) {
+                        throw new InvalidRecordException("a duplicate idempotent batch must come alone, not with "
+                                + (headers.size() - 1) + " other batches");
+                    }
+                    ProducerWindows.Batch e = duplicate.get();
+                    return new AppendResult(e.firstOffset(), e.lastOffset(), -1, before.logStartOffset());
+                }
                 RecordBatches.setBaseOffset(batches, pos, next);
                 if (appendTime >= 0) {
                     RecordBatches.setLogAppendTime(batches, pos, appendTime);

@@ -35,7 +35,8 @@ import java.util.concurrent.CompletableFuture;
  * (the batch containing the offset) and a forward walk. Writers hold the log's lock; {@link #offsets()}
  * reads a volatile snapshot. Appends are "durable" as soon as they are in the map: there is no disk.
  * Transactions (open ones, the last stable offset, aborted ranges) are tracked in memory by a
- * {@link TransactionTracker}, so they last as long as the engine.
+ * {@link TransactionTracker}, producer state (epochs, sequences, the coordinator epoch of the last marker: what
+ * {@link #producers()} lists) by {@link ProducerWindows}, so they last as long as the engine.
  */
 final class MemoryPartitionLog implements PartitionLog {
     private final PartitionKey key;
@@ -62,8 +63,9 @@ final class MemoryPartitionLog implements PartitionLog {
 
     /**
      * Copies each new batch into the map at the next offset. The broker parsed the headers already
-     * ({@link ProducedBatches#headers()}); idempotent batches are checked on a staged view of the producer
-     * window, committed once every batch is in, so a refused request leaves the window as it was.
+     * ({@link ProducedBatches#headers()}); every batch is checked on a staged view of the producer state (sequences,
+     * and for a marker its producer epoch and coordinator epoch) and of the transactions, each batch against the
+     * ones before it, and both are committed once every batch is in, so a refused request leaves them as they were.
      */
     @Override
     public synchronized CompletableFuture<AppendResult> append(ProducedBatches produced, boolean durable) {

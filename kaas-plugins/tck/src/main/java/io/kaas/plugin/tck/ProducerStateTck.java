@@ -159,6 +159,25 @@ public abstract class ProducerStateTck extends EngineTckSupport {
     }
 
     @Test
+    public void consecutiveBatchesOfOneProducerInOneAppendFollowEachOther() throws IOException {
+        requireProducerIds();
+        PartitionLog log = newPartition();
+        AppendResult r = append(log, TestBatches.concat(batch().records(2).producer(P1, 0, 0).build(),
+                batch().records(2).producer(P1, 0, 2).build()));
+        assertThat(r.baseOffset()).isZero();
+        assertThat(r.lastOffset()).isEqualTo(3);
+        assertThat(log.producers()).containsExactly(new ProducerState(P1, 0, 3, 1_001, -1, -1));
+        LogOffsets before = log.offsets();
+        assertFailsWith(OutOfOrderSequenceException.class, () -> log.append(produced(TestBatches.concat(
+                batch().producer(P1, 0, 4).build(), batch().producer(P1, 0, 6).build())), false));
+        assertUnchanged(log, before);
+        AppendResult next = append(log, TestBatches.concat(batch().producer(P1, 0, 4).build(),
+                batch().producer(P1, 0, 5).build()));
+        assertThat(next.lastOffset()).as("the second batch follows the first, not the state before the append")
+                .isEqualTo(5);
+    }
+
+    @Test
     public void producerStateAndFencingSurviveARestart() throws IOException {
         requireProducerIds();
         assumeTrue(supports(EngineCapability.PERSISTENCE), "the engine keeps nothing across a restart");

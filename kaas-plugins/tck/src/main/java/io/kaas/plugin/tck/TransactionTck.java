@@ -110,12 +110,15 @@ public abstract class TransactionTck extends ProducerStateTck {
     }
 
     @Test
-    public void anAbortWithoutAnOpenTransactionIsARangeOfTheMarkerAlone() throws IOException {
+    public void anAbortWithoutAnOpenTransactionLeavesNoRange() throws IOException {
         PartitionLog log = newPartition();
         append(log, batch().build());
-        append(log, abort(P1));
+        append(log, abort(P1));                               // P1 wrote nothing here: Kafka indexes no range
         assertOffsets(log, 2, 2);
-        assertThat(log.abortedTransactions(0, 2)).containsExactly(new AbortedTransaction(P1, 1, 1));
+        assertThat(log.abortedTransactions(0, 2)).isEmpty();
+        append(log, txn(P1, 1));                              // 2
+        append(log, abort(P1));                               // 3
+        assertThat(log.abortedTransactions(0, 4)).containsExactly(new AbortedTransaction(P1, 2, 3));
     }
 
     @Test
