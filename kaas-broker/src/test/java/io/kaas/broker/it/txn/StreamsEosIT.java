@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kaas.broker.it.BrokerJvm;
 import io.kaas.broker.it.KafkaClients;
 import io.kaas.broker.it.TestBroker;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -37,15 +38,15 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A Kafka Streams count per key (in-memory store with its changelog, no cache: one output update per input)
  * across a restart of the broker, with {@code processing.guarantee=exactly_once_v2} and with {@code at_least_once}.
- * Exactly once: the broker restarts while the second half of the input is being processed, and the output read
- * read_committed is, per key, exactly 1, 2, ..., n. At least once: the broker restarts once the first half is
+ * Exactly once: the broker restarts (cleanly in process, or SIGKILLed in its own JVM) while the second half of the
+ * input is being processed, and the output read read_committed is, per key, exactly 1, 2, ..., n. At least once: the broker restarts once the first half is
  * processed and committed, and the output is as exact.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
@@ -59,15 +60,19 @@ class StreamsEosIT {
     @TempDir
     Path stateDir;
 
-    @ParameterizedTest
-    @ValueSource(strings = {StreamsConfig.EXACTLY_ONCE_V2, StreamsConfig.AT_LEAST_ONCE})
-    void countsExactlyAcrossABrokerRestart(String guarantee) throws Exception {
-        String app = "count-" + guarantee.replace('_', '-');
+    /**
+     * @param restart {@code clean}: the in-process broker is closed and started again; {@code sigkill}: the broker
+     *                runs in its own JVM and is killed with SIGKILL, then started again over the same data
+     */
+    @ParameterizedTest(name = "{0}, {1} restart")
+    @CsvSource({"exactly_once_v2,clean", "exactly_once_v2,sigkill", "at_least_once,clean"})
+    void countsExactlyAcrossABrokerRestart(String guarantee, String restart) throws Exception {
+        String app = "count-" + guarantee.replace('_', '-') + "-" + restart;
         String in = app + "-in";
         String out = app + "-out";
         int port = BrokerJvm.freePort();
-        Restartable broker = kaas(TestBroker.builder(dir).noInitialRebalanceDelay()
-                .config("listeners", "PLAINTEXT://127.0.0.1:" + port));
+        Restartable broker = restart.equals("sigkill") ? jvm(dir, port)
+                : kaas(TestBroker.builder(dir).noInitialRebalanceDelay().config("listeners", "PLAINTEXT://127.0.0.1:" + port));
         KafkaClients clients = KafkaClients.at("127.0.0.1:" + port);
         AtomicInteger replacedThreads = new AtomicInteger();
         try {
@@ -155,6 +160,30 @@ class StreamsEosIT {
             @Override
             public void close() {
                 current[0].close();
+            }
+        };
+    }
+
+    /** kaas in its own JVM: a restart is a SIGKILL, then a start over the same data and port. */
+    private static Restartable jvm(Path dir, int port) throws Exception {
+        Path data = Files.createDirectories(dir.resolve("data"));
+        Path log = Files.createDirectories(Path.of("target")).resolve("StreamsEosIT-broker.log");
+        Files.deleteIfExists(log);
+        BrokerJvm[] current = {BrokerJvm.start(data, port, log, "group.initial.rebalance.delay.ms=0")};
+        return new Restartable() {
+            @Override
+            public void restart() throws Exception {
+                current[0].kill();
+                current[0] = BrokerJvm.start(data, port, log, "group.initial.rebalance.delay.ms=0");
+            }
+
+            @Override
+            public void close() {
+                try {
+                    current[0].kill();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
         };
     }
