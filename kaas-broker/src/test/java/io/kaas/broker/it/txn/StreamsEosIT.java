@@ -83,10 +83,11 @@ class StreamsEosIT {
             StreamsBuilder topology = new StreamsBuilder();
             topology.stream(in, Consumed.with(Serdes.String(), Serdes.String()))
                     .groupByKey()
-                    .count(Materialized.<String, Long>as(Stores.inMemoryKeyValueStore("counts"))
-                            .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()))
+                    // the count, and the input that made it ("3@v12"), so a failure shows which input counted twice
+                    .aggregate(() -> "0@", (key, value, agg) -> (count(agg) + 1) + "@" + value,
+                            Materialized.<String, String>as(Stores.inMemoryKeyValueStore("counts"))
+                                    .withKeySerde(Serdes.String()).withValueSerde(Serdes.String()))
                     .toStream()
-                    .mapValues(String::valueOf)
                     .to(out, Produced.with(Serdes.String(), Serdes.String()));
             Properties props = new Properties();
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
@@ -127,13 +128,13 @@ class StreamsEosIT {
             }
             List<ConsumerRecord<String, String>> output = Txn.readAll(clients, Txn.READ_COMMITTED, outs, Duration.ofSeconds(30));
             Map<String, List<String>> perKey = output.stream().collect(Collectors.groupingBy(ConsumerRecord::key,
-                    TreeMap::new, Collectors.mapping(ConsumerRecord::value, Collectors.toList())));
+                    TreeMap::new, Collectors.mapping(r -> String.valueOf(count(r.value())), Collectors.toList())));
             Map<String, List<String>> expected = new TreeMap<>();
             for (int k = 0; k < KEYS; k++) {
                 expected.put("key-" + k, IntStream.rangeClosed(1, 2 * HALF / KEYS).mapToObj(String::valueOf).toList());
             }
-            assertThat(perKey).as("%s: counts per key, read_committed (%d stream threads replaced)", guarantee,
-                    replacedThreads.get()).isEqualTo(expected);
+            assertThat(perKey).as("%s: counts per key, read_committed (%d stream threads replaced); output %s", guarantee,
+                    replacedThreads.get(), describe(output)).isEqualTo(expected);
         } finally {
             broker.close();
         }
@@ -162,6 +163,16 @@ class StreamsEosIT {
                 current[0].close();
             }
         };
+    }
+
+    private static long count(String aggregate) {
+        return Long.parseLong(aggregate.substring(0, aggregate.indexOf('@')));
+    }
+
+    /** partition:offset:key=value of each record, for a failure message. */
+    private static String describe(List<ConsumerRecord<String, String>> records) {
+        return records.stream().map(r -> r.partition() + ":" + r.offset() + ":" + r.key() + "=" + r.value())
+                .collect(Collectors.joining(" "));
     }
 
     /** kaas in its own JVM: a restart is a SIGKILL, then a start over the same data and port. */

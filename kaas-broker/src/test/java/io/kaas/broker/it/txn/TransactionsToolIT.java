@@ -23,8 +23,11 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -163,6 +166,25 @@ class TransactionsToolIT {
         List<List<String>> longRunning = run("list", "--duration-filter", "3600000");
         assertThat(longRunning.get(0)).containsExactly("TransactionalId", "Coordinator", "ProducerId", "TransactionState");
         assertThat(longRunning).as("nothing has run for an hour").hasSize(1);
+    }
+
+    /** What {@code list} runs on: ListTransactions with Kafka's state and producer-id filters (Admin). */
+    @Test
+    void listTransactionsFiltersByStateAndProducerId() throws Exception {
+        long openPid = describe("tool-open").producerId();
+        try (Admin admin = broker.admin()) {
+            assertThat(admin.listTransactions(new ListTransactionsOptions().filterStates(List.of(TransactionState.ONGOING)))
+                    .all().get(20, TimeUnit.SECONDS)).extracting(TransactionListing::transactionalId)
+                    .contains("tool-open").doesNotContain("tool-done");
+            assertThat(admin.listTransactions(new ListTransactionsOptions()
+                    .filterStates(List.of(TransactionState.COMPLETE_COMMIT))).all().get(20, TimeUnit.SECONDS))
+                    .extracting(TransactionListing::transactionalId).contains("tool-done").doesNotContain("tool-open");
+            assertThat(admin.listTransactions(new ListTransactionsOptions().filterProducerIds(List.of(openPid)))
+                    .all().get(20, TimeUnit.SECONDS)).extracting(TransactionListing::transactionalId)
+                    .containsExactly("tool-open");
+            assertThat(admin.listTransactions(new ListTransactionsOptions().filterProducerIds(List.of(openPid))
+                    .filterStates(List.of(TransactionState.COMPLETE_ABORT))).all().get(20, TimeUnit.SECONDS)).isEmpty();
+        }
     }
 
     @Test
