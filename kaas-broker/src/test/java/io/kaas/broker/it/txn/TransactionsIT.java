@@ -40,6 +40,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
@@ -239,6 +240,33 @@ class TransactionsIT {
         assertThat(values(Txn.readAll(broker, READ_UNCOMMITTED, List.of(tp), Duration.ofSeconds(20))))
                 .containsExactly("expires");
         assertThat(endOffset(tp, IsolationLevel.READ_UNCOMMITTED)).as("the record and the ABORT marker").isEqualTo(2);
+    }
+
+    /** A batch the broker refuses (over the topic's max.message.bytes) is an abortable error: abort, then go on. */
+    @Test
+    void anAbortableErrorIsRecoveredByAbortingAndTheNextTransactionCommits() throws Exception {
+        String topic = "abortable";
+        TopicPartition tp = new TopicPartition(topic, 0);
+        broker.createTopic(topic, 1, Map.of("max.message.bytes", "1024"));
+        try (KafkaProducer<String, String> producer = Txn.producer(broker, "abortable-tx")) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            send(producer, topic, 0, "before-the-error");
+            Throwable tooLarge = catchThrowable(() -> producer.send(new ProducerRecord<>(topic, 0, "k", "x".repeat(4_000)))
+                    .get(20, TimeUnit.SECONDS));
+            assertThat(causedBy(tooLarge, RecordTooLargeException.class)).as("refused: %s", tooLarge).isTrue();
+            assertThatThrownBy(producer::commitTransaction).isInstanceOf(KafkaException.class);
+            producer.abortTransaction();
+            producer.beginTransaction();
+            send(producer, topic, 0, "after-the-abort");
+            producer.commitTransaction();
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(20))
+                .until(() -> endOffset(tp, IsolationLevel.READ_COMMITTED) == endOffset(tp, IsolationLevel.READ_UNCOMMITTED));
+        assertThat(values(Txn.readAll(broker, READ_COMMITTED, List.of(tp), Duration.ofSeconds(20))))
+                .containsExactly("after-the-abort");
+        assertThat(values(Txn.readAll(broker, READ_UNCOMMITTED, List.of(tp), Duration.ofSeconds(20))))
+                .containsExactly("before-the-error", "after-the-abort");
     }
 
     /**
