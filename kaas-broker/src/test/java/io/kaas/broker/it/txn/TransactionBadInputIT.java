@@ -161,6 +161,37 @@ class TransactionBadInputIT {
         assertThat(endOffset(tp, IsolationLevel.READ_UNCOMMITTED)).isEqualTo(3);
     }
 
+    /**
+     * Transactions V2: EndTxn (v5) bumps the epoch on every end, an empty transaction included, and answers the
+     * epoch to go on with; an end sent while the previous one is still completing gets CONCURRENT_TRANSACTIONS
+     * (retried), never PRODUCER_FENCED, which would be fatal to the producer.
+     */
+    @Test
+    void endTxnV5RightAfterTheLastEndIsConcurrentNeverFenced() throws Exception {
+        String id = "v2-ends-tx";
+        ProducerIdAndEpoch pid = raw.initProducerId(id, 60_000);
+        short epoch = pid.epoch();
+        int ends = 0;
+        Map<Errors, Integer> answers = new java.util.TreeMap<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+        while (ends < 300 && System.nanoTime() < deadline) {
+            EndTxnResponseData end = (EndTxnResponseData) raw.send(ApiKeys.END_TXN, (short) 5, new EndTxnRequestData()
+                    .setTransactionalId(id).setProducerId(pid.producerId()).setProducerEpoch(epoch).setCommitted(false))
+                    .data();
+            Errors error = Errors.forCode(end.errorCode());
+            answers.merge(error, 1, Integer::sum);
+            assertThat(error).as("EndTxn v5 at the epoch the last end answered (%d), after %d ends: %s", epoch, ends,
+                    answers).isIn(Errors.NONE, Errors.CONCURRENT_TRANSACTIONS);
+            if (error == Errors.NONE) {
+                assertThat(end.producerId()).isEqualTo(pid.producerId());
+                assertThat(end.producerEpoch()).isEqualTo((short) (epoch + 1));
+                epoch = end.producerEpoch();
+                ends++;
+            }
+        }
+        assertThat(ends).as("ends in 40 s: %s", answers).isEqualTo(300);
+    }
+
     @Test
     void aTransactionalIdOverTheStringLimitClosesTheConnectionAndStoresNothing() throws Exception {
         String atLimit = "L".repeat(Short.MAX_VALUE);
