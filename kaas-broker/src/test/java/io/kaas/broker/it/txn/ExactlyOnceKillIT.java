@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.broker.it.BrokerJvm;
 import io.kaas.broker.it.KafkaClients;
+import io.kaas.broker.it.TestBroker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,9 +31,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * right after a commit was acknowledged (PrepareCommit durable, markers being written), then restarted over the
  * same data; the loop recovers as an application does (new producer fencing the old one, new consumer from the
  * committed offsets). At the end the output read read_committed holds each input exactly once and the group's
- * committed offsets are the input's end. Rounds: {@code -Dkaas.eos.kill.rounds} (default 3, one of each kind).
+ * committed offsets are the input's end. Over the segment engine and the RocksDB plugin. Rounds:
+ * {@code -Dkaas.eos.kill.rounds} (default 3, one of each kind).
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ExactlyOnceKillIT {
@@ -73,13 +76,21 @@ class ExactlyOnceKillIT {
     private final AtomicReference<Throwable> loopFailure = new AtomicReference<>();
     private volatile boolean stop;
 
-    @Test
-    void eachInputIsInTheOutputExactlyOnceAcrossKills() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {TestBroker.SEGMENTS, TestBroker.ROCKSDB})
+    void eachInputIsInTheOutputExactlyOnceAcrossKills(String engine) throws Exception {
         int port = BrokerJvm.freePort();
-        Path log = Files.createDirectories(Path.of("target")).resolve("ExactlyOnceKillIT-broker.log");
+        Path log = Files.createDirectories(Path.of("target")).resolve("ExactlyOnceKillIT-" + engine + "-broker.log");
         Files.deleteIfExists(log);
         Path data = Files.createDirectories(dir.resolve("data"));
-        String[] overrides = {"group.initial.rebalance.delay.ms=0", "auto.create.topics.enable=false"};
+        List<String> config = new ArrayList<>(List.of("group.initial.rebalance.delay.ms=0",
+                "auto.create.topics.enable=false", "storage.engine=" + engine));
+        if (engine.equals(TestBroker.ROCKSDB)) {
+            Path plugins = dir.resolve("plugins");
+            TestBroker.installPlugin("kaas-engine-rocksdb", plugins);
+            config.addAll(List.of("plugins.dir=" + plugins, "storage.rocksdb.block.cache.bytes=8388608"));
+        }
+        String[] overrides = config.toArray(String[]::new);
         broker = BrokerJvm.start(data, port, log, overrides);
         KafkaClients clients = KafkaClients.at("127.0.0.1:" + port);
         Thread loop = null;
@@ -150,8 +161,8 @@ class ExactlyOnceKillIT {
             assertThat(duplicates).as("inputs processed more than once (after %d recoveries)", recoveries.get()).isEmpty();
             assertThat(counts.keySet()).as("every input once")
                     .containsExactlyInAnyOrderElementsOf(expectedOutput());
-            LOG.info("exactly once over {} kills: {} commits, {} recoveries, {} output records", ROUNDS, commits.get(),
-                    recoveries.get(), output.size());
+            LOG.info("{}: exactly once over {} kills: {} commits, {} recoveries, {} output records", engine, ROUNDS,
+                    commits.get(), recoveries.get(), output.size());
         } finally {
             stop = true;
             transactionsAllowed.release(RECORDS * 10);
