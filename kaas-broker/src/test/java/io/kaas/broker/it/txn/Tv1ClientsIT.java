@@ -137,6 +137,42 @@ class Tv1ClientsIT {
     /** kafkajs 2 from npm, installed once under target/kafkajs; a node script does the transactions and reads. */
     @Test
     void kafkajsTransactionalProducerAndReadCommittedConsumer() throws Exception {
+        kafkajs(broker, "kafkajs-txn", "kafkajs-tx", "kafkajs-group");
+    }
+
+    /**
+     * Both at once: kafkajs (V1: AddPartitionsToTxn, EndTxn v1) on a broker finalized at transaction.version 2, while
+     * a Java producer runs V2 transactions on the same broker.
+     */
+    @Test
+    void kafkajsAndAJavaTv2ProducerOnABrokerFinalizedAtVersion2() throws Exception {
+        try (TxnBroker v2 = TxnBroker.start(TestBroker.builder(dir.resolve("v2")).noInitialRebalanceDelay()
+                .config("auto.create.topics.enable", "false"))) {
+            KafkaClients clients = v2.clients;
+            String javaTopic = "java-v2";
+            clients.createTopic(javaTopic, 1);
+            try (KafkaProducer<String, String> java = Txn.producer(clients, "java-v2-tx")) {
+                java.initTransactions();
+                java.beginTransaction();
+                java.send(new ProducerRecord<>(javaTopic, 0, "k", "java-open")).get(20, TimeUnit.SECONDS);
+                kafkajs(clients, "kafkajs-on-v2", "kafkajs-v2-tx", "kafkajs-v2-group"); // while Java's is open
+                java.commitTransaction();
+            }
+            TopicPartition tp = new TopicPartition(javaTopic, 0);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() ->
+                    values(Txn.readAll(clients, READ_COMMITTED, List.of(tp), Duration.ofSeconds(10))).contains("java-open"));
+            try (Admin admin = clients.admin()) {
+                assertThat(admin.describeTransactions(List.of("java-v2-tx")).description("java-v2-tx")
+                        .get(20, TimeUnit.SECONDS).producerEpoch()).as("the Java producer ran V2 (epoch bumped by its end)")
+                        .isEqualTo((short) 1);
+                assertThat(admin.describeTransactions(List.of("kafkajs-v2-tx")).description("kafkajs-v2-tx")
+                        .get(20, TimeUnit.SECONDS).producerEpoch()).as("kafkajs ran V1 (no bump)").isEqualTo((short) 0);
+            }
+        }
+    }
+
+    /** Runs the kafkajs script against {@code clients}: commit, abort, commit on {@code topic}, then a read_committed read. */
+    private static void kafkajs(KafkaClients clients, String topic, String transactionalId, String group) throws Exception {
         assumeTrue(onPath("node") && onPath("npm"), "node and npm are not installed: the kafkajs test is skipped");
         Path work = Files.createDirectories(Path.of("target", "kafkajs").toAbsolutePath());
         if (!Files.exists(work.resolve("node_modules/kafkajs/package.json"))) {
@@ -147,15 +183,14 @@ class Tv1ClientsIT {
         try (var in = Tv1ClientsIT.class.getResourceAsStream("kafkajs-transactions.js")) {
             Files.write(script, in.readAllBytes());
         }
-        String topic = "kafkajs-txn";
         TopicPartition tp = new TopicPartition(topic, 0);
-        broker.createTopic(topic, 1);
-        String output = run(work, Duration.ofSeconds(90), "node", script.toString(), broker.bootstrap(), topic,
-                "kafkajs-group");
+        clients.createTopic(topic, 1);
+        String output = run(work, Duration.ofSeconds(90), "node", script.toString(), clients.bootstrap(), topic, group,
+                transactionalId);
         assertThat(output).contains("SEEN [\"js-c1\",\"js-c2\",\"js-c3\"]");
-        assertThat(values(Txn.readAll(broker, READ_COMMITTED, List.of(tp), Duration.ofSeconds(20))))
+        assertThat(values(Txn.readAll(clients, READ_COMMITTED, List.of(tp), Duration.ofSeconds(20))))
                 .containsExactly("js-c1", "js-c2", "js-c3");
-        assertThat(values(Txn.readAll(broker, READ_UNCOMMITTED, List.of(tp), Duration.ofSeconds(20))))
+        assertThat(values(Txn.readAll(clients, READ_UNCOMMITTED, List.of(tp), Duration.ofSeconds(20))))
                 .containsExactly("js-c1", "js-c2", "js-a1", "js-c3");
     }
 

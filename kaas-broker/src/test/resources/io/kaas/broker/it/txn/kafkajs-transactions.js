@@ -2,7 +2,7 @@
 // commit) from its transactional producer, then a read_committed group consumer; prints "SEEN [...]".
 const { Kafka, logLevel } = require('kafkajs');
 
-const [broker, topic, groupId] = process.argv.slice(2);
+const [broker, topic, groupId, transactionalId] = process.argv.slice(2);
 const kafka = new Kafka({ clientId: 'kaas-kafkajs', brokers: [broker], logLevel: logLevel.WARN,
   retry: { retries: 8, initialRetryTime: 100 } });
 
@@ -17,7 +17,7 @@ async function transaction(producer, values, commit) {
 }
 
 async function main() {
-  const producer = kafka.producer({ transactionalId: 'kafkajs-tx', maxInFlightRequests: 1, idempotent: true });
+  const producer = kafka.producer({ transactionalId, maxInFlightRequests: 1, idempotent: true });
   await producer.connect();
   await transaction(producer, ['js-c1', 'js-c2'], true);
   await transaction(producer, ['js-a1'], false);
