@@ -123,6 +123,47 @@ class TransactionsIT {
         }
     }
 
+    /**
+     * Two producers' transactions interleaved on one partition, committed and aborted crosswise: read_committed
+     * drops exactly the aborted ones, also when it fetches a few records at a time (aborted ranges per fetch).
+     */
+    @Test
+    void interleavedTransactionsOfTwoProducersAreFilteredExactly() throws Exception {
+        String topic = "interleaved";
+        TopicPartition tp = new TopicPartition(topic, 0);
+        broker.createTopic(topic, 1);
+        try (KafkaProducer<String, String> a = Txn.producer(broker, "interleaved-a");
+             KafkaProducer<String, String> b = Txn.producer(broker, "interleaved-b")) {
+            a.initTransactions();
+            b.initTransactions();
+            a.beginTransaction();
+            b.beginTransaction();
+            send(a, topic, 0, "a1"); // 0
+            send(b, topic, 0, "b1"); // 1
+            send(a, topic, 0, "a2"); // 2
+            send(b, topic, 0, "b2"); // 3
+            a.commitTransaction(); // 4
+            b.abortTransaction(); // 5
+            a.beginTransaction();
+            b.beginTransaction();
+            send(a, topic, 0, "a3"); // 6
+            send(b, topic, 0, "b3"); // 7
+            b.commitTransaction(); // 8
+            a.abortTransaction(); // 9
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> endOffset(tp, IsolationLevel.READ_COMMITTED) == 10);
+        for (int fetchBytes : new int[] {1_048_576, 1}) {
+            try (KafkaConsumer<String, String> rc = broker.consumer(Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, READ_COMMITTED,
+                    ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, fetchBytes))) {
+                List<ConsumerRecord<String, String>> got = Txn.readAll(rc, List.of(tp), Duration.ofSeconds(20));
+                assertThat(values(got)).as("max.partition.fetch.bytes=%d", fetchBytes).containsExactly("a1", "a2", "b3");
+                assertThat(offsets(got)).containsExactly(0L, 2L, 7L);
+            }
+        }
+        assertThat(values(Txn.readAll(broker, READ_UNCOMMITTED, List.of(tp), Duration.ofSeconds(20))))
+                .containsExactly("a1", "b1", "a2", "b2", "a3", "b3");
+    }
+
     @Test
     void brokerAdvertisesTransactionVersion2AndGroupVersion1() throws Exception {
         try (Admin admin = broker.admin()) {
