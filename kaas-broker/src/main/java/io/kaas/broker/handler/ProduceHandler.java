@@ -7,6 +7,7 @@ import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
+import io.kaas.api.storage.InvalidRecordException;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.broker.config.BrokerConfig.ImplicitAddRetry;
 import io.kaas.broker.request.ApiHandler;
@@ -21,6 +22,7 @@ import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceRequestData.PartitionProduceData;
 import io.kaas.wire.message.ProduceRequestData.TopicProduceData;
 import io.kaas.wire.message.ProduceResponseData;
+import io.kaas.wire.message.ProduceResponseData.BatchIndexAndErrorMessage;
 import io.kaas.wire.message.ProduceResponseData.PartitionProduceResponse;
 import io.kaas.wire.message.ProduceResponseData.TopicProduceResponse;
 import io.kaas.wire.protocol.BufferRecords;
@@ -55,6 +57,10 @@ import java.util.concurrent.TimeUnit;
  * accepted from a client (INVALID_RECORD, before any verification); markers are written by the coordinator
  * through WriteTxnMarkers. Internal topics ({@code __transaction_state}) are not writable by clients:
  * INVALID_TOPIC_EXCEPTION.
+ *
+ * <p>A batch the engine refuses for some of its records (KIP-467: a compacted topic's keyless records) is
+ * INVALID_RECORD with Kafka's partition-level message, the log start offset, and from v8 {@code record_errors}:
+ * the index and message of each refused record.
  */
 public final class ProduceHandler implements ApiHandler<ProduceRequestData, ProduceResponseData> {
     /** The first version whose transactional partitions the coordinator adds itself (transactions V2). */
@@ -281,13 +287,13 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
                 appended = holder.get(0);
             }
         } catch (RuntimeException e) {
-            a.result().complete(error(partition, StorageErrors.code(e), StorageErrors.message(e)));
+            a.result().complete(failed(partition, log, e));
             return;
         }
         // The batches are readable once append returns (before an acks=all fsync): wake the fetches waiting now, once.
         topics.appended(log.key());
         appended.whenComplete((r, e) -> a.result().complete(e != null
-                ? error(partition, StorageErrors.code(e), StorageErrors.message(e))
+                ? failed(partition, log, e)
                 : new PartitionProduceResponse().setIndex(partition).setErrorCode(Errors.NONE)
                         .setBaseOffset(r.baseOffset()).setLogAppendTimeMs(r.logAppendTime())
                         .setLogStartOffset(r.logStartOffset()).setErrorMessage(null)));
@@ -357,6 +363,25 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         } catch (CorruptBatchException e) {
             throw new RejectedBatch(Errors.CORRUPT_MESSAGE, e.getMessage());
         }
+    }
+
+    /**
+     * The answer for an append the engine refused. A batch refused for some of its records (KIP-467) carries each
+     * one's index and message as {@code record_errors} and, as Kafka's ReplicaManager, the log start offset.
+     */
+    private static PartitionProduceResponse failed(int partition, PartitionLog log, Throwable e) {
+        PartitionProduceResponse response = error(partition, StorageErrors.code(e), StorageErrors.message(e));
+        List<InvalidRecordException.RecordError> recordErrors = StorageErrors.recordErrors(e);
+        if (!recordErrors.isEmpty()) {
+            response.setRecordErrors(recordErrors.stream().map(r -> new BatchIndexAndErrorMessage()
+                    .setBatchIndex(r.batchIndex()).setBatchIndexErrorMessage(r.message())).toList());
+            try {
+                response.setLogStartOffset(log.offsets().logStartOffset());
+            } catch (RuntimeException unreadable) {
+                // the partition went offline meanwhile: -1, as for any other failure
+            }
+        }
+        return response;
     }
 
     private static PartitionProduceResponse error(int partition, short code, String message) {
