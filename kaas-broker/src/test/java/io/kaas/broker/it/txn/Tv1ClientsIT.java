@@ -37,8 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Transactions V1 (AddPartitionsToTxn, AddOffsetsToTxn, no epoch bump on an end): the Java client against a broker
- * started with {@code transaction.version=1}, and kafkajs (from npm; a TV1 client whatever the broker finalizes)
- * against the same broker with its own transactional producer and read_committed consumer.
+ * started with {@code transaction.version=1}; kafkajs (from npm; a V1 client whatever the broker finalizes) with its
+ * own transactional producer and read_committed consumer, on that broker and on one finalized at 2 while a Java
+ * producer runs V2 there.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class Tv1ClientsIT {
