@@ -17,6 +17,7 @@ import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
 import io.kaas.broker.handler.txn.TxnErrors;
+import io.kaas.broker.transaction.ProducerOrder;
 import io.kaas.broker.transaction.VerificationGuards;
 import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceRequestData.PartitionProduceData;
@@ -73,6 +74,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
     private final TransactionVerifier transactions;
     private final VerificationGuards guards;
     private final ImplicitAddRetry retry;
+    private final ProducerOrder order = new ProducerOrder();
 
     /**
      * @param guards what keeps a verified batch from landing after its transaction's marker
@@ -201,25 +203,27 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         }
         long producerId = producerIds.iterator().next();
         short epoch = epochs.iterator().next();
-        long guard = guards.begin();
-        boolean verifyOnly = version < IMPLICIT_ADD_VERSION;
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(verifyOnly ? 0 : retry.maxMs());
-        CompletableFuture<Map<TopicPartitionRef, Short>> verified = verify(transactionalId, producerId, epoch,
-                transactional.stream().map(Accepted::ref).toList(), verifyOnly, deadline);
-        verified.whenComplete((errors, failure) -> {
-            for (Accepted a : accepted) {
-                short code = !a.transactional() ? Errors.NONE
-                        : failure != null ? Errors.COORDINATOR_NOT_AVAILABLE
-                        : errors.getOrDefault(a.ref(), Errors.UNKNOWN_SERVER_ERROR);
-                if (version < IMPLICIT_ADD_VERSION) {
-                    code = TxnErrors.verified(code);
-                }
-                if (code == Errors.NONE) {
-                    append(a, durable, a.transactional() ? guard : NO_GUARD);
-                } else {
-                    a.result().complete(verificationError(a.partition(), code, version));
-                }
-            }
+        // A later request of this producer waits for this one's verification: appends stay in request order.
+        order.run(producerId, () -> {
+            long guard = guards.begin();
+            boolean verifyOnly = version < IMPLICIT_ADD_VERSION;
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(verifyOnly ? 0 : retry.maxMs());
+            return verify(transactionalId, producerId, epoch, transactional.stream().map(Accepted::ref).toList(),
+                    verifyOnly, deadline).whenComplete((errors, failure) -> {
+                        for (Accepted a : accepted) {
+                            short code = !a.transactional() ? Errors.NONE
+                                    : failure != null ? Errors.COORDINATOR_NOT_AVAILABLE
+                                    : errors.getOrDefault(a.ref(), Errors.UNKNOWN_SERVER_ERROR);
+                            if (version < IMPLICIT_ADD_VERSION) {
+                                code = TxnErrors.verified(code);
+                            }
+                            if (code == Errors.NONE) {
+                                append(a, durable, a.transactional() ? guard : NO_GUARD);
+                            } else {
+                                a.result().complete(verificationError(a.partition(), code, version));
+                            }
+                        }
+                    });
         });
     }
 
