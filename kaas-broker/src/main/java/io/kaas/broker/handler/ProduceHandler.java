@@ -205,20 +205,19 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         short epoch = epochs.iterator().next();
         // A later request of this producer waits for this one's verification: appends stay in request order.
         order.run(producerId, () -> {
-            long guard = guards.begin();
             boolean verifyOnly = version < IMPLICIT_ADD_VERSION;
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(verifyOnly ? 0 : retry.maxMs());
             return verify(transactionalId, producerId, epoch, transactional.stream().map(Accepted::ref).toList(),
-                    verifyOnly, deadline).whenComplete((errors, failure) -> {
+                    verifyOnly, deadline).whenComplete((verified, failure) -> {
                         for (Accepted a : accepted) {
                             short code = !a.transactional() ? Errors.NONE
                                     : failure != null ? Errors.COORDINATOR_NOT_AVAILABLE
-                                    : errors.getOrDefault(a.ref(), Errors.UNKNOWN_SERVER_ERROR);
+                                    : verified.errors().getOrDefault(a.ref(), Errors.UNKNOWN_SERVER_ERROR);
                             if (version < IMPLICIT_ADD_VERSION) {
                                 code = TxnErrors.verified(code);
                             }
                             if (code == Errors.NONE) {
-                                append(a, durable, a.transactional() ? guard : NO_GUARD);
+                                append(a, durable, a.transactional() ? verified.guard() : NO_GUARD);
                             } else {
                                 a.result().complete(verificationError(a.partition(), code, version));
                             }
@@ -227,13 +226,19 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         });
     }
 
+    /** The coordinator's answer to one verification, and the guard taken just before it was asked. */
+    private record Verified(Map<TopicPartitionRef, Short> errors, long guard) {
+    }
+
     /**
      * One verification call, repeated every {@code retry.backoffMs} while the coordinator answers
      * CONCURRENT_TRANSACTIONS and {@code deadline} (System.nanoTime) is not reached; the last answer then stands.
+     * Each attempt takes a fresh verification guard: the markers of the transaction before, which are what a retry
+     * waits for, must not void the attempt that comes after them.
      */
-    private CompletableFuture<Map<TopicPartitionRef, Short>> verify(String transactionalId, long producerId, short epoch,
-                                                                   List<TopicPartitionRef> partitions,
-                                                                   boolean verifyOnly, long deadline) {
+    private CompletableFuture<Verified> verify(String transactionalId, long producerId, short epoch,
+                                               List<TopicPartitionRef> partitions, boolean verifyOnly, long deadline) {
+        long guard = guards.begin();
         CompletableFuture<Map<TopicPartitionRef, Short>> answer;
         try {
             answer = transactions.addPartitions(transactionalId, producerId, epoch, partitions, verifyOnly);
@@ -243,7 +248,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         return answer.thenCompose(errors -> {
             long backoffNanos = TimeUnit.MILLISECONDS.toNanos(retry.backoffMs());
             if (!errors.containsValue(Errors.CONCURRENT_TRANSACTIONS) || System.nanoTime() + backoffNanos > deadline) {
-                return CompletableFuture.completedFuture(errors);
+                return CompletableFuture.completedFuture(new Verified(errors, guard));
             }
             Executor later = CompletableFuture.delayedExecutor(retry.backoffMs(), TimeUnit.MILLISECONDS);
             return CompletableFuture.supplyAsync(() -> null, later)

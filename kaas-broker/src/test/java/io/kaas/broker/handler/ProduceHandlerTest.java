@@ -244,6 +244,28 @@ class ProduceHandlerTest {
     }
 
     @Test
+    void theMarkersARetryWaitedForDoNotVoidTheAttemptAfterThem() throws Exception {
+        // The last transaction's marker lands while the add is answered CONCURRENT_TRANSACTIONS; the retry that
+        // follows is a new verification: its batch is stored (Kafka's guard is per verification, not per request).
+        MarkerAppender markers = new MarkerAppender(topics, guards, Clock.systemUTC());
+        handler = new ProduceHandler(topics, (id, pid, epoch, partitions, verifyOnly) -> {
+            boolean first = verifications.incrementAndGet() == 1;
+            if (first) {
+                assertThat(markers.append("t", 0, pid, (short) 0, 0, true).join()).isEqualTo(Errors.NONE);
+            }
+            Map<TopicPartitionRef, Short> out = new HashMap<>();
+            partitions.forEach(p -> out.put(p, first ? Errors.CONCURRENT_TRANSACTIONS : Errors.NONE));
+            return CompletableFuture.completedFuture(out);
+        }, guards, RETRY);
+        ByteBuffer batch = MemoryRecords.withTransactionalRecords(Compression.NONE, 5L, (short) 1, 0,
+                new SimpleRecord(1_000L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)))
+                .buffer();
+        assertThat(produce(batch, (short) 1, "txn-a", (short) 12).errorCode()).isEqualTo(Errors.NONE);
+        assertThat(verifications).hasValue(2);
+        assertThat(topics.log("t", 0).offsets().highWatermark()).as("the marker, then the batch").isEqualTo(2);
+    }
+
+    @Test
     void anImplicitAddStillConcurrentAfterTheRetryWindowIsNotEnoughReplicasAndNotStored() throws Exception {
         handler = busyCoordinator(Integer.MAX_VALUE);
         ProduceResponseData.PartitionProduceResponse response =

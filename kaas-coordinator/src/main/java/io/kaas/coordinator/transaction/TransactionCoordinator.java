@@ -664,8 +664,14 @@ public final class TransactionCoordinator implements AutoCloseable {
                     && producerEpoch == Short.MAX_VALUE - 1 && img.producerEpoch() == 0;
             boolean retryOnBump = v2 && img.producerEpoch() == producerEpoch + 1;
             boolean retry = retryOnOverflow || retryOnBump;
+            // As Kafka 4.x: a change in flight answers CONCURRENT_TRANSACTIONS before the epoch is looked at, and
+            // under V2 a Prepare state takes the epoch it was bumped to as well as the retry of the bumping end.
+            if (md.pending != null && md.pending != TransactionState.PREPARE_EPOCH_FENCE) {
+                return CompletableFuture.completedFuture(endError(Errors.CONCURRENT_TRANSACTIONS));
+            }
             boolean validEpoch = switch (img.state()) {
-                case PREPARE_COMMIT, PREPARE_ABORT -> v2 ? retryOnBump : producerEpoch == img.producerEpoch();
+                case PREPARE_COMMIT, PREPARE_ABORT -> v2 ? retryOnBump || producerEpoch == img.producerEpoch()
+                        : producerEpoch == img.producerEpoch();
                 case COMPLETE_COMMIT, COMPLETE_ABORT -> v2 ? retry || producerEpoch == img.producerEpoch()
                         : producerEpoch == img.producerEpoch();
                 default -> producerEpoch == img.producerEpoch();

@@ -37,7 +37,6 @@ import org.apache.kafka.common.record.MemoryRecords;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -168,9 +167,6 @@ class TransactionBadInputIT {
      * (retried), never PRODUCER_FENCED, which would be fatal to the producer.
      */
     @Test
-    @Disabled("kaas: an EndTxn v5 at the epoch the previous end answered, arriving while that end is in PrepareAbort "
-            + "(its Complete not yet pending), is answered PRODUCER_FENCED; Kafka 4.1.1 answers CONCURRENT_TRANSACTIONS "
-            + "(checked: 2000 back-to-back empty aborts, NONE or CONCURRENT_TRANSACTIONS only)")
     void endTxnV5RightAfterTheLastEndIsConcurrentNeverFenced() throws Exception {
         String id = "v2-ends-tx";
         ProducerIdAndEpoch pid = raw.initProducerId(id, 60_000);
