@@ -21,7 +21,9 @@ class HarnessSmokeIT {
     Path work;
 
     @Test
-    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    // About a minute per broker; a broker that cannot run a workload costs up to the client's 60 s
+    // max.block.ms for each (the transactional ones on a broker without a transaction coordinator).
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void oneTinyRoundAgainstBothBrokersProducesEveryReport() throws Exception {
         Path home = Path.of(System.getProperty("kaas.home", "../distribution/target/kaas-0.1.0-SNAPSHOT"));
         assumeTrue(Files.isRegularFile(home.resolve("bin/kaas-server-start.sh")),
