@@ -25,7 +25,7 @@ import org.apache.kafka.clients.admin.NewTopic;
  * <pre>
  * java -cp &lt;benchmarks runtime classpath&gt; io.kaas.benchmarks.Harness
  *     --kaas-home distribution/target/kaas-0.1.0-SNAPSHOT [--out benchmarks/results] [--mode full|smoke]
- *     [--rounds N] [--systems kaas,kaas-rocksdb,kafka,kafka-flush1] [--work DIR]
+ *     [--rounds N] [--systems kaas,kaas-rocksdb,kaas-tv1,kafka,kafka-flush1,kafka-tv1] [--work DIR]
  *     [--workloads all|produce,consume,consume-assigned,e2e,wide,large,txn-produce,txn-e2e] [--name BASENAME]
  * </pre>
  */
@@ -74,7 +74,10 @@ public final class Harness {
                 case "kaas-rocksdb" -> new KaasUnderTest(kaasHome.toAbsolutePath(), "rocksdb");
                 case "kafka" -> new KafkaUnderTest(false, classpath);
                 case "kafka-flush1" -> new KafkaUnderTest(true, classpath);
-                default -> throw new IllegalArgumentException("unknown system '" + s + "'; known: kaas, kaas-rocksdb, kafka, kafka-flush1");
+                case "kaas-tv1" -> new KaasUnderTest(kaasHome.toAbsolutePath(), "segments", 1);
+                case "kafka-tv1" -> new KafkaUnderTest(false, 1, classpath);
+                default -> throw new IllegalArgumentException("unknown system '" + s
+                        + "'; known: kaas, kaas-rocksdb, kaas-tv1, kafka, kafka-flush1, kafka-tv1");
             });
         }
         Workloads workloads = opts.containsKey("workloads") ? Workloads.parse(opts.get("workloads")) : Workloads.all();
