@@ -113,8 +113,10 @@ public final class Harness {
     }
 
     private void runOne(BrokerUnderTest system, int round, Path dir) throws IOException, InterruptedException {
+        double load = ProcStats.loadAverage();
         BrokerUnderTest.Running b = system.start(dir);
         String label = system.label();
+        results.add("machine load average (1 min) before start", label, load);
         long pid = b.process().pid();
         try {
             results.add("start-up to first Metadata ms", label, b.startupMillis());
