@@ -7,6 +7,7 @@ module io.kaas.broker {
     requires transitive io.kaas.api;
     requires io.kaas.wire;
     requires io.kaas.plugins;
+    requires io.kaas.records;
     /* BrokerConfig.groupCoordinator() hands out the coordinator's typed settings. */
     requires transitive io.kaas.coordinator;
     requires io.netty.buffer;

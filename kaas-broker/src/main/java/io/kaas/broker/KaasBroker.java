@@ -13,14 +13,23 @@ import io.kaas.broker.config.ConfigException;
 import io.kaas.broker.config.Listener;
 import io.kaas.broker.handler.Handlers;
 import io.kaas.broker.handler.group.GroupHandlers;
+import io.kaas.broker.handler.txn.TxnHandlers;
 import io.kaas.broker.network.KafkaServer;
 import io.kaas.broker.network.NetworkSettings;
+import io.kaas.broker.request.Features;
 import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.broker.request.ServedApi;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
+import io.kaas.broker.transaction.LocalMarkerWriter;
+import io.kaas.broker.transaction.MarkerAppender;
+import io.kaas.broker.transaction.TransactionStateTopic;
+import io.kaas.broker.transaction.VerificationGuards;
 import io.kaas.coordinator.CoordinatorContext;
 import io.kaas.coordinator.group.GroupCoordinator;
+import io.kaas.coordinator.transaction.ProducerIds;
+import io.kaas.coordinator.transaction.TransactionConfig;
+import io.kaas.coordinator.transaction.TransactionCoordinator;
 import io.kaas.plugins.BackendCatalog;
 import io.kaas.plugins.PluginsDirectory;
 import java.io.IOException;
@@ -62,6 +71,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private FutureTask<InetSocketAddress> bound;
     private TopicManager topics;
     private GroupCoordinator groups;
+    private TransactionCoordinator transactions;
     private BrokerEndpoint advertised;
     private boolean closed;
     private volatile boolean serving;
@@ -132,12 +142,27 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         });
         advertised = advertisedFor(config.listeners().get(0), awaitBound().getPort());
         topics = new TopicManager(this, TopicNames.reservedBy(engineProvider, storeProvider));
-        groups = GroupCoordinator.create(CoordinatorContext.of(clusterStore, scheduler, clock), config.groupCoordinator());
-        List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics));
-        handlers.addAll(GroupHandlers.create(this, groups));
-        HandlerRegistry registry = HandlerRegistry.of(accessGate, handlers);
+        CoordinatorContext coordinatorContext = CoordinatorContext.of(clusterStore, scheduler, clock);
+        groups = GroupCoordinator.create(coordinatorContext, config.groupCoordinator());
+        TransactionConfig txnConfig = config.transactionCoordinator();
+        TransactionStateTopic transactionState = new TransactionStateTopic(topics, txnConfig.stateLogPartitions(),
+            config.transactionStateLogSegmentBytes());
+        VerificationGuards guards = new VerificationGuards();
+        MarkerAppender markers = new MarkerAppender(topics, guards, clock);
+        ProducerIds producerIds = new ProducerIds(clusterStore);
+        transactions = TransactionCoordinator.create(coordinatorContext, txnConfig, transactionState,
+            new LocalMarkerWriter(markers), producerIds, groups);
+        List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions, guards));
+        handlers.addAll(GroupHandlers.create(this, groups, transactionState));
+        handlers.addAll(TxnHandlers.create(topics, transactions, markers));
+        // The epoch only grows: clients re-read the finalized levels when they see a higher one (after a restart
+        // with another transaction.version, say).
+        HandlerRegistry registry = HandlerRegistry.of(accessGate, handlers,
+            Features.of(config.transactionVersion(), clock.millis()));
         topics.open();
         groups.start();
+        // After the topics (the state log and the data partitions markers go to), before the first request.
+        transactions.start();
         server.serve(registry);
         serving = true;
     }
@@ -201,6 +226,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         }
         long began = System.nanoTime();
         quietly("network server", server);
+        quietly("transaction coordinator", transactions);
         quietly("group coordinator", groups);
         quietly("topic manager", topics);
         quietly("storage engine", storageEngine);

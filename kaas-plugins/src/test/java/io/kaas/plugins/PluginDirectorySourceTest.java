@@ -66,6 +66,7 @@ class PluginDirectorySourceTest {
                 public ReadResult read(long o, int m, long x, boolean one) { check(); return new ReadResult(List.of(), offsets()); }
                 public LogOffsets offsets() { check(); return new LogOffsets(0, 0, 0); }
                 public List<io.kaas.api.storage.AbortedTransaction> abortedTransactions(long f, long t) { check(); return List.of(); }
+                public List<io.kaas.api.storage.ProducerState> producers() { check(); return List.of(); }
                 public Optional<TimestampOffset> offsetForTimestamp(long t) { check(); return Optional.empty(); }
                 public Optional<TimestampOffset> maxTimestamp() { check(); return Optional.empty(); }
                 public CompletableFuture<Long> deleteRecordsBefore(long o) { check(); return CompletableFuture.completedFuture(0L); }

@@ -3,6 +3,7 @@ package io.kaas.records;
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.ControlRecords;
 import io.kaas.api.storage.AbortedTransaction;
+import io.kaas.api.storage.InvalidTxnStateException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,8 +15,9 @@ import java.util.Map;
  * The transaction state of one partition, kept as Kafka's producer state manager keeps it: per producer id
  * the first offset of its open transaction, and the aborted ranges. A transactional data batch of a producer
  * with no open transaction opens one at its base offset; a control batch of that producer closes it; an
- * ABORT marker records {@code (producerId, firstOffset, markerOffset)}, where {@code firstOffset} is the
- * marker's own offset if no transaction was open (as Kafka does).
+ * ABORT marker records {@code (producerId, firstOffset, markerOffset)}. A marker of a producer with no open
+ * transaction (it wrote no data to this partition) changes nothing and records no range: Kafka's producer state
+ * manager emits a completed transaction for non-empty transactions only, so its transaction index holds none.
  *
  * <p>Changes go through a {@link Staged} view, committed once the write succeeded, so a failed write leaves
  * the state as it was. Writers use it under their partition lock; {@link #aborted} may be called from any
@@ -34,21 +36,22 @@ public final class TransactionTracker {
     }
 
     /**
-     * Whether {@code h} can change the transaction state: it has a producer id and is transactional or a control
-     * batch. An engine may skip {@link Staged#record} for the others (it ignores them).
+     * Whether {@link Staged#record} must see {@code h}: it has a producer id (a transactional batch or marker
+     * changes the state; any other batch of a producer is checked against its open transaction). An engine may
+     * skip {@link Staged#record} for the others (it ignores them).
      */
     public static boolean concerns(BatchHeader h) {
-        return h.hasProducerId() && (h.isTransactional() || h.isControl());
+        return h.hasProducerId();
     }
 
     /** A view on which one append records its batches. */
     public Staged stage() {
-        return new Staged();
+        return new Staged(true);
     }
 
-    /** Replays a batch found in the log on recovery, at the offset its header carries. */
+    /** Replays a batch found in the log on recovery, at the offset its header carries, without checks. */
     public void replay(BatchHeader h, ByteBuffer batch) {
-        Staged s = stage();
+        Staged s = new Staged(false);
         s.record(h, h.baseOffset(), batch);
         s.commit();
     }
@@ -62,10 +65,26 @@ public final class TransactionTracker {
         return lso;
     }
 
-    /** The aborted ranges with data in [{@code fromOffset}, {@code toOffset}), by marker offset. */
+    /**
+     * The aborted ranges with data in [{@code fromOffset}, {@code toOffset}), by marker offset. The ranges that end
+     * before {@code fromOffset} are skipped by a binary search (they are sorted by marker offset), so a fetch near
+     * the log end does not walk every older abort.
+     */
     public List<AbortedTransaction> aborted(long fromOffset, long toOffset) {
+        List<AbortedTransaction> ranges = aborted;
+        int lo = 0;
+        int hi = ranges.size();
+        while (lo < hi) { // the first range whose marker is at or after fromOffset
+            int mid = (lo + hi) >>> 1;
+            if (ranges.get(mid).lastOffset() < fromOffset) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
         List<AbortedTransaction> out = new ArrayList<>();
-        for (AbortedTransaction a : aborted) {
+        for (int i = lo; i < ranges.size(); i++) {
+            AbortedTransaction a = ranges.get(i);
             if (a.overlaps(fromOffset, toOffset)) {
                 out.add(a);
             }
@@ -109,12 +128,31 @@ public final class TransactionTracker {
         return dropped;
     }
 
+    /**
+     * Forgets aborted ranges whose ABORT marker compaction removed (their data went before), so no read_committed
+     * fetch is told of a range whose marker it will never see.
+     */
+    public void forget(java.util.Collection<AbortedTransaction> removed) {
+        if (removed.isEmpty()) {
+            return;
+        }
+        List<AbortedTransaction> kept = new ArrayList<>(aborted);
+        if (kept.removeAll(removed)) {
+            aborted = List.copyOf(kept);
+        }
+    }
+
     /** The changes of one append; nothing reaches the state before {@link #commit()}. */
     public final class Staged {
+        private final boolean checked;
         // allocated on the first change: most appends carry no transaction
         private Map<Long, Long> changedOpen = Map.of();
         private List<Change> changes = List.of();
         private List<AbortedTransaction> newAborted = List.of();
+
+        private Staged(boolean checked) {
+            this.checked = checked;
+        }
 
         private Long currentOpen(long producerId) {
             return changedOpen.containsKey(producerId) ? changedOpen.get(producerId) : open.get(producerId);
@@ -139,6 +177,8 @@ public final class TransactionTracker {
          * {@link #concerns concern} transactions are ignored.
          *
          * @throws io.kaas.api.record.CorruptBatchException if a control batch's key is malformed
+         * @throws InvalidTxnStateException if it is a data batch that is not transactional and its producer has a
+         *         transaction open (Kafka's "Expected transactional write"); the view is left unchanged
          */
         public void record(BatchHeader h, long baseOffset, ByteBuffer batch) {
             if (!concerns(h)) {
@@ -146,12 +186,17 @@ public final class TransactionTracker {
             }
             long pid = h.producerId();
             Long first = currentOpen(pid);
+            if (!h.isControl() && !h.isTransactional()) {
+                if (first != null && checked) {
+                    throw new InvalidTxnStateException("expected a transactional write from producer " + pid
+                            + ", which has a transaction open since offset " + first + ", at offset " + baseOffset);
+                }
+                return;
+            }
             if (h.isControl()) {
                 short type = ControlRecords.type(batch, 0, h);
-                AbortedTransaction abort = type == ControlRecords.ABORT
-                        ? new AbortedTransaction(pid, first != null ? first : baseOffset, baseOffset) : null;
-                if (first != null || abort != null) {
-                    change(pid, null, abort);
+                if (first != null) {
+                    change(pid, null, type == ControlRecords.ABORT ? new AbortedTransaction(pid, first, baseOffset) : null);
                 }
             } else if (first == null) {
                 change(pid, baseOffset, null);

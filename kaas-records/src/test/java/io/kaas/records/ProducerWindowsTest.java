@@ -5,7 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.storage.InvalidProducerEpochException;
+import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.OutOfOrderSequenceException;
+import io.kaas.api.storage.ProducerState;
+import io.kaas.api.storage.TransactionCoordinatorFencedException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ProducerWindowsTest {
@@ -70,9 +76,77 @@ class ProducerWindowsTest {
     @Test
     void restoresAndReplays() {
         windows.restore(7, new ProducerWindows.Producer((short) 3, java.util.List.of(new ProducerWindows.Batch(0, 4, 0, 4))));
-        windows.replay(new BatchHeader(0, 100, 5, 1, 0, (short) 0, 0, 0, 7, (short) 3, 5, 2));
+        windows.replay(new BatchHeader(0, 100, 5, 1, 0, (short) 0, 0, 0, 7, (short) 3, 5, 2), null);
         assertThat(windows.producers().get(7L).batches()).containsExactly(new ProducerWindows.Batch(0, 4, 0, 4),
                 new ProducerWindows.Batch(5, 6, 5, 6));
         assertThat(windows.stage().check(batch(3, 7, 1))).isEmpty();
+    }
+
+    /** A marker of producer 7 as the coordinator writes it, at timestamp 9000. */
+    private static ByteBuffer marker(int epoch, int coordinatorEpoch, boolean commit) {
+        return BatchBuilder.marker(7, (short) epoch, coordinatorEpoch, commit, 9_000);
+    }
+
+    private static BatchHeader header(ByteBuffer batch) {
+        return RecordBatches.header(batch, 0, 0);
+    }
+
+    private void end(ByteBuffer marker, long offset) {
+        ProducerWindows.Staged s = windows.stage();
+        assertThat(s.check(header(marker), marker)).isEmpty();
+        s.record(header(marker), offset, marker);
+        s.commit();
+    }
+
+    @Test
+    void aMarkerOfTheSameEpochKeepsTheSequencesAndRecordsItsCoordinatorEpoch() {
+        append(batch(0, 0, 2), 0);
+        end(marker(0, 3, true), 2);
+        ProducerWindows.Producer p = windows.producers().get(7L);
+        assertThat(p).isEqualTo(new ProducerWindows.Producer((short) 0, List.of(new ProducerWindows.Batch(0, 1, 0, 1)),
+                9_000, 3));
+        assertThat(windows.stage().check(batch(0, 2, 1))).isEmpty();
+    }
+
+    @Test
+    void aMarkerThatRaisesTheEpochStartsTheSequencesAtZero() {
+        append(batch(0, 0, 2), 0);
+        end(marker(1, 0, true), 2);
+        assertThat(windows.producers().get(7L).batches()).isEmpty();
+        assertThatThrownBy(() -> windows.stage().check(batch(1, 2, 1))).isInstanceOf(OutOfOrderSequenceException.class)
+                .hasMessageContaining("expected sequence 0");
+        assertThatThrownBy(() -> windows.stage().check(batch(0, 2, 1))).as("the old epoch is fenced")
+                .isInstanceOf(InvalidProducerEpochException.class);
+        assertThat(windows.stage().check(batch(1, 0, 1))).isEmpty();
+    }
+
+    @Test
+    void refusesAMarkerOfAnOlderEpochOrCoordinatorEpoch() {
+        append(batch(2, 0, 1), 0);
+        end(marker(2, 5, false), 1);
+        ByteBuffer olderEpoch = marker(1, 5, true);
+        assertThatThrownBy(() -> windows.stage().check(header(olderEpoch), olderEpoch))
+                .isInstanceOf(InvalidProducerEpochException.class).hasMessageContaining("epoch 1");
+        ByteBuffer zombie = marker(2, 4, true);
+        assertThatThrownBy(() -> windows.stage().check(header(zombie), zombie))
+                .isInstanceOf(TransactionCoordinatorFencedException.class).hasMessageContaining("coordinator epoch 4");
+        end(marker(3, 5, true), 2); // a newer epoch with the same coordinator
+        assertThat(windows.producers().get(7L).coordinatorEpoch()).isEqualTo(5);
+    }
+
+    @Test
+    void aMarkerMustComeWithItsBytes() {
+        ByteBuffer m = marker(0, 0, true);
+        assertThatThrownBy(() -> windows.stage().check(header(m), null)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void statesJoinTheOpenTransactionsInProducerIdOrder() {
+        append(batch(0, 0, 3), 10);
+        windows.restore(3, new ProducerWindows.Producer((short) 1, List.of(), 5, 2));
+        assertThat(windows.states(Map.of(7L, 10L, 9L, 20L))).containsExactly(
+                new ProducerState(3, 1, -1, 5, 2, -1),
+                new ProducerState(7, 0, 2, 0, -1, 10),
+                new ProducerState(9, -1, -1, -1, -1, 20));
     }
 }

@@ -8,6 +8,7 @@ import io.kaas.api.record.ControlRecords;
 import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AbortedTransaction;
+import io.kaas.api.storage.InvalidTxnStateException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
@@ -70,9 +71,9 @@ class TransactionTrackerTest {
         end(1, 2, ControlRecords.ABORT);
         assertThat(tracker.lastStableOffset(3)).isEqualTo(1);
         end(2, 3, ControlRecords.ABORT);
-        end(3, 4, ControlRecords.ABORT); // nothing open: a range of the marker alone
+        end(3, 4, ControlRecords.ABORT); // nothing open: no data of producer 3 to abort, no range (as Kafka)
         assertThat(tracker.abortedTransactions()).containsExactly(new AbortedTransaction(1, 0, 2),
-                new AbortedTransaction(2, 1, 3), new AbortedTransaction(3, 4, 4));
+                new AbortedTransaction(2, 1, 3));
         assertThat(tracker.aborted(3, 4)).containsExactly(new AbortedTransaction(2, 1, 3));
         assertThat(tracker.aborted(0, 1)).containsExactly(new AbortedTransaction(1, 0, 2));
     }
@@ -136,5 +137,31 @@ class TransactionTrackerTest {
     void controlBatchesSkipTheIdempotenceWindow() {
         BatchHeader control = new BatchHeader(0, 100, 0, 0, 0, CONTROL, 0, 0, 1, (short) 0, 0, 1);
         assertThat(ProducerWindows.isIdempotent(control)).isFalse();
+    }
+
+    @Test
+    void aNonTransactionalBatchOfAProducerWithAnOpenTransactionIsRefusedButReplayed() {
+        data(1, 0, 1);
+        TransactionTracker.Staged s = tracker.stage();
+        assertThatThrownBy(() -> s.record(header(1, (short) 0, 1, 100), 1, null))
+                .isInstanceOf(InvalidTxnStateException.class).hasMessageContaining("producer 1");
+        assertThat(s.changes()).isEmpty();
+        tracker.replay(header(1, (short) 0, 1, 100), null); // what the log holds is replayed as it is
+        assertThat(tracker.openTransactions()).containsExactly(Map.entry(1L, 0L));
+    }
+
+    @Test
+    void abortedFindsOverlappingRangesAmongMany() {
+        List<AbortedTransaction> ranges = new java.util.ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            ranges.add(new AbortedTransaction(i % 3, i * 10L, i * 10L + 5)); // data [10i, 10i+5), marker 10i+5
+        }
+        ranges.add(new AbortedTransaction(7, 0, 2_000)); // a long one, open since the start
+        tracker.restore(Map.of(), ranges);
+        assertThat(tracker.aborted(503, 516)).containsExactly(new AbortedTransaction(50 % 3, 500, 505),
+                new AbortedTransaction(51 % 3, 510, 515), new AbortedTransaction(7, 0, 2_000));
+        assertThat(tracker.aborted(506, 510)).containsExactly(new AbortedTransaction(7, 0, 2_000));
+        assertThat(tracker.aborted(0, 1)).containsExactly(new AbortedTransaction(0, 0, 5), new AbortedTransaction(7, 0, 2_000));
+        assertThat(tracker.aborted(2_001, 3_000)).isEmpty();
     }
 }

@@ -8,9 +8,13 @@ public final class SpiVersion {
     /**
      * Incremented on every incompatible change of any type in {@code io.kaas.api}. 2: {@code PartitionLog.append}
      * takes {@link io.kaas.api.record.ProducedBatches} (headers parsed once, by the broker) and
-     * {@code StorageEngine.checkConfig} lets an engine refuse settings it cannot serve.
+     * {@code StorageEngine.checkConfig} lets an engine refuse settings it cannot serve. 3: transactions in the
+     * engines: {@code PartitionLog.producers()} ({@link io.kaas.api.storage.ProducerState}, for DescribeProducers),
+     * transaction markers checked against the producer's epoch and coordinator epoch
+     * ({@link io.kaas.api.storage.TransactionCoordinatorFencedException},
+     * {@link io.kaas.api.storage.InvalidTxnStateException}).
      */
-    public static final int MAJOR = 2;
+    public static final int MAJOR = 3;
 
     private SpiVersion() {
     }

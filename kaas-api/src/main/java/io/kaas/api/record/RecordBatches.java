@@ -94,7 +94,7 @@ public final class RecordBatches {
 
     /**
      * Validates every batch in {@code buf} between its position and limit: sizes, magic 2 and CRC32C, and the
-     * key of a control batch ({@link ControlRecords#type}).
+     * key and value of a control batch ({@link ControlRecords#marker}).
      *
      * @return the headers, positions relative to the buffer's position
      * @throws CorruptBatchException on the first malformed batch; nothing is modified
@@ -135,7 +135,7 @@ public final class RecordBatches {
             throw new CorruptBatchException("record batch CRC32C mismatch: stored " + stored + ", computed " + computed);
         }
         if (header.isControl()) {
-            ControlRecords.type(buf, pos, header); // a marker must say ABORT or COMMIT in a well-formed key
+            ControlRecords.marker(buf, pos, header); // a well-formed marker: ABORT or COMMIT, and a coordinator epoch
         }
         return header;
     }

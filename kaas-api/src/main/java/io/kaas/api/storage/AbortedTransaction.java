@@ -7,8 +7,8 @@ package io.kaas.api.storage;
  * drops that producer's batches from {@code firstOffset} up to the marker.
  *
  * @param producerId  the producer whose transaction was aborted
- * @param firstOffset the offset of the transaction's first batch on this partition (the marker's own
- *                    offset if no data came before it)
+ * @param firstOffset the offset of the transaction's first batch on this partition (a transaction that
+ *                    wrote nothing here leaves no range, as in Kafka)
  * @param lastOffset  the offset of the ABORT marker
  */
 public record AbortedTransaction(long producerId, long firstOffset, long lastOffset) {

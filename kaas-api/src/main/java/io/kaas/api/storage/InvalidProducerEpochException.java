@@ -1,6 +1,9 @@
 package io.kaas.api.storage;
 
-/** A batch carries an epoch older than its producer's current one: INVALID_PRODUCER_EPOCH (47). */
+/**
+ * A batch or a transaction marker carries an epoch older than its producer's current one on the partition (the
+ * producer was fenced): INVALID_PRODUCER_EPOCH (47). Nothing is stored.
+ */
 public class InvalidProducerEpochException extends StorageException {
     public InvalidProducerEpochException(String message) {
         super(message);

@@ -29,8 +29,12 @@ public interface PartitionLog {
      * <p>Transactions (see {@link io.kaas.api.storage the package}): a transactional batch
      * ({@link BatchHeader#isTransactional()}) of a producer with no open transaction opens one at its base
      * offset; a control batch ({@link BatchHeader#isControl()}, a COMMIT or ABORT marker) closes it, and an
-     * ABORT records an {@link AbortedTransaction}. Control batches carry no sequence and skip the
-     * idempotence window.
+     * ABORT records an {@link AbortedTransaction} (none if the producer had no transaction open here). Control batches carry no sequence and skip the
+     * idempotence window, but not the producer's epoch: a marker whose epoch is older than the producer's on
+     * this partition is refused, one whose coordinator epoch (the marker's value) is older than the last one
+     * recorded for the producer too; an accepted marker sets both, and a marker that raises the epoch (a
+     * Transactions V2 end, or the abort that fences a zombie) starts the producer's sequences afresh at 0.
+     * A producer with an open transaction may append transactional batches and its marker only.
      *
      * @param batches one or more whole batches; the engine may modify them as stated above
      * @param durable true for {@code acks=all}: the future completes only once the batches are on
@@ -42,6 +46,11 @@ public interface PartitionLog {
      * @throws InvalidRecordException if {@link LogConfig#compact()} is set and a record has no key (Kafka's
      *         "Compacted topic cannot accept message without key"); nothing is stored. Engines that compact
      *         decompress batches of compacted topics only, to check this
+     * @see InvalidProducerEpochException a batch or marker of an older producer epoch (future, nothing stored)
+     * @see OutOfOrderSequenceException a sequence gap, or a new epoch not starting at 0 (future, nothing stored)
+     * @see TransactionCoordinatorFencedException a marker of an older coordinator epoch (future, nothing stored)
+     * @see InvalidTxnStateException a non-transactional batch of a producer with an open transaction (future,
+     *      nothing stored)
      */
     CompletableFuture<AppendResult> append(ProducedBatches batches, boolean durable);
 
@@ -62,6 +71,14 @@ public interface PartitionLog {
      * Ranges wholly below the log start are gone. Lock-free or briefly locked; never blocks on I/O.
      */
     List<AbortedTransaction> abortedTransactions(long fromOffset, long toOffset);
+
+    /**
+     * The producers with state on this partition, idempotent and transactional (what Kafka's DescribeProducers
+     * lists), in producer-id order: for each its epoch, last sequence and timestamp, the coordinator epoch of
+     * its last marker and the first offset of its open transaction. The state survives a restart in every
+     * persistent engine. Lock-free or briefly locked; never blocks on I/O.
+     */
+    List<ProducerState> producers();
 
     /** The current offsets; lock-free, safe to call from any thread, including an event loop. */
     LogOffsets offsets();

@@ -22,16 +22,33 @@
  *       {@code PartitionLog.append} like any batch; their headers say which they are
  *       ({@link io.kaas.api.record.BatchHeader#isTransactional()},
  *       {@link io.kaas.api.record.BatchHeader#isControl()}). A marker is written by the broker's
- *       transaction coordinator, never accepted from a client's Produce (the broker refuses control batches
- *       from clients, and, until the coordinator exists, transactional batches too).</li>
+ *       transaction coordinator (the WriteTxnMarkers path), never accepted from a client's Produce (the broker
+ *       refuses control batches from clients, and transactional batches to partitions not in the producer's
+ *       transaction).</li>
+ *   <li>Per producer id the engine keeps Kafka's producer state ({@link io.kaas.api.storage.ProducerState},
+ *       listed by {@link io.kaas.api.storage.PartitionLog#producers()} for DescribeProducers): epoch, last
+ *       sequence and timestamp, the coordinator epoch of its last marker, the first offset of its open
+ *       transaction. A marker is checked as Kafka checks it: an epoch older than the producer's is
+ *       {@link io.kaas.api.storage.InvalidProducerEpochException}, a coordinator epoch older than the one
+ *       recorded {@link io.kaas.api.storage.TransactionCoordinatorFencedException}; an accepted marker sets
+ *       both (later data of an older epoch is fenced), and a marker that raises the epoch (Transactions V2
+ *       bumps it on every end) clears the sequences, so the producer's next batch starts at sequence 0. A
+ *       non-transactional batch of a producer with an open transaction is
+ *       {@link io.kaas.api.storage.InvalidTxnStateException}.</li>
  *   <li>Per producer id, the engine keeps the first offset of its open transaction (set by its first
  *       transactional batch, cleared by its marker).
  *       {@link io.kaas.api.storage.LogOffsets#lastStableOffset()} is the smallest such offset, or the high
  *       watermark if none is open; a read_committed fetch passes it as {@code read}'s {@code maxOffset}.</li>
- *   <li>Each ABORT marker closes an {@link io.kaas.api.storage.AbortedTransaction} (producer id, first
- *       offset, marker offset); {@link io.kaas.api.storage.PartitionLog#abortedTransactions} returns those
- *       overlapping what a read_committed fetch returns. Open transactions and aborted ranges survive a
- *       restart in every persistent engine; ranges wholly below the log start are dropped.</li>
+ *   <li>Each ABORT marker of an open transaction closes an {@link io.kaas.api.storage.AbortedTransaction}
+ *       (producer id, first offset, marker offset; a marker of a producer that wrote nothing to the partition
+ *       leaves none, as in Kafka); {@link io.kaas.api.storage.PartitionLog#abortedTransactions} returns those
+ *       overlapping what a read_committed fetch returns. Open transactions, producer state and aborted ranges
+ *       survive a restart (and a crash) in every persistent engine; ranges wholly below the log start are
+ *       dropped. An open transaction whose first offset falls below the log start (DeleteRecords, retention)
+ *       stays open: the last stable offset is then the log start, as in Kafka.</li>
+ *   <li>Compaction (where supported) keeps Kafka's rules: records of aborted transactions are dropped, a
+ *       marker stays while a record of its transaction stays and goes after {@code delete.retention.ms} once
+ *       its data is gone, and nothing at or above the last stable offset is compacted.</li>
  * </ul>
  */
 package io.kaas.api.storage;

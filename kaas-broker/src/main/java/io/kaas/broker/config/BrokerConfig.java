@@ -4,6 +4,7 @@ import static io.kaas.broker.config.BrokerConfigDef.*;
 
 import io.kaas.api.plugin.PluginConfig;
 import io.kaas.coordinator.group.GroupCoordinatorConfig;
+import io.kaas.coordinator.transaction.TransactionConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -202,6 +203,27 @@ public final class BrokerConfig {
         return groupCoordinator;
     }
 
+    /** The transaction coordinator's settings: the {@code transaction.*} and {@code transactional.*} keys, typed. */
+    public TransactionConfig transactionCoordinator() {
+        return new TransactionConfig(integer(TRANSACTION_MAX_TIMEOUT_MS), integer(TRANSACTION_STATE_LOG_NUM_PARTITIONS),
+            longValue(TRANSACTIONAL_ID_EXPIRATION_MS), longValue(TRANSACTION_ABORT_TIMED_OUT_INTERVAL_MS),
+            longValue(TRANSACTION_REMOVE_EXPIRED_INTERVAL_MS));
+    }
+
+    /** {@code transaction.state.log.segment.bytes}: the {@code segment.bytes} of {@code __transaction_state}. */
+    public int transactionStateLogSegmentBytes() {
+        return integer(TRANSACTION_STATE_LOG_SEGMENT_BYTES);
+    }
+
+    /**
+     * {@code transaction.version} (kaas only; 1 or 2): the finalized level of Kafka's {@code transaction.version}
+     * feature that ApiVersions advertises. 2 (the default, as a freshly formatted Kafka 4.x cluster) lets 4.x Java
+     * clients use transactions V2 (KIP-890 part 2); 1 keeps every client on V1.
+     */
+    public short transactionVersion() {
+        return (short) integer(TRANSACTION_VERSION);
+    }
+
     /**
      * The explicit settings whose key starts with {@code prefix} (e.g. {@code storage.segments.}),
      * prefix removed, for a backend.
@@ -323,6 +345,11 @@ public final class BrokerConfig {
         }
         if (clusterStore().isBlank()) {
             throw new ConfigException(CLUSTER_STORE, "must name a cluster-state store");
+        }
+        short tv = transactionVersion();
+        if (tv != 1 && tv != 2) {
+            throw new ConfigException(TRANSACTION_VERSION, "expected 1 or 2 (the finalized transaction.version feature), got "
+                + tv);
         }
     }
 

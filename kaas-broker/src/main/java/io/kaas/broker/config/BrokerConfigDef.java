@@ -62,6 +62,13 @@ final class BrokerConfigDef {
     static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
     static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
     static final String OFFSET_METADATA_MAX_BYTES = "offset.metadata.max.bytes";
+    static final String TRANSACTION_MAX_TIMEOUT_MS = "transaction.max.timeout.ms";
+    static final String TRANSACTION_STATE_LOG_NUM_PARTITIONS = "transaction.state.log.num.partitions";
+    static final String TRANSACTION_STATE_LOG_SEGMENT_BYTES = "transaction.state.log.segment.bytes";
+    static final String TRANSACTIONAL_ID_EXPIRATION_MS = "transactional.id.expiration.ms";
+    static final String TRANSACTION_ABORT_TIMED_OUT_INTERVAL_MS = "transaction.abort.timed.out.transaction.cleanup.interval.ms";
+    static final String TRANSACTION_REMOVE_EXPIRED_INTERVAL_MS = "transaction.remove.expired.transaction.cleanup.interval.ms";
+    static final String TRANSACTION_VERSION = "transaction.version";
 
     /** Known keys in the order DescribeConfigs lists them. */
     static final Map<String, ConfigKey> KEYS = build(List.of(
@@ -124,6 +131,21 @@ final class BrokerConfigDef {
             "Committed offsets of a group left empty are deleted after this long."),
         ConfigKey.atLeast(OFFSETS_RETENTION_CHECK_INTERVAL_MS, LONG, 600000, 1, "How often expired offsets are looked for."),
         ConfigKey.atLeast(OFFSET_METADATA_MAX_BYTES, INT, 4096, 0, "Largest metadata string an offset commit may carry."),
+        ConfigKey.atLeast(TRANSACTION_MAX_TIMEOUT_MS, INT, 900000, 1,
+            "Largest transaction.timeout.ms a producer may ask for (INVALID_TRANSACTION_TIMEOUT above it)."),
+        ConfigKey.atLeast(TRANSACTION_STATE_LOG_NUM_PARTITIONS, INT, 50, 1,
+            "Partitions of __transaction_state; fixed once the topic exists."),
+        ConfigKey.atLeast(TRANSACTION_STATE_LOG_SEGMENT_BYTES, INT, 104857600, 1048576,
+            "segment.bytes of the __transaction_state topic (at least 1 MiB, the topic setting's minimum)."),
+        ConfigKey.atLeast(TRANSACTIONAL_ID_EXPIRATION_MS, INT, 604800000, 1,
+            "A transactional id with no transaction for this long is removed."),
+        ConfigKey.atLeast(TRANSACTION_ABORT_TIMED_OUT_INTERVAL_MS, INT, 10000, 1,
+            "How often transactions open longer than their timeout are looked for (and aborted)."),
+        ConfigKey.atLeast(TRANSACTION_REMOVE_EXPIRED_INTERVAL_MS, INT, 3600000, 1,
+            "How often expired transactional ids are looked for."),
+        ConfigKey.atLeast(TRANSACTION_VERSION, SHORT, 2, 1,
+            "The finalized transaction.version feature (kaas only): 2 lets 4.x clients use transactions V2 "
+                + "(KIP-890), 1 keeps every client on V1."),
         ConfigKey.of(PLUGINS_DIR, STRING, null,
             "Directory of drop-in plugins (kaas only); default <kaas.home>/plugins, else ./plugins.")));
 
@@ -138,7 +160,8 @@ final class BrokerConfigDef {
         "log.index.size.max.bytes", "log.index.interval.bytes", "log.preallocate", "background.threads",
         "early.start.listeners", "metadata.log.dir", "compression.type", "socket.listen.backlog.size",
         "num.replica.alter.log.dirs.threads", "controlled.shutdown.enable", "authorizer.class.name",
-        "broker.rack", "reserved.broker.max.id", "log.message.format.version", "inter.broker.protocol.version");
+        "broker.rack", "reserved.broker.max.id", "log.message.format.version", "inter.broker.protocol.version",
+        "transaction.state.log.replication.factor", "transaction.state.log.min.isr");
 
     /** Prefixes of Kafka keys kaas accepts without using. */
     static final List<String> ACCEPTED_UNUSED_PREFIXES = List.of(

@@ -7,6 +7,7 @@ import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
+import io.kaas.broker.topic.TopicNames;
 import io.kaas.wire.message.DeleteRecordsRequestData.DeleteRecordsPartition;
 import io.kaas.wire.message.DeleteRecordsRequestData.DeleteRecordsTopic;
 import io.kaas.wire.message.DeleteRecordsRequestData;
@@ -18,7 +19,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/** DeleteRecords v0-2: advances the log start offset; -1 means the high watermark. */
+/**
+ * DeleteRecords v0-2: advances the log start offset; -1 means the high watermark. Kafka's internal topics
+ * ({@code __transaction_state}) are INVALID_TOPIC_EXCEPTION: their records are removed by their coordinator only.
+ */
 public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsRequestData, DeleteRecordsResponseData> {
     private final TopicManager topics;
 
@@ -39,6 +43,10 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
                 partitions.add(r);
                 if (!deletable) {
                     r.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED);
+                    continue;
+                }
+                if (TopicNames.isInternal(t.name())) {
+                    r.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION);
                     continue;
                 }
                 pending.add(delete(topics.log(t.name(), p.partitionIndex()), p.offset(), r));

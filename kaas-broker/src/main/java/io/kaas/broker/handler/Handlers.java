@@ -4,6 +4,9 @@ import io.kaas.broker.BrokerContext;
 import io.kaas.broker.request.ApiContracts;
 import io.kaas.broker.request.ServedApi;
 import io.kaas.broker.topic.TopicManager;
+import io.kaas.broker.transaction.VerificationGuards;
+import io.kaas.coordinator.transaction.ProducerIds;
+import io.kaas.coordinator.transaction.TransactionCoordinator;
 import java.util.List;
 
 /** Registers every topic, produce/fetch and admin handler with its contract; the registry adds ApiVersions. */
@@ -11,17 +14,18 @@ public final class Handlers {
     private Handlers() {
     }
 
-    public static List<ServedApi<?, ?>> create(BrokerContext ctx, TopicManager topics) {
+    public static List<ServedApi<?, ?>> create(BrokerContext ctx, TopicManager topics, ProducerIds producerIds,
+                                               TransactionCoordinator transactions, VerificationGuards guards) {
         int nodeId = ctx.nodeId();
         return List.of(
-                ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics)),
+                ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics, transactions::addPartitions, guards)),
                 ServedApi.of(ApiContracts.FETCH, new FetchHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.LIST_OFFSETS, new ListOffsetsHandler(topics)),
                 ServedApi.of(ApiContracts.METADATA, new MetadataHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.CREATE_TOPICS, new CreateTopicsHandler(nodeId, topics)),
                 ServedApi.of(ApiContracts.DELETE_TOPICS, new DeleteTopicsHandler(topics)),
                 ServedApi.of(ApiContracts.DELETE_RECORDS, new DeleteRecordsHandler(topics)),
-                ServedApi.of(ApiContracts.INIT_PRODUCER_ID, new InitProducerIdHandler(ctx.clusterStore())),
+                ServedApi.of(ApiContracts.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds, transactions)),
                 ServedApi.of(ApiContracts.DESCRIBE_CONFIGS, new DescribeConfigsHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.ALTER_CONFIGS, new AlterConfigsHandler(topics)),
                 ServedApi.of(ApiContracts.CREATE_PARTITIONS, new CreatePartitionsHandler(nodeId, topics)),

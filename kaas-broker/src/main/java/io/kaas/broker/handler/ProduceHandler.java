@@ -2,6 +2,7 @@ package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
 import io.kaas.api.auth.ResourceType;
+import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.record.RecordBatches;
@@ -12,6 +13,8 @@ import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
+import io.kaas.broker.topic.TopicNames;
+import io.kaas.broker.transaction.VerificationGuards;
 import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceRequestData.PartitionProduceData;
 import io.kaas.wire.message.ProduceRequestData.TopicProduceData;
@@ -23,8 +26,11 @@ import io.kaas.wire.protocol.Errors;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -32,17 +38,46 @@ import java.util.concurrent.CompletableFuture;
  * Kafka does, appends it, and answers once every append completed (after fsync for {@code acks=-1}).
  * {@code acks=0} gets no response; if a partition failed, the connection is closed instead, as Kafka does.
  *
- * <p>Transactions: a control batch (a COMMIT/ABORT marker) is never accepted from a client, as in Kafka
- * (INVALID_RECORD); markers are written by the broker itself. Until the transaction coordinator exists, a
- * transactional batch is refused too, with Kafka's answer to a transactional produce the coordinator has not
- * verified (INVALID_TXN_STATE): an open transaction that no coordinator can ever end would hold the partition's
- * last stable offset, and so every read_committed consumer, forever. The transactions issue lifts this.
+ * <p>Transactions, as Kafka 4.x: a request carrying a transactional batch (a marker counts: it is one) needs a
+ * transactional id the principal may WRITE, else every partition is TRANSACTIONAL_ID_AUTHORIZATION_FAILED; and
+ * one producer id and epoch, else every partition is INVALID_PRODUCER_ID_MAPPING. Its transactional partitions
+ * are verified with the transaction coordinator in one call before anything is appended (KIP-890 part 1): below
+ * v12 they must already be in the ongoing transaction, from v12 (transactions V2) the coordinator adds them. A
+ * partition that is not in the transaction is INVALID_TXN_STATE and nothing is stored, so no hanging transaction
+ * can hold the last stable offset; nor is a batch whose transaction's marker reached the partition while it was
+ * being verified ({@link VerificationGuards}); a coordinator that cannot answer now is NOT_ENOUGH_REPLICAS
+ * (retriable, as Kafka maps it); a fenced producer INVALID_PRODUCER_EPOCH. A control batch (a COMMIT/ABORT marker) is never
+ * accepted from a client (INVALID_RECORD, before any verification); markers are written by the coordinator
+ * through WriteTxnMarkers. Internal topics ({@code __transaction_state}) are not writable by clients:
+ * INVALID_TOPIC_EXCEPTION.
  */
 public final class ProduceHandler implements ApiHandler<ProduceRequestData, ProduceResponseData> {
-    private final TopicManager topics;
+    /** The first version whose transactional partitions the coordinator adds itself (transactions V2). */
+    static final short IMPLICIT_ADD_VERSION = 12;
+    /** The first version whose clients handle TRANSACTION_ABORTABLE (KIP-890). */
+    static final short ABORTABLE_VERSION = 11;
+    private static final long NO_GUARD = -1;
 
-    public ProduceHandler(TopicManager topics) {
+    private final TopicManager topics;
+    private final TransactionVerifier transactions;
+    private final VerificationGuards guards;
+
+    /** @param guards what keeps a verified batch from landing after its transaction's marker */
+    public ProduceHandler(TopicManager topics, TransactionVerifier transactions, VerificationGuards guards) {
         this.topics = topics;
+        this.transactions = transactions;
+        this.guards = guards;
+    }
+
+    /** A partition whose batch passed the checks, waiting for its transaction's verification and its append. */
+    private record Accepted(Topic topic, int partition, ProducedBatches batch, CompletableFuture<PartitionProduceResponse> result) {
+        boolean transactional() {
+            return batch.headers().get(0).isTransactional();
+        }
+
+        TopicPartitionRef ref() {
+            return new TopicPartitionRef(topic.name(), partition);
+        }
     }
 
     @Override
@@ -50,12 +85,17 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         short acks = request.acks();
         boolean validAcks = acks == 0 || acks == 1 || acks == -1;
         short version = context.apiVersion();
+        String transactionalId = request.transactionalId();
+        // As Kafka: transactional records need WRITE on the request's transactional id, else every partition fails.
+        short wholeRequest = Errors.NONE;
+        if (hasTransactionalRecords(request) && (transactionalId == null
+                || !context.access().allowed(Operation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId))) {
+            wholeRequest = Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+        }
         List<TopicProduceResponse> topicResponses = new ArrayList<>();
         List<List<CompletableFuture<PartitionProduceResponse>>> perTopic = new ArrayList<>();
         List<CompletableFuture<PartitionProduceResponse>> all = new ArrayList<>();
-        // As Kafka: a transactional produce needs WRITE on its transactional id, else every partition fails.
-        boolean transactionalIdDenied = request.transactionalId() != null
-                && !context.access().allowed(Operation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId());
+        List<Accepted> accepted = new ArrayList<>();
         for (TopicProduceData td : request.topicData()) {
             Optional<Topic> topic = version >= 13 ? topics.topic(td.topicId()) : topics.topic(td.name());
             String name = version >= 13 ? topic.map(Topic::name).orElse(null) : td.name();
@@ -66,22 +106,22 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
                 CompletableFuture<PartitionProduceResponse> f;
                 if (!validAcks) {
                     f = CompletableFuture.completedFuture(error(pd.index(), Errors.INVALID_REQUIRED_ACKS, null));
-                } else if (transactionalIdDenied) {
-                    f = CompletableFuture.completedFuture(
-                            error(pd.index(), Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null));
+                } else if (wholeRequest != Errors.NONE) {
+                    f = CompletableFuture.completedFuture(error(pd.index(), wholeRequest, null));
                 } else if (denied) {
                     f = CompletableFuture.completedFuture(error(pd.index(), Errors.TOPIC_AUTHORIZATION_FAILED, null));
                 } else if (topic.isEmpty()) {
                     short code = version >= 13 ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
                     f = CompletableFuture.completedFuture(error(pd.index(), code, null));
                 } else {
-                    f = append(topic.get(), pd, acks == -1, version);
+                    f = check(topic.get(), pd, version, accepted);
                 }
                 futures.add(f);
                 all.add(f);
             }
             perTopic.add(futures);
         }
+        verifyThenAppend(accepted, transactionalId, acks == -1, version);
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenApply(v -> {
             if (acks == 0) {
                 if (all.stream().anyMatch(p -> p.join().errorCode() != Errors.NONE)) {
@@ -98,11 +138,11 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         });
     }
 
-    private CompletableFuture<PartitionProduceResponse> append(Topic topic, PartitionProduceData pd, boolean durable,
-                                                               short version) {
+    /** The batch checks of one partition: an error now, or a pending result once it is verified and appended. */
+    private CompletableFuture<PartitionProduceResponse> check(Topic topic, PartitionProduceData pd, short version,
+                                                             List<Accepted> accepted) {
         int partition = pd.index();
-        PartitionLog log = topic.log(partition);
-        if (log == null) {
+        if (topic.log(partition) == null) {
             return CompletableFuture.completedFuture(error(partition, Errors.UNKNOWN_TOPIC_OR_PARTITION, null));
         }
         ProducedBatches batch;
@@ -112,29 +152,132 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         } catch (RejectedBatch e) {
             return CompletableFuture.completedFuture(error(partition, e.code, e.getMessage()));
         }
-        CompletableFuture<AppendResult> appended;
-        try {
-            appended = log.append(batch, durable);
-        } catch (RuntimeException e) {
-            return CompletableFuture.completedFuture(error(partition, StorageErrors.code(e), StorageErrors.message(e)));
+        Accepted a = new Accepted(topic, partition, batch, new CompletableFuture<>());
+        accepted.add(a);
+        return a.result();
+    }
+
+    /**
+     * Verifies the request's transactional partitions with the coordinator, in one call, then appends every
+     * accepted partition that passed. Completes each {@link Accepted#result()}.
+     */
+    private void verifyThenAppend(List<Accepted> accepted, String transactionalId, boolean durable, short version) {
+        List<Accepted> transactional = accepted.stream().filter(Accepted::transactional).toList();
+        if (transactional.isEmpty()) {
+            accepted.forEach(a -> append(a, durable, NO_GUARD));
+            return;
         }
+        Set<Long> producerIds = new HashSet<>();
+        Set<Short> epochs = new HashSet<>();
+        for (Accepted a : transactional) {
+            producerIds.add(a.batch().headers().get(0).producerId());
+            epochs.add(a.batch().headers().get(0).producerEpoch());
+        }
+        if (producerIds.size() > 1 || epochs.size() > 1) {
+            // Kafka throws InvalidPidMappingException for the whole request.
+            accepted.forEach(a -> a.result().complete(error(a.partition(), Errors.INVALID_PRODUCER_ID_MAPPING,
+                    "Transactional records contained more than one producer ID")));
+            return;
+        }
+        long producerId = producerIds.iterator().next();
+        short epoch = epochs.iterator().next();
+        long guard = guards.begin();
+        CompletableFuture<Map<TopicPartitionRef, Short>> verified;
+        try {
+            verified = transactions.addPartitions(transactionalId, producerId, epoch,
+                    transactional.stream().map(Accepted::ref).toList(), version < IMPLICIT_ADD_VERSION);
+        } catch (RuntimeException e) {
+            verified = CompletableFuture.failedFuture(e);
+        }
+        verified.whenComplete((errors, failure) -> {
+            for (Accepted a : accepted) {
+                short code = !a.transactional() ? Errors.NONE
+                        : failure != null ? Errors.COORDINATOR_NOT_AVAILABLE
+                        : errors.getOrDefault(a.ref(), Errors.UNKNOWN_SERVER_ERROR);
+                if (code == Errors.NONE) {
+                    append(a, durable, a.transactional() ? guard : NO_GUARD);
+                } else {
+                    a.result().complete(verificationError(a.partition(), code, version));
+                }
+            }
+        });
+    }
+
+    /** Kafka's translation of a coordinator's verification error into a Produce error (ReplicaManager). */
+    private static PartitionProduceResponse verificationError(int partition, short code, short version) {
+        return switch (code) {
+            case Errors.PRODUCER_FENCED -> error(partition, Errors.INVALID_PRODUCER_EPOCH, null);
+            case Errors.INVALID_TXN_STATE -> error(partition, code, "Partition was not added to the transaction");
+            case Errors.TRANSACTION_ABORTABLE -> version >= ABORTABLE_VERSION ? error(partition, code, null)
+                    : error(partition, Errors.INVALID_TXN_STATE, "Partition was not added to the transaction");
+            case Errors.CONCURRENT_TRANSACTIONS, Errors.COORDINATOR_LOAD_IN_PROGRESS, Errors.COORDINATOR_NOT_AVAILABLE,
+                    Errors.NOT_COORDINATOR -> error(partition, Errors.NOT_ENOUGH_REPLICAS,
+                    "Unable to verify the partition has been added to the transaction. Underlying error: " + code);
+            default -> error(partition, code, null);
+        };
+    }
+
+    /** Appends an accepted batch; a verified transactional one only under its verification guard. */
+    private void append(Accepted a, boolean durable, long guard) {
+        int partition = a.partition();
+        Topic topic = a.topic();
+        if (TopicNames.isInternal(topic.name())) {
+            a.result().complete(error(partition, Errors.INVALID_TOPIC_EXCEPTION,
+                    "Cannot append to internal topic " + topic.name()));
+            return;
+        }
+        PartitionLog log = topic.log(partition);
+        List<CompletableFuture<AppendResult>> holder = new ArrayList<>(1);
+        try {
+            if (guard == NO_GUARD) {
+                holder.add(log.append(a.batch(), durable));
+            } else if (!guards.appendIfNoMarkerSince(log.key(), a.batch().headers().get(0).producerId(), guard,
+                    () -> holder.add(log.append(a.batch(), durable)))) {
+                // As Kafka's verification guard: the transaction ended while the batch was being verified.
+                a.result().complete(error(partition, Errors.INVALID_TXN_STATE,
+                        "Record was not part of an ongoing transaction"));
+                return;
+            }
+        } catch (RuntimeException e) {
+            a.result().complete(error(partition, StorageErrors.code(e), StorageErrors.message(e)));
+            return;
+        }
+        CompletableFuture<AppendResult> appended = holder.get(0);
         // The batches are readable once append returns (before an acks=all fsync): wake the fetches waiting now, once.
         topics.appended(log.key());
-        return appended.handle((r, e) -> {
-            if (e != null) {
-                return error(partition, StorageErrors.code(e), StorageErrors.message(e));
+        appended.whenComplete((r, e) -> a.result().complete(e != null
+                ? error(partition, StorageErrors.code(e), StorageErrors.message(e))
+                : new PartitionProduceResponse().setIndex(partition).setErrorCode(Errors.NONE)
+                        .setBaseOffset(r.baseOffset()).setLogAppendTimeMs(r.logAppendTime())
+                        .setLogStartOffset(r.logStartOffset()).setErrorMessage(null)));
+    }
+
+    /**
+     * Kafka's {@code RequestUtils.hasTransactionalRecords}: whether a partition's first batch is a v2 batch with the
+     * transactional flag, a marker included (read from the header only; the full checks come later).
+     */
+    static boolean hasTransactionalRecords(ProduceRequestData request) {
+        for (TopicProduceData td : request.topicData()) {
+            for (PartitionProduceData pd : td.partitionData()) {
+                ByteBuf records = pd.records() instanceof BufferRecords r ? r.buffer() : null;
+                if (records == null || records.readableBytes() < RecordBatches.HEADER_SIZE) {
+                    continue;
+                }
+                int at = records.readerIndex();
+                if (records.getByte(at + RecordBatches.MAGIC) == RecordBatches.MAGIC_V2
+                        && (records.getShort(at + RecordBatches.ATTRIBUTES) & RecordBatches.TRANSACTIONAL_FLAG) != 0) {
+                    return true;
+                }
             }
-            return new PartitionProduceResponse().setIndex(partition).setErrorCode(Errors.NONE)
-                    .setBaseOffset(r.baseOffset()).setLogAppendTimeMs(r.logAppendTime())
-                    .setLogStartOffset(r.logStartOffset()).setErrorMessage(null);
-        });
+        }
+        return false;
     }
 
     /**
      * Kafka's checks, in Kafka's order: exactly one magic-2 batch (INVALID_RECORD), its size within
      * max.message.bytes (MESSAGE_TOO_LARGE), a valid CRC (CORRUPT_MESSAGE), not a control batch
-     * (INVALID_RECORD, whatever its key holds), then not transactional (INVALID_TXN_STATE: no coordinator yet,
-     * see the class javadoc). The header is parsed here, once: the engine receives it with the bytes.
+     * (INVALID_RECORD, whatever its key holds). The header is parsed here, once: the engine receives it with the
+     * bytes.
      */
     static ProducedBatches checkBatch(ByteBuf records, int maxMessageBytes, short version) throws RejectedBatch {
         if (records == null || records.readableBytes() == 0) {
@@ -168,17 +311,11 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
             }
             throw new RejectedBatch(Errors.INVALID_RECORD, "Clients are not allowed to write control records");
         }
-        ProducedBatches produced;
         try {
-            produced = ProducedBatches.validate(buf);
+            return ProducedBatches.validate(buf);
         } catch (CorruptBatchException e) {
             throw new RejectedBatch(Errors.CORRUPT_MESSAGE, e.getMessage());
         }
-        if (produced.headers().get(0).isTransactional()) {
-            throw new RejectedBatch(Errors.INVALID_TXN_STATE, "Transactional produce is not supported yet: this broker "
-                    + "has no transaction coordinator to verify the transaction");
-        }
-        return produced;
     }
 
     private static PartitionProduceResponse error(int partition, short code, String message) {

@@ -5,8 +5,25 @@ import static io.kaas.api.auth.ResourceType.GROUP;
 import static io.kaas.api.auth.ResourceType.TOPIC;
 import static io.kaas.api.auth.ResourceType.TRANSACTIONAL_ID;
 
+import io.kaas.api.auth.Action;
 import io.kaas.api.auth.Operation;
 import io.kaas.broker.auth.Check;
+import io.kaas.wire.message.AddOffsetsToTxnRequestData;
+import io.kaas.wire.message.AddOffsetsToTxnResponseData;
+import io.kaas.wire.message.AddPartitionsToTxnRequestData;
+import io.kaas.wire.message.AddPartitionsToTxnResponseData;
+import io.kaas.wire.message.DescribeProducersRequestData;
+import io.kaas.wire.message.DescribeProducersResponseData;
+import io.kaas.wire.message.DescribeTransactionsRequestData;
+import io.kaas.wire.message.DescribeTransactionsResponseData;
+import io.kaas.wire.message.EndTxnRequestData;
+import io.kaas.wire.message.EndTxnResponseData;
+import io.kaas.wire.message.ListTransactionsRequestData;
+import io.kaas.wire.message.ListTransactionsResponseData;
+import io.kaas.wire.message.TxnOffsetCommitRequestData;
+import io.kaas.wire.message.TxnOffsetCommitResponseData;
+import io.kaas.wire.message.WriteTxnMarkersRequestData;
+import io.kaas.wire.message.WriteTxnMarkersResponseData;
 import io.kaas.wire.message.AlterConfigsRequestData;
 import io.kaas.wire.message.AlterConfigsResponseData;
 import io.kaas.wire.message.ApiMessageType;
@@ -231,6 +248,80 @@ public final class ApiContracts {
             CONSUMER_GROUP_DESCRIBE = ApiSpec.<ConsumerGroupDescribeRequestData, ConsumerGroupDescribeResponseData>of(
                     ApiMessageType.CONSUMER_GROUP_DESCRIBE, 0, 1)
                     .checks(Check.of(Operation.DESCRIBE, GROUP), Check.of(Operation.DESCRIBE, TOPIC));
+
+    // --- transactions ---
+
+    /**
+     * v0-3 (clients): WRITE on the transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED on every partition)
+     * and WRITE on each topic; v4-5 (brokers' batched, verify-only form): CLUSTER_ACTION on the cluster, else the
+     * top-level CLUSTER_AUTHORIZATION_FAILED, as Kafka.
+     */
+    public static final ApiSpec<AddPartitionsToTxnRequestData, AddPartitionsToTxnResponseData> ADD_PARTITIONS_TO_TXN =
+            ApiSpec.<AddPartitionsToTxnRequestData, AddPartitionsToTxnResponseData>of(ApiMessageType.ADD_PARTITIONS_TO_TXN, 0, 5)
+                    .requires(Operation.CLUSTER_ACTION, CLUSTER, (r, v) -> v >= 4 ? Action.CLUSTER_NAME : null,
+                            (r, v, error) -> new AddPartitionsToTxnResponseData().setErrorCode(error))
+                    .checks(Check.of(Operation.WRITE, TRANSACTIONAL_ID), Check.of(Operation.WRITE, TOPIC));
+
+    /** WRITE on the transactional id, then READ on the group (the error alone in both cases). */
+    public static final ApiSpec<AddOffsetsToTxnRequestData, AddOffsetsToTxnResponseData> ADD_OFFSETS_TO_TXN =
+            ApiSpec.<AddOffsetsToTxnRequestData, AddOffsetsToTxnResponseData>of(ApiMessageType.ADD_OFFSETS_TO_TXN, 0, 4)
+                    .requires(Operation.WRITE, TRANSACTIONAL_ID, (r, v) -> r.transactionalId(),
+                            (r, v, error) -> new AddOffsetsToTxnResponseData().setErrorCode(error))
+                    .requires(Operation.READ, GROUP, (r, v) -> r.groupId(),
+                            (r, v, error) -> new AddOffsetsToTxnResponseData().setErrorCode(error));
+
+    /** WRITE on the transactional id, READ on the group (the error on every partition), then READ on each topic. */
+    public static final ApiSpec<TxnOffsetCommitRequestData, TxnOffsetCommitResponseData> TXN_OFFSET_COMMIT =
+            ApiSpec.<TxnOffsetCommitRequestData, TxnOffsetCommitResponseData>of(ApiMessageType.TXN_OFFSET_COMMIT, 0, 5)
+                    .requires(Operation.WRITE, TRANSACTIONAL_ID, (r, v) -> r.transactionalId(), ApiContracts::txnCommitDenied)
+                    .requires(Operation.READ, GROUP, (r, v) -> r.groupId(), ApiContracts::txnCommitDenied)
+                    .checks(Check.of(Operation.READ, TOPIC));
+
+    /** WRITE on the transactional id. */
+    public static final ApiSpec<EndTxnRequestData, EndTxnResponseData> END_TXN =
+            ApiSpec.<EndTxnRequestData, EndTxnResponseData>of(ApiMessageType.END_TXN, 0, 5)
+                    .requires(Operation.WRITE, TRANSACTIONAL_ID, (r, v) -> r.transactionalId(),
+                            (r, v, error) -> new EndTxnResponseData().setErrorCode(error));
+
+    /**
+     * Sent by transaction coordinators: ALTER or CLUSTER_ACTION on the cluster (the handler asks both, as Kafka),
+     * else CLUSTER_AUTHORIZATION_FAILED on every partition. v0 was removed in Kafka 4.0.
+     */
+    public static final ApiSpec<WriteTxnMarkersRequestData, WriteTxnMarkersResponseData> WRITE_TXN_MARKERS =
+            ApiSpec.<WriteTxnMarkersRequestData, WriteTxnMarkersResponseData>of(ApiMessageType.WRITE_TXN_MARKERS, 1, 1)
+                    .checks(Check.of(Operation.ALTER, CLUSTER), Check.of(Operation.CLUSTER_ACTION, CLUSTER));
+
+    /** DESCRIBE on each transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED); topics not DESCRIBE-able are left out. */
+    public static final ApiSpec<DescribeTransactionsRequestData, DescribeTransactionsResponseData> DESCRIBE_TRANSACTIONS =
+            ApiSpec.<DescribeTransactionsRequestData, DescribeTransactionsResponseData>of(
+                    ApiMessageType.DESCRIBE_TRANSACTIONS, 0, 0)
+                    .checks(Check.of(Operation.DESCRIBE, TRANSACTIONAL_ID), Check.of(Operation.DESCRIBE, TOPIC));
+
+    /** Only the transactional ids the principal may DESCRIBE. */
+    public static final ApiSpec<ListTransactionsRequestData, ListTransactionsResponseData> LIST_TRANSACTIONS =
+            ApiSpec.<ListTransactionsRequestData, ListTransactionsResponseData>of(ApiMessageType.LIST_TRANSACTIONS, 0, 2)
+                    .checks(Check.of(Operation.DESCRIBE, TRANSACTIONAL_ID));
+
+    /** READ on each topic (TOPIC_AUTHORIZATION_FAILED on its partitions). */
+    public static final ApiSpec<DescribeProducersRequestData, DescribeProducersResponseData> DESCRIBE_PRODUCERS =
+            ApiSpec.<DescribeProducersRequestData, DescribeProducersResponseData>of(ApiMessageType.DESCRIBE_PRODUCERS, 0, 0)
+                    .checks(Check.of(Operation.READ, TOPIC));
+
+    /** Kafka's {@code TxnOffsetCommitRequest.getErrorResponse}: the error on every partition asked. */
+    private static TxnOffsetCommitResponseData txnCommitDenied(TxnOffsetCommitRequestData request, short version,
+                                                               short error) {
+        List<TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic> topics = new ArrayList<>();
+        for (TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic t : request.topics()) {
+            List<TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition> partitions = new ArrayList<>();
+            for (TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition p : t.partitions()) {
+                partitions.add(new TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition()
+                        .setPartitionIndex(p.partitionIndex()).setErrorCode(error));
+            }
+            topics.add(new TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic().setName(t.name())
+                    .setPartitions(partitions));
+        }
+        return new TxnOffsetCommitResponseData().setTopics(topics);
+    }
 
     /** Kafka's {@code OffsetCommitRequest.getErrorResponse}: the error on every partition asked. */
     private static OffsetCommitResponseData commitDenied(OffsetCommitRequestData request, short version, short error) {

@@ -3,13 +3,14 @@ package io.kaas.broker.request;
 import io.kaas.wire.message.ApiVersionsRequestData;
 import io.kaas.wire.message.ApiVersionsResponseData;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 /**
- * ApiVersions ({@link ApiContracts#API_VERSIONS}): the registry's table, no supported or finalized features (so clients never opt
- * into transactions v2 or KIP-848 groups), throttle 0. v3+ requests with an invalid client software
+ * ApiVersions ({@link ApiContracts#API_VERSIONS}): the registry's table, and from v3 the supported and finalized
+ * features ({@link Features}: {@code transaction.version}, {@code group.version}) with their epoch, throttle 0. v3+ requests with an invalid client software
  * name or version are answered INVALID_REQUEST, as Kafka does. Requests above the maximum never reach this
  * handler: the network layer answers them with {@link #unsupportedVersionResponse()} (KIP-511).
  */
@@ -23,9 +24,11 @@ public final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequestDa
     private static final Pattern SOFTWARE = Pattern.compile("[a-zA-Z0-9](?:[a-zA-Z0-9\\-.]*[a-zA-Z0-9])?");
 
     private final List<HandlerRegistry.ApiRange> table;
+    private final Features features;
 
-    ApiVersionsHandler(List<HandlerRegistry.ApiRange> table) {
+    ApiVersionsHandler(List<HandlerRegistry.ApiRange> table, Features features) {
         this.table = List.copyOf(table);
+        this.features = features;
     }
 
     @Override
@@ -49,10 +52,23 @@ public final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequestDa
                 .setMinVersion(r.minVersion())
                 .setMaxVersion(r.maxVersion()));
         }
-        return new ApiVersionsResponseData()
+        ApiVersionsResponseData response = new ApiVersionsResponseData()
             .setErrorCode(errorCode)
             .setApiKeys(keys)
             .setThrottleTimeMs(0);
+        if (errorCode != NONE) {
+            return response;
+        }
+        List<ApiVersionsResponseData.SupportedFeatureKey> supported = new ArrayList<>();
+        features.supported().forEach((name, range) -> supported.add(new ApiVersionsResponseData.SupportedFeatureKey()
+            .setName(name).setMinVersion(range.min()).setMaxVersion(range.max())));
+        List<ApiVersionsResponseData.FinalizedFeatureKey> finalized = new ArrayList<>();
+        features.finalized().forEach((name, level) -> finalized.add(new ApiVersionsResponseData.FinalizedFeatureKey()
+            .setName(name).setMinVersionLevel(level).setMaxVersionLevel(level)));
+        supported.sort(Comparator.comparing(ApiVersionsResponseData.SupportedFeatureKey::name));
+        finalized.sort(Comparator.comparing(ApiVersionsResponseData.FinalizedFeatureKey::name));
+        return response.setSupportedFeatures(supported).setFinalizedFeaturesEpoch(features.epoch())
+            .setFinalizedFeatures(finalized);
     }
 
     static boolean isValid(ApiVersionsRequestData request) {

@@ -31,7 +31,7 @@ public final class HandlerRegistry {
     private final List<ApiRange> table;
     private final ApiVersionsHandler apiVersions;
 
-    private HandlerRegistry(AccessGate gate, Collection<? extends ServedApi<?, ?>> given) {
+    private HandlerRegistry(AccessGate gate, Collection<? extends ServedApi<?, ?>> given, Features features) {
         this.gate = Objects.requireNonNull(gate, "gate");
         for (ServedApi<?, ?> s : given) {
             ApiMessageType api = s.spec().api();
@@ -52,7 +52,7 @@ public final class HandlerRegistry {
         rows.add(range(ApiContracts.API_VERSIONS));
         rows.sort(Comparator.comparingInt(ApiRange::apiKey));
         this.table = List.copyOf(rows);
-        this.apiVersions = new ApiVersionsHandler(table);
+        this.apiVersions = new ApiVersionsHandler(table, Objects.requireNonNull(features, "features"));
         served.put(ApiMessageType.API_VERSIONS, ServedApi.of(ApiContracts.API_VERSIONS, apiVersions));
     }
 
@@ -62,12 +62,17 @@ public final class HandlerRegistry {
      * @throws IllegalArgumentException if two handlers serve one API or a handler serves ApiVersions
      */
     public static HandlerRegistry of(AccessGate gate, Collection<? extends ServedApi<?, ?>> served) {
-        return new HandlerRegistry(gate, served);
+        return new HandlerRegistry(gate, served, Features.none());
+    }
+
+    /** As {@link #of(AccessGate, Collection)}, ApiVersions advertising {@code features}. */
+    public static HandlerRegistry of(AccessGate gate, Collection<? extends ServedApi<?, ?>> served, Features features) {
+        return new HandlerRegistry(gate, served, features);
     }
 
     /** As {@link #of(AccessGate, Collection)} with no authorizer. */
     public static HandlerRegistry of(Collection<? extends ServedApi<?, ?>> served) {
-        return new HandlerRegistry(AccessGate.ALLOW_ALL, served);
+        return new HandlerRegistry(AccessGate.ALLOW_ALL, served, Features.none());
     }
 
     /** The contract of {@code api}, or null if the API is not served. */

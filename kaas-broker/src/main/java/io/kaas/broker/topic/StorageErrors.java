@@ -6,10 +6,12 @@ import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.storage.InvalidConfigException;
 import io.kaas.api.storage.InvalidProducerEpochException;
 import io.kaas.api.storage.InvalidRecordException;
+import io.kaas.api.storage.InvalidTxnStateException;
 import io.kaas.api.storage.KafkaStorageException;
 import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.OutOfOrderSequenceException;
 import io.kaas.api.storage.RecordTooLargeException;
+import io.kaas.api.storage.TransactionCoordinatorFencedException;
 import io.kaas.api.storage.UnsupportedFeatureException;
 import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.TopicException;
@@ -18,6 +20,9 @@ import java.util.concurrent.ExecutionException;
 
 /** Maps the exceptions of the storage and cluster SPIs to the Kafka error code each one documents. */
 public final class StorageErrors {
+    /** Kafka's TRANSACTION_COORDINATOR_FENCED: a marker of a zombie coordinator (older coordinator epoch). */
+    static final short TRANSACTION_COORDINATOR_FENCED = 52;
+
     private StorageErrors() {
     }
 
@@ -44,6 +49,12 @@ public final class StorageErrors {
         }
         if (e instanceof InvalidProducerEpochException) {
             return Errors.INVALID_PRODUCER_EPOCH;
+        }
+        if (e instanceof TransactionCoordinatorFencedException) {
+            return TRANSACTION_COORDINATOR_FENCED;
+        }
+        if (e instanceof InvalidTxnStateException) {
+            return Errors.INVALID_TXN_STATE;
         }
         if (e instanceof InvalidRecordException) {
             return Errors.INVALID_RECORD;

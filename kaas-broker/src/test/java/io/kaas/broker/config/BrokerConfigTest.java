@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kaas.coordinator.group.GroupCoordinatorConfig;
+import io.kaas.coordinator.transaction.TransactionConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -210,5 +211,54 @@ class BrokerConfigTest {
         assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
                 "offsets.retention.minutes", "soon")))
             .extracting(e -> ((ConfigException) e).key()).isEqualTo("offsets.retention.minutes");
+    }
+
+    @Test
+    void theTransactionKeysHaveKafkasDefaultsAndTransactionVersionDefaultsToTwo() {
+        BrokerConfig c = BrokerConfig.of(LOCAL);
+        assertThat(c.transactionCoordinator()).isEqualTo(TransactionConfig.defaults());
+        assertThat(c.transactionStateLogSegmentBytes()).isEqualTo(104857600);
+        assertThat(c.transactionVersion()).isEqualTo((short) 2);
+
+        Map<String, String> set = new HashMap<>(LOCAL);
+        set.putAll(Map.of("transaction.max.timeout.ms", "60000", "transaction.state.log.num.partitions", "3",
+                "transactional.id.expiration.ms", "1000", "transaction.abort.timed.out.transaction.cleanup.interval.ms", "200",
+                "transaction.remove.expired.transaction.cleanup.interval.ms", "300", "transaction.version", "1",
+                "transaction.state.log.segment.bytes", "1048576"));
+        BrokerConfig custom = BrokerConfig.of(set);
+        assertThat(custom.transactionCoordinator()).isEqualTo(new TransactionConfig(60000, 3, 1000, 200, 300));
+        assertThat(custom.transactionVersion()).isEqualTo((short) 1);
+        assertThat(custom.transactionStateLogSegmentBytes()).isEqualTo(1048576);
+        assertThat(custom.unknownKeys()).isEmpty();
+    }
+
+    @Test
+    void aTransactionVersionOtherThanOneOrTwoRefusesToStart() {
+        for (String bad : List.of("0", "3", "-1", "two")) {
+            Map<String, String> set = new HashMap<>(LOCAL);
+            set.put("transaction.version", bad);
+            assertThatThrownBy(() -> BrokerConfig.of(set)).as(bad)
+                .isInstanceOf(ConfigException.class)
+                .extracting(e -> ((ConfigException) e).key()).isEqualTo("transaction.version");
+        }
+        Map<String, String> tinySegments = new HashMap<>(LOCAL);
+        tinySegments.put("transaction.state.log.segment.bytes", "1048575");
+        assertThatThrownBy(() -> BrokerConfig.of(tinySegments)).as("below segment.bytes' minimum, the topic could not be made")
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("transaction.state.log.segment.bytes");
+        Map<String, String> zeroPartitions = new HashMap<>(LOCAL);
+        zeroPartitions.put("transaction.state.log.num.partitions", "0");
+        assertThatThrownBy(() -> BrokerConfig.of(zeroPartitions))
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("transaction.state.log.num.partitions");
+    }
+
+    @Test
+    void theStateLogReplicationKeysAreAcceptedWithoutEffect() {
+        Map<String, String> set = new HashMap<>(LOCAL);
+        set.put("transaction.state.log.replication.factor", "3");
+        set.put("transaction.state.log.min.isr", "2");
+        BrokerConfig c = BrokerConfig.of(set);
+        assertThat(c.ignoredKeys()).containsExactly("transaction.state.log.min.isr",
+                "transaction.state.log.replication.factor");
+        assertThat(c.unknownKeys()).isEmpty();
     }
 }

@@ -3,6 +3,7 @@ package io.kaas.broker.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.cluster.ClusterStoreContext;
 import io.kaas.api.plugin.BackendProvider;
@@ -22,6 +23,8 @@ import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.request.ServedApi;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
+import io.kaas.broker.transaction.MarkerAppender;
+import io.kaas.broker.transaction.VerificationGuards;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceResponseData;
@@ -33,10 +36,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.Executors;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -58,6 +64,8 @@ class ProduceHandlerTest {
     private ClusterStateStore store;
     private TopicManager topics;
     private ProduceHandler handler;
+    private final AtomicInteger verifications = new AtomicInteger();
+    private final VerificationGuards guards = new VerificationGuards();
 
     @BeforeEach
     void open() throws Exception {
@@ -71,7 +79,8 @@ class ProduceHandlerTest {
         topics = new TopicManager(new Context(config), TopicNames.kafkaRules());
         topics.open();
         topics.create("t", 1, 1, Map.of(), false);
-        handler = new ProduceHandler(topics);
+        handler = new ProduceHandler(topics, (id, pid, epoch, partitions, verifyOnly) -> CompletableFuture.completedFuture(
+                notInTheTransaction(partitions)), guards);
     }
 
     /** A backend found as the broker finds it (service binding; the backends do not export their provider packages). */
@@ -89,10 +98,16 @@ class ProduceHandlerTest {
     }
 
     private ProduceResponseData.PartitionProduceResponse produce(ByteBuffer batch, short acks) throws Exception {
+        return produce(batch, acks, null);
+    }
+
+    private ProduceResponseData.PartitionProduceResponse produce(ByteBuffer batch, short acks, String transactionalId)
+            throws Exception {
         List<ProduceRequestData.TopicProduceData> data = List.of(new ProduceRequestData.TopicProduceData().setName("t")
                 .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(0)
                         .setRecords(Records.of(Unpooled.wrappedBuffer(batch))))));
-        ProduceRequestData request = new ProduceRequestData().setAcks(acks).setTimeoutMs(10_000).setTopicData(data);
+        ProduceRequestData request = new ProduceRequestData().setAcks(acks).setTimeoutMs(10_000).setTopicData(data)
+                .setTransactionalId(transactionalId);
         RequestContext context = new RequestContext((short) 9, 1, "test", new InetSocketAddress("127.0.0.1", 1), "PLAINTEXT");
         // Through the pipeline, which gives the handler its contract's access (no authorizer here).
         HandlerRegistry registry = HandlerRegistry.of(List.of(ServedApi.of(ApiContracts.PRODUCE, handler)));
@@ -145,15 +160,75 @@ class ProduceHandlerTest {
         assertThat(topics.log("t", 0).offsets().highWatermark()).isZero();
     }
 
+    /** What a coordinator answers for partitions of a transaction that does not hold them (KIP-890 verification). */
+    private Map<TopicPartitionRef, Short> notInTheTransaction(Collection<TopicPartitionRef> partitions) {
+        verifications.incrementAndGet();
+        Map<TopicPartitionRef, Short> out = new HashMap<>();
+        partitions.forEach(p -> out.put(p, Errors.INVALID_TXN_STATE));
+        return out;
+    }
+
     @Test
-    void aTransactionalBatchIsRefusedUntilACoordinatorExists() throws Exception {
+    void aTransactionalBatchTheCoordinatorDoesNotVerifyIsNotStored() throws Exception {
         ByteBuffer batch = MemoryRecords.withTransactionalRecords(Compression.NONE, 5L, (short) 0, 0,
                 new SimpleRecord(1_000L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)))
                 .buffer();
-        ProduceResponseData.PartitionProduceResponse response = produce(batch, (short) 1);
+        ProduceResponseData.PartitionProduceResponse response = produce(batch, (short) 1, "txn-a");
         assertThat(response.errorCode()).isEqualTo(Errors.INVALID_TXN_STATE);
+        assertThat(response.errorMessage()).isEqualTo("Partition was not added to the transaction");
+        assertThat(verifications).as("one coordinator call for the request").hasValue(1);
         assertThat(topics.log("t", 0).offsets().highWatermark()).isZero();
         assertThat(topics.log("t", 0).offsets().lastStableOffset()).isZero();
+    }
+
+    @Test
+    void aBatchWhoseTransactionEndedWhileItWasVerifiedIsNotStored() throws Exception {
+        // The coordinator says yes, but the transaction's marker reaches the partition before the batch would.
+        MarkerAppender markers = new MarkerAppender(topics, guards, Clock.systemUTC());
+        handler = new ProduceHandler(topics, (id, pid, epoch, partitions, verifyOnly) -> {
+            assertThat(markers.append("t", 0, pid, epoch, 0, false).join()).isEqualTo(Errors.NONE);
+            Map<TopicPartitionRef, Short> yes = new HashMap<>();
+            partitions.forEach(p -> yes.put(p, Errors.NONE));
+            return CompletableFuture.completedFuture(yes);
+        }, guards);
+        ByteBuffer batch = MemoryRecords.withTransactionalRecords(Compression.NONE, 5L, (short) 0, 0,
+                new SimpleRecord(1_000L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)))
+                .buffer();
+        ProduceResponseData.PartitionProduceResponse late = produce(batch.duplicate(), (short) 1, "txn-a");
+        assertThat(late.errorCode()).isEqualTo(Errors.INVALID_TXN_STATE);
+        assertThat(topics.log("t", 0).offsets().highWatermark()).as("the marker only").isEqualTo(1);
+        assertThat(topics.log("t", 0).offsets().lastStableOffset()).as("no transaction left open").isEqualTo(1);
+
+        // verified with no marker in between: stored, and it opens the transaction
+        handler = new ProduceHandler(topics, (id, pid, epoch, partitions, verifyOnly) -> {
+            Map<TopicPartitionRef, Short> yes = new HashMap<>();
+            partitions.forEach(p -> yes.put(p, Errors.NONE));
+            return CompletableFuture.completedFuture(yes);
+        }, guards);
+        assertThat(produce(batch.duplicate(), (short) 1, "txn-a").errorCode()).isEqualTo(Errors.NONE);
+        assertThat(topics.log("t", 0).offsets().highWatermark()).isEqualTo(2);
+        assertThat(topics.log("t", 0).offsets().lastStableOffset()).isEqualTo(1);
+    }
+
+    @Test
+    void aTransactionalBatchWithoutATransactionalIdIsRefusedWithoutAskingTheCoordinator() throws Exception {
+        ByteBuffer batch = MemoryRecords.withTransactionalRecords(Compression.NONE, 5L, (short) 0, 0,
+                new SimpleRecord(1_000L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)))
+                .buffer();
+        ProduceResponseData.PartitionProduceResponse response = produce(batch, (short) 1, null);
+        assertThat(response.errorCode()).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+        assertThat(verifications).hasValue(0);
+        assertThat(topics.log("t", 0).offsets().highWatermark()).isZero();
+    }
+
+    @Test
+    void anIdempotentBatchWithATransactionalIdIsNotVerified() throws Exception {
+        ByteBuffer batch = MemoryRecords.withIdempotentRecords(Compression.NONE, 6L, (short) 0, 0,
+                new SimpleRecord(1_000L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)))
+                .buffer();
+        assertThat(produce(batch, (short) 1, "txn-a").errorCode()).isEqualTo(Errors.NONE);
+        assertThat(verifications).hasValue(0);
+        assertThat(topics.log("t", 0).offsets().highWatermark()).isEqualTo(1);
     }
 
     @Test
@@ -161,20 +236,23 @@ class ProduceHandlerTest {
         ByteBuffer marker = MemoryRecords.withEndTransactionMarker(1_000L, 5L, (short) 0,
                 new org.apache.kafka.common.record.EndTransactionMarker(
                         org.apache.kafka.common.record.ControlRecordType.ABORT, 0)).buffer();
-        ProduceResponseData.PartitionProduceResponse valid = produce(marker.duplicate(), (short) 1);
+        // A marker is a transactional batch: without a transactional id, Kafka refuses the whole request first.
+        assertThat(produce(marker.duplicate(), (short) 1).errorCode()).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+        ProduceResponseData.PartitionProduceResponse valid = produce(marker.duplicate(), (short) 1, "txn-a");
         assertThat(valid.errorCode()).isEqualTo(Errors.INVALID_RECORD);
         assertThat(valid.errorMessage()).contains("control records");
+        assertThat(verifications).as("refused before the coordinator is asked").hasValue(0);
 
         ByteBuffer shortKey = marker.duplicate();
         int keyLength = RecordBatches.HEADER_SIZE + 4; // one-byte varints: length, attributes, deltas, then the key length
         assertThat(shortKey.get(keyLength)).as("key length 4, zigzag").isEqualTo((byte) 8);
         shortKey.put(keyLength, (byte) 6); // 3 bytes
         shortKey.putInt(RecordBatches.CRC, (int) RecordBatches.crc(shortKey, 0, shortKey.remaining()));
-        assertThat(produce(shortKey, (short) 1).errorCode()).isEqualTo(Errors.INVALID_RECORD);
+        assertThat(produce(shortKey, (short) 1, "txn-a").errorCode()).isEqualTo(Errors.INVALID_RECORD);
 
         ByteBuffer corrupt = marker.duplicate();
         corrupt.put(corrupt.limit() - 1, (byte) (corrupt.get(corrupt.limit() - 1) ^ 0x5a));
-        assertThat(produce(corrupt, (short) 1).errorCode()).isEqualTo(Errors.CORRUPT_MESSAGE);
+        assertThat(produce(corrupt, (short) 1, "txn-a").errorCode()).isEqualTo(Errors.CORRUPT_MESSAGE);
         assertThat(topics.log("t", 0).offsets().highWatermark()).isZero();
     }
 

@@ -145,23 +145,27 @@ class RawProduceIT {
         ByteBuffer transactional = MemoryRecords.withTransactionalRecords(Compression.NONE, 4_000L, (short) 0, 0,
                 new SimpleRecord(System.currentTimeMillis(), "k".getBytes(StandardCharsets.UTF_8),
                         "in a transaction".getBytes(StandardCharsets.UTF_8))).buffer();
+        // As Kafka: transactional records need the request's transactional id (which the principal may WRITE).
         var txn = send(request(topic, Uuid.ZERO_UUID, (short) 1, transactional), (short) 12);
-        assertThat(Errors.forCode(txn.errorCode())).as("no coordinator has verified the transaction")
-                .isEqualTo(Errors.INVALID_TXN_STATE);
-        assertThat(txn.errorCode()).isEqualTo((short) 48);
+        assertThat(Errors.forCode(txn.errorCode())).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
 
         ByteBuffer commit = MemoryRecords.withEndTransactionMarker(System.currentTimeMillis(), 4_000L, (short) 0,
                 new EndTransactionMarker(ControlRecordType.COMMIT, 0)).buffer();
-        var marker = send(request(topic, Uuid.ZERO_UUID, (short) 1, commit.duplicate()), (short) 12);
+        var marker = send(request(topic, Uuid.ZERO_UUID, (short) 1, commit.duplicate()).setTransactionalId("raw-txn-id"),
+                (short) 12);
         assertThat(Errors.forCode(marker.errorCode())).isEqualTo(Errors.INVALID_RECORD);
         assertThat(marker.errorCode()).isEqualTo((short) 87);
+        var anonymousMarker = send(request(topic, Uuid.ZERO_UUID, (short) 1, commit.duplicate()), (short) 12);
+        assertThat(Errors.forCode(anonymousMarker.errorCode())).as("a marker is a transactional batch")
+                .isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
 
         ByteBuffer unknownType = commit.duplicate();
         assertThat(unknownType.getShort(MARKER_TYPE)).as("the marker's type where the test expects it").isEqualTo((short) 1);
         unknownType.putShort(MARKER_TYPE, (short) 9);
         unknownType.putInt(io.kaas.api.record.RecordBatches.CRC,
                 (int) io.kaas.api.record.RecordBatches.crc(unknownType, 0, unknownType.remaining()));
-        var malformed = send(request(topic, Uuid.ZERO_UUID, (short) 1, unknownType), (short) 12);
+        var malformed = send(request(topic, Uuid.ZERO_UUID, (short) 1, unknownType).setTransactionalId("raw-txn-id"),
+                (short) 12);
         assertThat(Errors.forCode(malformed.errorCode())).isEqualTo(Errors.INVALID_RECORD);
 
         // nothing was stored, so no transaction holds the last stable offset: read_committed reads new data at once

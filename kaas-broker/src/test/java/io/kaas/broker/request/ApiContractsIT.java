@@ -40,11 +40,38 @@ class ApiContractsIT {
             expected.add(new ApiVersionsResponseData.ApiVersion().setApiKey(spec.api().apiKey())
                     .setMinVersion(spec.advertisedMinVersion()).setMaxVersion(spec.maxVersion()));
         }
-        assertThat(expected).hasSize(28);
+        assertThat(expected).hasSize(36);
         try (KaasBroker broker = KaasBroker.start(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
                 "log.dirs", dir.toString(), "num.io.threads", "2", "num.network.threads", "1")));
              RawClient c = new RawClient(broker.boundPort())) {
             assertThat(c.apiVersions((short) 3, 1).apiKeys()).containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+
+    @Test
+    void apiVersionsV3CarriesTheFeaturesWithAnEpochThatNeverGoesBackAcrossRestarts() throws Exception {
+        Map<String, String> config = Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "log.dirs", dir.toString(),
+                "num.io.threads", "2", "num.network.threads", "1");
+        long firstEpoch;
+        try (KaasBroker broker = KaasBroker.start(BrokerConfig.of(config));
+             RawClient c = new RawClient(broker.boundPort())) {
+            ApiVersionsResponseData v3 = c.apiVersions((short) 3, 1);
+            assertThat(v3.supportedFeatures()).extracting(f -> f.name() + " " + f.minVersion() + "-" + f.maxVersion())
+                    .containsExactlyInAnyOrder("transaction.version 0-2", "group.version 0-1");
+            assertThat(v3.finalizedFeatures()).extracting(f -> f.name() + " " + f.maxVersionLevel())
+                    .containsExactlyInAnyOrder("transaction.version 2", "group.version 1");
+            firstEpoch = v3.finalizedFeaturesEpoch();
+            assertThat(firstEpoch).isPositive();
+            assertThat(c.apiVersions((short) 2, 2).finalizedFeatures()).as("no features below v3").isEmpty();
+        }
+        Map<String, String> levelOne = new java.util.HashMap<>(config);
+        levelOne.put("transaction.version", "1");
+        try (KaasBroker broker = KaasBroker.start(BrokerConfig.of(levelOne));
+             RawClient c = new RawClient(broker.boundPort())) {
+            ApiVersionsResponseData v3 = c.apiVersions((short) 3, 1);
+            assertThat(v3.finalizedFeatures()).extracting(f -> f.name() + " " + f.maxVersionLevel())
+                    .containsExactlyInAnyOrder("transaction.version 1", "group.version 1");
+            assertThat(v3.finalizedFeaturesEpoch()).as("after a restart with another level").isGreaterThan(firstEpoch);
         }
     }
 

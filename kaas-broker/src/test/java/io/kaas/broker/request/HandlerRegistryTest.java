@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kaas.api.auth.Action;
 import io.kaas.api.auth.Operation;
 import io.kaas.api.auth.ResourceType;
+import io.kaas.broker.auth.AccessGate;
 import io.kaas.broker.auth.Check;
 import io.kaas.broker.auth.TestGates;
 import io.kaas.wire.message.ApiMessageType;
@@ -125,6 +126,23 @@ class HandlerRegistryTest {
         assertThat(resp.apiKeys()).hasSize(2);
         assertThat(resp.supportedFeatures()).isEmpty();
         assertThat(resp.finalizedFeatures()).isEmpty();
+    }
+
+    @Test
+    void apiVersionsAdvertisesTheFeaturesFromV3() {
+        HandlerRegistry r = HandlerRegistry.of(AccessGate.ALLOW_ALL, List.of(fake(ApiMessageType.METADATA, 0, 12)),
+            Features.of((short) 2, 42));
+        ApiVersionsResponseData resp = r.apiVersions().handle(context(3),
+            new ApiVersionsRequestData().setClientSoftwareName("kaas-test").setClientSoftwareVersion("1.0.0")).join();
+        assertThat(resp.supportedFeatures()).extracting(f -> f.name() + " " + f.minVersion() + "-" + f.maxVersion())
+            .containsExactly("group.version 0-1", "transaction.version 0-2");
+        assertThat(resp.finalizedFeatures()).extracting(f -> f.name() + " " + f.minVersionLevel() + "-" + f.maxVersionLevel())
+            .containsExactly("group.version 1-1", "transaction.version 2-2");
+        assertThat(resp.finalizedFeaturesEpoch()).isEqualTo(42);
+        assertThat(r.apiVersions().unsupportedVersionResponse().finalizedFeatures()).isEmpty();
+
+        assertThatThrownBy(() -> Features.of((short) 3, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Features.of((short) 1, -1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

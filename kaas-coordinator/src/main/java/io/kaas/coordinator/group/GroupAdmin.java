@@ -189,7 +189,10 @@ public final class GroupAdmin {
         return new ConsumerGroupDescribeResponseData.Assignment().setTopicPartitions(out);
     }
 
-    /** DeleteGroups for one group: removes an Empty group and its committed offsets. */
+    /**
+     * DeleteGroups for one group: removes an Empty group and its committed offsets, and its pending transactional
+     * offsets (as Kafka: the transaction's commit then stores none).
+     */
     public short deleteGroup(String groupId) {
         if (groupId == null) {
             return Errors.INVALID_GROUP_ID;
@@ -231,6 +234,7 @@ public final class GroupAdmin {
     private short deleteStored(String groupId) {
         try {
             store.deleteGroup(groupId);
+            coordinator.offsets().dropPendingTransactional(groupId, null);
         } catch (ClusterStateException e) {
             LOG.atError().setCause(e).addKeyValue("group", groupId).log("Could not delete group {}", groupId);
             return Errors.COORDINATOR_NOT_AVAILABLE;

@@ -30,6 +30,11 @@ public final class OffsetManager {
     private final ClusterStateStore store;
     private final GroupCoordinatorConfig config;
     private final CoordinatorTimer timer;
+    /**
+     * Transactional offsets not yet committed: group → producer id → partition → offset (TxnOffsetCommit). Guarded
+     * by itself.
+     */
+    private final Map<String, Map<Long, Map<TopicPartitionRef, Commit>>> pendingTxn = new java.util.HashMap<>();
 
     OffsetManager(GroupCoordinator coordinator, ClusterStateStore store, GroupCoordinatorConfig config, CoordinatorTimer timer) {
         this.coordinator = coordinator;
@@ -42,8 +47,15 @@ public final class OffsetManager {
     public record Commit(TopicPartitionRef partition, long offset, int leaderEpoch, String metadata) {
     }
 
-    /** One partition of an OffsetFetch answer; {@code offset} is null when nothing is committed. */
-    public record Fetched(TopicPartitionRef partition, CommittedOffset offset) {
+    /**
+     * One partition of an OffsetFetch answer; {@code offset} is null when nothing is committed (or the partition
+     * has an error: UNSTABLE_OFFSET_COMMIT while a transactional offset is pending and the fetch requires stable
+     * offsets).
+     */
+    public record Fetched(TopicPartitionRef partition, CommittedOffset offset, short errorCode) {
+        public Fetched(TopicPartitionRef partition, CommittedOffset offset) {
+            this(partition, offset, Errors.NONE);
+        }
     }
 
     /** An OffsetFetch answer for one group: a group-level error, or the partitions. */
@@ -205,12 +217,32 @@ public final class OffsetManager {
         }
     }
 
+    /** OffsetFetch for one group without require_stable (v0-6, or v7+ with RequireStable false). */
+    public FetchResult fetch(String groupId, Map<String, List<Integer>> topics) {
+        return fetch(groupId, topics, false);
+    }
+
     /**
      * OffsetFetch for one group.
      *
-     * @param topics the partitions asked for by topic, or null for every committed offset
+     * @param topics        the partitions asked for by topic, or null for every committed offset
+     * @param requireStable v7+ {@code RequireStable}: a partition with a transactional offset still pending answers
+     *                      UNSTABLE_OFFSET_COMMIT (and no offset), as Kafka
      */
-    public FetchResult fetch(String groupId, Map<String, List<Integer>> topics) {
+    public FetchResult fetch(String groupId, Map<String, List<Integer>> topics, boolean requireStable) {
+        FetchResult result = fetchCommitted(groupId, topics);
+        if (!requireStable || result.errorCode() != Errors.NONE) {
+            return result;
+        }
+        List<Fetched> out = new ArrayList<>(result.partitions().size());
+        for (Fetched f : result.partitions()) {
+            out.add(hasPendingTransactionalOffset(groupId, f.partition())
+                    ? new Fetched(f.partition(), null, Errors.UNSTABLE_OFFSET_COMMIT) : f);
+        }
+        return new FetchResult(Errors.NONE, out);
+    }
+
+    private FetchResult fetchCommitted(String groupId, Map<String, List<Integer>> topics) {
         if (groupId == null) {
             return new FetchResult(Errors.INVALID_GROUP_ID, List.of());
         }
@@ -231,6 +263,168 @@ public final class OffsetManager {
             });
         }
         return new FetchResult(Errors.NONE, out);
+    }
+
+    // ---- transactional offsets (TxnOffsetCommit, KIP-98 / KIP-447) ----
+
+    /**
+     * Kafka's validation of a TxnOffsetCommit against the group: an unknown group with generation -1 becomes a
+     * simple group (ILLEGAL_GENERATION with a generation); a classic group checks the member only when one is
+     * named (Dead → COORDINATOR_NOT_AVAILABLE, FENCED_INSTANCE_ID, UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION) and not
+     * its state; a consumer group accepts no member epoch while it has no members, else checks the member
+     * (UNKNOWN_MEMBER_ID) and its epoch (ILLEGAL_GENERATION, as Kafka maps STALE_MEMBER_EPOCH for transactions).
+     */
+    public short validateTransactionalCommit(String groupId, String memberId, String groupInstanceId, int generationId) {
+        if (groupId == null) {
+            return Errors.INVALID_GROUP_ID;
+        }
+        String member = memberId == null ? "" : memberId;
+        ConsumerGroup consumer = coordinator.consumerGroup(groupId);
+        if (consumer != null) {
+            synchronized (consumer) {
+                if (!consumer.dead) {
+                    if (generationId < 0 && consumer.members.isEmpty()) {
+                        return Errors.NONE;
+                    }
+                    ConsumerMember m = consumer.members.get(member);
+                    if (m == null) {
+                        return Errors.UNKNOWN_MEMBER_ID;
+                    }
+                    return m.memberEpoch == generationId ? Errors.NONE : Errors.ILLEGAL_GENERATION;
+                }
+            }
+        }
+        ClassicGroup group = coordinator.group(groupId);
+        if (group == null || group.is(GroupState.DEAD)) {
+            if (generationId >= 0) {
+                return Errors.ILLEGAL_GENERATION;
+            }
+            group = coordinator.getOrCreate(groupId);
+            if (group == null) {
+                return Errors.UNKNOWN_MEMBER_ID;
+            }
+        }
+        synchronized (group) {
+            if (group.is(GroupState.DEAD)) {
+                return Errors.COORDINATOR_NOT_AVAILABLE;
+            }
+            if (generationId < 0 && group.is(GroupState.EMPTY)) {
+                return Errors.NONE;
+            }
+            if (generationId >= 0 || !member.isEmpty() || groupInstanceId != null) {
+                return GroupCoordinator.validateMember(group, member, groupInstanceId, generationId);
+            }
+            return Errors.NONE;
+        }
+    }
+
+    /** The per-partition checks of an offset commit: UNKNOWN_TOPIC_OR_PARTITION, OFFSET_METADATA_TOO_LARGE. */
+    public short validateCommitPartition(Commit c) {
+        return validatePartition(c);
+    }
+
+    /**
+     * Stages transactional offsets of {@code producerId} for {@code groupId} until {@link #completeTransactional}:
+     * OffsetFetch with require_stable answers UNSTABLE_OFFSET_COMMIT for them meanwhile. A later stage of the same
+     * partition replaces the earlier.
+     */
+    public void stageTransactional(String groupId, long producerId, Map<TopicPartitionRef, Commit> offsets) {
+        synchronized (pendingTxn) {
+            pendingTxn.computeIfAbsent(groupId, g -> new java.util.HashMap<>())
+                    .computeIfAbsent(producerId, p -> new LinkedHashMap<>()).putAll(offsets);
+        }
+    }
+
+    /**
+     * Ends the transactional offsets of {@code producerId} in {@code groupId}: on commit {@code offsets} are stored
+     * durably (the path of OffsetCommit, under the group's monitor) before they are unstaged; on abort they are
+     * dropped.
+     *
+     * @throws ClusterStateException if the store could not make them durable; they stay staged (retry)
+     */
+    public void completeTransactional(String groupId, long producerId, boolean commit,
+                                      Map<TopicPartitionRef, Commit> offsets) {
+        if (commit && !offsets.isEmpty()) {
+            long now = timer.nowMs();
+            Map<TopicPartitionRef, CommittedOffset> committed = new LinkedHashMap<>();
+            Map<TopicPartitionRef, Commit> staged;
+            synchronized (pendingTxn) {
+                staged = Map.copyOf(pendingTxn.getOrDefault(groupId, Map.of()).getOrDefault(producerId, Map.of()));
+            }
+            // an offset deleted meanwhile (DeleteGroups, OffsetDelete) is not brought back, as Kafka
+            offsets.forEach((tp, c) -> {
+                if (staged.containsKey(tp)) {
+                    committed.put(tp, new CommittedOffset(c.offset(), c.leaderEpoch(), c.metadata(), now, -1));
+                }
+            });
+            Object monitor = groupMonitor(groupId);
+            synchronized (monitor) {
+                store.commitOffsets(groupId, committed);
+            }
+        }
+        synchronized (pendingTxn) {
+            Map<Long, Map<TopicPartitionRef, Commit>> byProducer = pendingTxn.get(groupId);
+            if (byProducer != null) {
+                byProducer.remove(producerId);
+                if (byProducer.isEmpty()) {
+                    pendingTxn.remove(groupId);
+                }
+            }
+        }
+    }
+
+    /**
+     * Drops the staged transactional offsets of {@code partitions} of {@code groupId} (all of them if null), as
+     * Kafka's DeleteGroups and OffsetDelete delete pending transactional offsets too: the transaction's commit then
+     * stores nothing for them.
+     */
+    void dropPendingTransactional(String groupId, java.util.Collection<TopicPartitionRef> partitions) {
+        synchronized (pendingTxn) {
+            Map<Long, Map<TopicPartitionRef, Commit>> byProducer = pendingTxn.get(groupId);
+            if (byProducer == null) {
+                return;
+            }
+            if (partitions == null) {
+                pendingTxn.remove(groupId);
+            } else {
+                byProducer.values().forEach(m -> m.keySet().removeAll(partitions));
+                byProducer.values().removeIf(Map::isEmpty);
+                if (byProducer.isEmpty()) {
+                    pendingTxn.remove(groupId);
+                }
+            }
+        }
+        LOG.atInfo().addKeyValue("group", groupId)
+                .log("Dropped the pending transactional offsets of group {} ({})", groupId,
+                        partitions == null ? "all partitions" : partitions);
+    }
+
+    private boolean hasAnyPending(String groupId) {
+        synchronized (pendingTxn) {
+            return pendingTxn.containsKey(groupId);
+        }
+    }
+
+    /** True while a transactional offset of {@code partition} is staged in {@code groupId}. */
+    public boolean hasPendingTransactionalOffset(String groupId, TopicPartitionRef partition) {
+        synchronized (pendingTxn) {
+            Map<Long, Map<TopicPartitionRef, Commit>> byProducer = pendingTxn.get(groupId);
+            return byProducer != null && byProducer.values().stream().anyMatch(m -> m.containsKey(partition));
+        }
+    }
+
+    /** The monitor the store calls of {@code groupId} are made under (its group, created as a simple one). */
+    private Object groupMonitor(String groupId) {
+        ConsumerGroup consumer = coordinator.consumerGroup(groupId);
+        if (consumer != null && !consumer.dead) {
+            return consumer;
+        }
+        ClassicGroup group = coordinator.getOrCreate(groupId);
+        if (group != null) {
+            return group;
+        }
+        consumer = coordinator.consumerGroup(groupId);
+        return consumer != null ? consumer : this;
     }
 
     /** OffsetDelete: the group-level error, and per partition errors in {@code errors}. */
@@ -295,6 +489,9 @@ public final class OffsetManager {
         } catch (ClusterStateException e) {
             LOG.atError().setCause(e).addKeyValue("group", groupId).log("Could not delete offsets of group {}", groupId);
             return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (!deletable.isEmpty() && hasAnyPending(groupId)) {
+            dropPendingTransactional(groupId, deletable);
         }
         return Errors.NONE;
     }

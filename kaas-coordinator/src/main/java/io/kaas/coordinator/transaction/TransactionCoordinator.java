@@ -1,26 +1,49 @@
 package io.kaas.coordinator.transaction;
 
 import io.kaas.api.cluster.TopicPartitionRef;
+import io.kaas.api.storage.KafkaStorageException;
+import io.kaas.api.storage.PartitionOfflineException;
+import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.coordinator.CoordinatorContext;
+import io.kaas.coordinator.CoordinatorTimer;
 import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.coordinator.group.OffsetManager;
+import io.kaas.wire.protocol.Errors;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The transaction coordinator (KIP-98, KIP-360, KIP-447, KIP-890): per transactional id its producer id and
  * epoch, state and partitions, made durable in {@link TransactionStateLog} before a change is acknowledged;
  * markers written through {@link MarkerWriter}; transactional offset commits staged with the group coordinator
- * until the transaction ends. Error codes are Kafka's ({@code io.kaas.wire.protocol.Errors}). Thread-safe.
+ * until the transaction ends. Error codes are Kafka's ({@code io.kaas.wire.protocol.Errors}). Thread-safe: each id
+ * has a pending-state guard (one change in flight; a request meanwhile gets CONCURRENT_TRANSACTIONS) and no lock is
+ * held while a change is made durable or a marker written.
  *
- * <p>SKELETON: the signatures are the contract with the broker's handlers; the bodies are being written.
+ * <p>Before {@link #start} has loaded the state log, requests answer COORDINATOR_LOAD_IN_PROGRESS, as Kafka's do
+ * while it loads a partition.
  */
 public final class TransactionCoordinator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionCoordinator.class);
+    static final String TOPIC = "__transaction_state";
+    /** How long {@link #start} waits for the transactions it found prepared before it lets them finish behind. */
+    static final long START_COMPLETION_WAIT_MS = 10_000;
 
     /** InitProducerId's answer. */
     public record InitResult(short errorCode, long producerId, short producerEpoch) {
@@ -39,15 +62,54 @@ public final class TransactionCoordinator implements AutoCloseable {
     public record Listing(String transactionalId, long producerId, TransactionState state) {
     }
 
-    private TransactionCoordinator() {
+    private final CoordinatorTimer timer;
+    private final TransactionConfig config;
+    private final TransactionStateLog log;
+    private final StatePartitions state;
+    private final ProducerIds ids;
+    private final OffsetManager offsets;
+    private final TransactionCompleter completer;
+    private final StateCleanup cleanup;
+    private final Map<String, TransactionMetadata> txns = new ConcurrentHashMap<>();
+    private final long startWaitMs;
+    private volatile boolean active;
+    private volatile boolean closed;
+    private volatile CoordinatorTimer.Task abortTask;
+    private volatile CoordinatorTimer.Task expireTask;
+
+    private TransactionCoordinator(CoordinatorContext context, TransactionConfig config, TransactionStateLog log,
+                                   MarkerWriter markers, ProducerIds ids, GroupCoordinator groups, long startWaitMs,
+                                   long cleanupMinRecords) {
+        this.timer = context.timer();
+        this.config = config;
+        this.log = log;
+        this.state = new StatePartitions(log, timer);
+        this.ids = ids;
+        this.offsets = groups == null ? null : groups.offsets();
+        this.completer = new TransactionCompleter(timer, markers, offsets, this::write, () -> closed);
+        this.cleanup = new StateCleanup(state, timer, txns, cleanupMinRecords);
+        this.startWaitMs = startWaitMs;
     }
 
     /** A coordinator over {@code log}; call {@link #start} before anything else. */
     public static TransactionCoordinator create(CoordinatorContext context, TransactionConfig config,
                                                 TransactionStateLog log, MarkerWriter markers, ProducerIds ids,
                                                 GroupCoordinator groups) {
-        throw new UnsupportedOperationException("skeleton");
+        return new TransactionCoordinator(context, config, log, markers, ids, groups, START_COMPLETION_WAIT_MS,
+                StateCleanup.MIN_RECORDS);
     }
+
+    /**
+     * As {@link #create}, waiting at most {@code startWaitMs} in {@link #start} for prepared transactions and
+     * rewriting a state partition once it holds more than {@code cleanupMinRecords} (and 4 per live id).
+     */
+    static TransactionCoordinator create(CoordinatorContext context, TransactionConfig config, TransactionStateLog log,
+                                         MarkerWriter markers, ProducerIds ids, GroupCoordinator groups,
+                                         long startWaitMs, long cleanupMinRecords) {
+        return new TransactionCoordinator(context, config, log, markers, ids, groups, startWaitMs, cleanupMinRecords);
+    }
+
+    // ---- start ----
 
     /**
      * Loads every partition of the state log that exists (last record per transactional id wins), finishes the
@@ -55,13 +117,143 @@ public final class TransactionCoordinator implements AutoCloseable {
      * re-stages the pending offsets of Ongoing ones, and schedules the timeout and expiry passes.
      */
     public void start() throws IOException {
-        throw new UnsupportedOperationException("skeleton");
+        if (log.partitionCount() != config.stateLogPartitions()) {
+            LOG.warn("{} has {} partitions, transaction.state.log.num.partitions is {}: the topic's count is used",
+                    TOPIC, log.partitionCount(), config.stateLogPartitions());
+        }
+        List<CompletableFuture<Void>> completing = new ArrayList<>();
+        if (log.exists()) {
+            for (int p = 0; p < state.count(); p++) {
+                Map<String, TransactionImage> loaded = new LinkedHashMap<>();
+                int partition = p;
+                long records = state.load(p, (id, image) -> {
+                    if (image == null || image.state() == TransactionState.DEAD) {
+                        loaded.remove(id);
+                    } else if (partitionFor(id) != partition) {
+                        LOG.error("Skipped the state of transactional id {} found in {}-{}: it belongs to partition {}",
+                                id, TOPIC, partition, partitionFor(id));
+                    } else {
+                        loaded.put(id, image);
+                    }
+                });
+                loaded.forEach((id, image) -> txns.put(id, new TransactionMetadata(id, partition, image, true)));
+                if (records > 0) {
+                    LOG.info("Loaded {} transactional ids from {} records of {}-{}", loaded.size(), records, TOPIC, p);
+                }
+            }
+        }
+        for (TransactionMetadata md : txns.values()) {
+            TransactionImage image = md.image;
+            if (image.state() == TransactionState.ONGOING || image.isPrepare()) {
+                stage(image);
+            }
+            if (image.isPrepare()) {
+                TransactionImage prepared = image.state() == TransactionState.PREPARE_EPOCH_FENCE
+                        ? image.withState(TransactionState.PREPARE_ABORT, image.lastUpdateMs()) : image;
+                LOG.info("Finishing the {} of transactional id {} (producer id {}, epoch {}) found prepared at start, "
+                                + "on {} partitions", prepared.state() == TransactionState.PREPARE_COMMIT ? "COMMIT"
+                                : "ABORT", md.transactionalId, image.producerId(), image.producerEpoch(),
+                        image.partitions().size());
+                md.image = prepared;
+                completing.add(completer.complete(md, prepared));
+            }
+        }
+        awaitStartCompletions(completing);
+        active = true;
+        scheduleAbortPass();
+        scheduleExpirePass();
+    }
+
+    private void awaitStartCompletions(List<CompletableFuture<Void>> completing) {
+        if (completing.isEmpty()) {
+            return;
+        }
+        try {
+            CompletableFuture.allOf(completing.toArray(CompletableFuture[]::new)).get(startWaitMs, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            long left = completing.stream().filter(f -> !f.isDone()).count();
+            LOG.warn("{} prepared transactions are not complete after {} ms; they finish in the background, their "
+                    + "transactional ids answer CONCURRENT_TRANSACTIONS until then", left, startWaitMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            LOG.warn("A prepared transaction found at start did not complete: {}", e.getCause().toString());
+        }
+    }
+
+    /** Re-stages the pending offsets of an image with the group coordinator (load). */
+    private void stage(TransactionImage image) {
+        if (offsets == null) {
+            return;
+        }
+        image.groups().forEach((group, pending) -> {
+            if (!pending.isEmpty()) {
+                offsets.stageTransactional(group, image.producerId(), pending);
+            }
+        });
     }
 
     /** The state-log partition that owns {@code transactionalId}: {@code abs(hashCode) % partitions}, as Kafka. */
     public int partitionFor(String transactionalId) {
-        throw new UnsupportedOperationException("skeleton");
+        int h = transactionalId.hashCode();
+        return (h == Integer.MIN_VALUE ? 0 : Math.abs(h)) % state.count();
     }
+
+    // ---- the durable change of one id ----
+
+    /**
+     * Makes {@code target} durable for {@code md}, whose pending state the caller set under its monitor; applies
+     * it (and clears the pending state) once durable, clears the pending state only if the write failed.
+     *
+     * @return completes with NONE, or the error to answer (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE,
+     *         UNKNOWN_SERVER_ERROR as Kafka maps a failed append to its transaction log)
+     */
+    private CompletableFuture<Short> write(TransactionMetadata md, TransactionImage target) {
+        return write(md, target, null);
+    }
+
+    private CompletableFuture<Short> write(TransactionMetadata md, TransactionImage target, Runnable onDurable) {
+        return state.write(md.partition, md.transactionalId, target).handle((r, e) -> {
+            synchronized (md) {
+                md.pending = null;
+                if (e == null) {
+                    md.image = target;
+                    md.durable = true;
+                    if (onDurable != null) {
+                        onDurable.run();
+                    }
+                }
+            }
+            if (e != null) {
+                Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                LOG.atError().setCause(cause).addKeyValue("transactionalId", md.transactionalId)
+                        .log("Could not write the {} state of transactional id {} to {}-{}", target.state().kafkaName(),
+                                md.transactionalId, TOPIC, md.partition);
+                return appendError(cause);
+            }
+            cleanup.maybeRewrite(md.partition);
+            return Errors.NONE;
+        });
+    }
+
+    private static short appendError(Throwable e) {
+        if (e instanceof KafkaStorageException || e instanceof PartitionOfflineException) {
+            return Errors.NOT_COORDINATOR;
+        }
+        if (e instanceof RecordTooLargeException) {
+            return Errors.UNKNOWN_SERVER_ERROR;
+        }
+        return Errors.COORDINATOR_NOT_AVAILABLE;
+    }
+
+    /** A short error answer, or a change to write. */
+    private record Step(short error, TransactionImage target) {
+        static Step error(short code) {
+            return new Step(code, null);
+        }
+    }
+
+    // ---- InitProducerId ----
 
     /**
      * InitProducerId with a transactional id (non-empty; the handler answers the idempotent case itself with
@@ -73,11 +265,152 @@ public final class TransactionCoordinator implements AutoCloseable {
     public CompletableFuture<InitResult> initProducerId(String transactionalId, int transactionTimeoutMs,
                                                         long producerId, short producerEpoch,
                                                         boolean enable2Pc, boolean keepPreparedTxn) {
-        throw new UnsupportedOperationException("skeleton");
+        short error = Errors.NONE;
+        if (transactionalId == null || transactionalId.isEmpty()) {
+            error = Errors.INVALID_REQUEST;
+        } else if (!active) {
+            error = Errors.COORDINATOR_LOAD_IN_PROGRESS;
+        } else if (enable2Pc) {
+            error = Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED; // Kafka without transaction.two.phase.commit.enable
+        } else if (keepPreparedTxn) {
+            error = Errors.UNSUPPORTED_VERSION; // Kafka: keeping a prepared transaction needs 2PC
+        } else if (transactionTimeoutMs <= 0 || transactionTimeoutMs > config.maxTimeoutMs()) {
+            error = Errors.INVALID_TRANSACTION_TIMEOUT;
+        } else if ((producerId < 0) != (producerEpoch < 0)) {
+            error = Errors.INVALID_REQUEST;
+        }
+        if (error != Errors.NONE) {
+            return CompletableFuture.completedFuture(initError(error));
+        }
+        boolean expected = producerId >= 0;
+        TransactionMetadata md;
+        try {
+            md = metadata(transactionalId, transactionTimeoutMs);
+        } catch (RuntimeException e) {
+            LOG.atError().setCause(e).addKeyValue("transactionalId", transactionalId)
+                    .log("Could not allocate a producer id for transactional id {}", transactionalId);
+            return CompletableFuture.completedFuture(initError(Errors.COORDINATOR_NOT_AVAILABLE));
+        }
+        Step step;
+        boolean fence = false;
+        synchronized (md) {
+            TransactionImage img = md.image;
+            long now = timer.nowMs();
+            if (md.pending != null) {
+                step = Step.error(Errors.CONCURRENT_TRANSACTIONS);
+            } else if (expected && !(img.producerEpoch() < 0 || producerId == img.producerId()
+                    || (producerId == img.previousProducerId() && producerEpoch >= Short.MAX_VALUE - 1))) {
+                step = Step.error(Errors.PRODUCER_FENCED);
+            } else {
+                switch (img.state()) {
+                    case PREPARE_COMMIT, PREPARE_ABORT, PREPARE_EPOCH_FENCE, DEAD ->
+                            step = Step.error(Errors.CONCURRENT_TRANSACTIONS);
+                    case ONGOING -> {
+                        step = new Step(Errors.NONE, fenceImage(md, now));
+                        fence = true;
+                    }
+                    default -> step = initStep(img, expected, producerEpoch, transactionTimeoutMs, now);
+                }
+            }
+            if (step.target != null) {
+                md.pending = step.target.state();
+            }
+        }
+        if (step.target == null) {
+            return CompletableFuture.completedFuture(initError(step.error));
+        }
+        if (fence) {
+            LOG.atInfo().addKeyValue("transactionalId", transactionalId)
+                    .log("Fencing producer id {} epoch {} of transactional id {}: a new instance initialises; its "
+                            + "open transaction is aborted", md.image.producerId(), md.image.producerEpoch(),
+                            transactionalId);
+            return fenceAndAbort(md, step.target).thenApply(code -> initError(code == Errors.NONE
+                    ? Errors.CONCURRENT_TRANSACTIONS : code));
+        }
+        TransactionImage target = step.target;
+        return write(md, target).thenApply(code -> {
+            if (code != Errors.NONE) {
+                return initError(code);
+            }
+            LOG.atInfo().addKeyValue("transactionalId", transactionalId)
+                    .log("Initialized transactional id {} with producer id {} and epoch {} on {}-{}", transactionalId,
+                            target.producerId(), target.producerEpoch(), TOPIC, md.partition);
+            return new InitResult(Errors.NONE, target.producerId(), target.producerEpoch());
+        });
+    }
+
+    private static InitResult initError(short error) {
+        return new InitResult(error, -1, (short) -1);
+    }
+
+    private TransactionMetadata metadata(String transactionalId, int timeoutMs) {
+        TransactionMetadata md = txns.get(transactionalId);
+        if (md != null) {
+            return md;
+        }
+        return txns.computeIfAbsent(transactionalId, id -> new TransactionMetadata(id, partitionFor(id),
+                TransactionImage.fresh(ids.next(), timeoutMs, timer.nowMs()), false));
     }
 
     /**
+     * Kafka's prepareProducerIdRotation and prepareIncrementProducerEpoch for an id with no open transaction: a new
+     * producer id once the epoch is exhausted, else the next epoch (the same one for a retry of the last bump).
+     */
+    private Step initStep(TransactionImage img, boolean expected, short expectedEpoch, int timeoutMs, long now) {
+        TransactionImage base = img.withTransaction(Set.of(), Map.of(), -1).withTimeout(timeoutMs)
+                .withState(TransactionState.EMPTY, now);
+        if (img.epochExhausted() && (!expected || expectedEpoch == img.producerEpoch())) {
+            long next = ids.next();
+            return new Step(Errors.NONE, base.withProducer(next, img.producerId(), -1, (short) 0,
+                    expected ? img.producerEpoch() : (short) -1));
+        }
+        if (!expected || img.producerEpoch() < 0 || expectedEpoch == img.producerEpoch()) {
+            if (img.epochExhausted()) {
+                return Step.error(Errors.PRODUCER_FENCED);
+            }
+            short bumped = (short) (img.producerEpoch() + 1);
+            return new Step(Errors.NONE, base.withProducer(img.producerId(), img.previousProducerId(), -1, bumped,
+                    expected ? img.producerEpoch() : (short) -1));
+        }
+        if (expectedEpoch == img.lastProducerEpoch()) { // a retry of the bump the producer did not see answered
+            return new Step(Errors.NONE, base);
+        }
+        return Step.error(Errors.PRODUCER_FENCED);
+    }
+
+    /**
+     * Kafka's prepareFenceProducerEpoch, continued as an abort: PrepareAbort at the next epoch. Under md. (Kafka
+     * bumps the epoch in memory before the write and so must not bump it again after a failed one; here memory
+     * changes only once the write is durable, so every fence bumps from the durable epoch.)
+     */
+    private static TransactionImage fenceImage(TransactionMetadata md, long now) {
+        TransactionImage img = md.image;
+        short epoch = img.producerEpoch() == Short.MAX_VALUE ? img.producerEpoch() : (short) (img.producerEpoch() + 1);
+        // not a V2 end: the fenced producer's old epoch must not pass as a retry of this one
+        return img.withProducer(img.producerId(), img.previousProducerId(), -1, epoch, (short) -1)
+                .withTransactionV2(false).withState(TransactionState.PREPARE_ABORT, now);
+    }
+
+    /** Writes a fencing PrepareAbort (pending set by the caller) and completes the abort. */
+    private CompletableFuture<Short> fenceAndAbort(TransactionMetadata md, TransactionImage target) {
+        return write(md, target).thenApply(code -> {
+            if (code == Errors.NONE) {
+                completer.complete(md, target);
+            }
+            return code;
+        });
+    }
+
+    // ---- AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit ----
+
+    /**
      * AddPartitionsToTxn, and the broker's own verification of a transactional Produce (KIP-890).
+     *
+     * <p>Errors, the same for every partition unless stated: an unknown id or another producer id
+     * INVALID_PRODUCER_ID_MAPPING; another epoch PRODUCER_FENCED (AddPartitionsToTxn v0-2 and Produce answer
+     * INVALID_PRODUCER_EPOCH instead: the handler maps it, as Kafka); a change in flight or a transaction
+     * completing CONCURRENT_TRANSACTIONS; verify-only: INVALID_TXN_STATE for each partition not in the ongoing
+     * transaction.
      *
      * @param verifyOnly true: only checks that every partition is in the ongoing transaction (v4+ verify-only
      *                   form, Produce below v12); false: adds those missing, durably, opening the transaction if
@@ -88,13 +421,74 @@ public final class TransactionCoordinator implements AutoCloseable {
                                                                          short producerEpoch,
                                                                          Collection<TopicPartitionRef> partitions,
                                                                          boolean verifyOnly) {
-        throw new UnsupportedOperationException("skeleton");
+        Set<TopicPartitionRef> asked = new LinkedHashSet<>(partitions);
+        TransactionMetadata md = txns.get(transactionalId == null ? "" : transactionalId);
+        short error = preCheck(transactionalId, md, producerId, producerEpoch);
+        if (error != Errors.NONE) {
+            return CompletableFuture.completedFuture(all(asked, error));
+        }
+        Step step;
+        synchronized (md) {
+            TransactionImage img = md.image;
+            error = ownerCheck(img, producerId, producerEpoch);
+            if (error != Errors.NONE) {
+                step = Step.error(error);
+            } else if (verifyOnly) {
+                if (img.isPrepare()) {
+                    return CompletableFuture.completedFuture(all(asked, Errors.CONCURRENT_TRANSACTIONS));
+                }
+                Map<TopicPartitionRef, Short> out = new LinkedHashMap<>();
+                boolean ongoing = img.state() == TransactionState.ONGOING;
+                asked.forEach(tp -> out.put(tp, ongoing && img.partitions().contains(tp) ? Errors.NONE
+                        : Errors.INVALID_TXN_STATE));
+                return CompletableFuture.completedFuture(out);
+            } else if (md.pending != null || img.isPrepare() || img.state() == TransactionState.DEAD) {
+                step = Step.error(Errors.CONCURRENT_TRANSACTIONS);
+            } else if (img.state() == TransactionState.ONGOING && img.partitions().containsAll(asked)) {
+                step = Step.error(Errors.NONE);
+            } else {
+                Set<TopicPartitionRef> all = new LinkedHashSet<>(img.partitions());
+                all.addAll(asked);
+                step = new Step(Errors.NONE, open(img, all, img.groups()));
+                md.pending = TransactionState.ONGOING;
+            }
+        }
+        if (step.target == null) {
+            return CompletableFuture.completedFuture(all(asked, step.error));
+        }
+        return write(md, step.target).thenApply(code -> all(asked, code));
     }
 
-    /** AddOffsetsToTxn: adds {@code groupId}'s offsets to the transaction, durably. */
+    /** AddOffsetsToTxn: adds {@code groupId}'s offsets to the transaction, durably (errors as addPartitions). */
     public CompletableFuture<Short> addOffsets(String transactionalId, long producerId, short producerEpoch,
                                                String groupId) {
-        throw new UnsupportedOperationException("skeleton");
+        TransactionMetadata md = txns.get(transactionalId == null ? "" : transactionalId);
+        short error = preCheck(transactionalId, md, producerId, producerEpoch);
+        if (error == Errors.NONE && groupId == null) {
+            error = Errors.INVALID_GROUP_ID;
+        }
+        if (error != Errors.NONE) {
+            return CompletableFuture.completedFuture(error);
+        }
+        TransactionImage target;
+        synchronized (md) {
+            TransactionImage img = md.image;
+            error = ownerCheck(img, producerId, producerEpoch);
+            if (error == Errors.NONE && (md.pending != null || img.isPrepare() || img.state() == TransactionState.DEAD)) {
+                error = Errors.CONCURRENT_TRANSACTIONS;
+            }
+            if (error != Errors.NONE) {
+                return CompletableFuture.completedFuture(error);
+            }
+            if (img.state() == TransactionState.ONGOING && img.groups().containsKey(groupId)) {
+                return CompletableFuture.completedFuture(Errors.NONE);
+            }
+            Map<String, Map<TopicPartitionRef, OffsetManager.Commit>> groups = new LinkedHashMap<>(img.groups());
+            groups.putIfAbsent(groupId, Map.of());
+            target = open(img, img.partitions(), groups);
+            md.pending = TransactionState.ONGOING;
+        }
+        return write(md, target);
     }
 
     /**
@@ -102,6 +496,11 @@ public final class TransactionCoordinator implements AutoCloseable {
      * coordinator and the transaction, makes the offsets durable as pending, and stages them with the group
      * coordinator (OffsetFetch with require_stable answers UNSTABLE_OFFSET_COMMIT for them) until the transaction
      * ends: committed on COMMIT, dropped on ABORT.
+     *
+     * <p>Errors: those of addPartitions for the transaction (PRODUCER_FENCED for another epoch; v0-1 clients expect
+     * INVALID_PRODUCER_EPOCH, which the handler maps), INVALID_TXN_STATE for a group not added (without implicit
+     * add) or no open transaction, then the group's (ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID,
+     * COORDINATOR_NOT_AVAILABLE), then per partition UNKNOWN_TOPIC_OR_PARTITION or OFFSET_METADATA_TOO_LARGE.
      *
      * @param implicitAdd true for v5+ (transactions V2): the group is added to the transaction if missing;
      *                    false: the group must have been added by AddOffsetsToTxn (else INVALID_TXN_STATE)
@@ -113,24 +512,247 @@ public final class TransactionCoordinator implements AutoCloseable {
                                                                          String groupInstanceId,
                                                                          List<OffsetManager.Commit> offsets,
                                                                          boolean implicitAdd) {
-        throw new UnsupportedOperationException("skeleton");
+        Set<TopicPartitionRef> asked = new LinkedHashSet<>();
+        offsets.forEach(c -> asked.add(c.partition()));
+        TransactionMetadata md = txns.get(transactionalId == null ? "" : transactionalId);
+        short error = preCheck(transactionalId, md, producerId, producerEpoch);
+        if (error == Errors.NONE && groupId == null) {
+            error = Errors.INVALID_GROUP_ID;
+        }
+        if (error == Errors.NONE && this.offsets == null) {
+            error = Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (error != Errors.NONE) {
+            return CompletableFuture.completedFuture(all(asked, error));
+        }
+        synchronized (md) {
+            error = txnOffsetCheck(md, producerId, producerEpoch, groupId, implicitAdd);
+        }
+        if (error == Errors.NONE) {
+            error = this.offsets.validateTransactionalCommit(groupId, memberId, groupInstanceId, generationId);
+        }
+        if (error != Errors.NONE) {
+            return CompletableFuture.completedFuture(all(asked, error));
+        }
+        Map<TopicPartitionRef, Short> result = new LinkedHashMap<>();
+        Map<TopicPartitionRef, OffsetManager.Commit> valid = new LinkedHashMap<>();
+        for (OffsetManager.Commit c : offsets) {
+            short e = this.offsets.validateCommitPartition(c);
+            result.put(c.partition(), e);
+            if (e == Errors.NONE) {
+                valid.put(c.partition(), c);
+            }
+        }
+        if (valid.isEmpty()) {
+            return CompletableFuture.completedFuture(result);
+        }
+        TransactionImage target;
+        synchronized (md) {
+            error = txnOffsetCheck(md, producerId, producerEpoch, groupId, implicitAdd);
+            if (error != Errors.NONE) {
+                return CompletableFuture.completedFuture(all(asked, error));
+            }
+            TransactionImage img = md.image;
+            Map<String, Map<TopicPartitionRef, OffsetManager.Commit>> groups = new LinkedHashMap<>(img.groups());
+            Map<TopicPartitionRef, OffsetManager.Commit> pending = new LinkedHashMap<>(groups.getOrDefault(groupId, Map.of()));
+            pending.putAll(valid);
+            groups.put(groupId, pending);
+            target = open(img, img.partitions(), groups);
+            md.pending = TransactionState.ONGOING;
+        }
+        long pid = target.producerId();
+        return write(md, target, () -> this.offsets.stageTransactional(groupId, pid, valid)).thenApply(code -> {
+            if (code != Errors.NONE) {
+                valid.keySet().forEach(tp -> result.put(tp, code));
+            }
+            return result;
+        });
     }
+
+    /** The transaction's checks of a TxnOffsetCommit. Under md. */
+    private static short txnOffsetCheck(TransactionMetadata md, long producerId, short producerEpoch, String groupId,
+                                        boolean implicitAdd) {
+        TransactionImage img = md.image;
+        short error = ownerCheck(img, producerId, producerEpoch);
+        if (error != Errors.NONE) {
+            return error;
+        }
+        if (md.pending != null || img.isPrepare()) {
+            return Errors.CONCURRENT_TRANSACTIONS;
+        }
+        boolean added = img.state() == TransactionState.ONGOING && img.groups().containsKey(groupId);
+        return added || implicitAdd ? Errors.NONE : Errors.INVALID_TXN_STATE;
+    }
+
+    /** The image with the transaction open (Ongoing) over {@code partitions} and {@code groups}. */
+    private TransactionImage open(TransactionImage img, Set<TopicPartitionRef> partitions,
+                                  Map<String, Map<TopicPartitionRef, OffsetManager.Commit>> groups) {
+        long now = timer.nowMs();
+        long start = img.state() == TransactionState.ONGOING ? img.startTimeMs() : now;
+        return img.withTransaction(partitions, groups, start).withState(TransactionState.ONGOING, now);
+    }
+
+    /** The checks before the id's monitor: the id, the coordinator's state, the id known. */
+    private short preCheck(String transactionalId, TransactionMetadata md, long producerId, short producerEpoch) {
+        if (transactionalId == null || transactionalId.isEmpty()) {
+            return Errors.INVALID_REQUEST;
+        }
+        if (!active) {
+            return Errors.COORDINATOR_LOAD_IN_PROGRESS;
+        }
+        return md == null ? Errors.INVALID_PRODUCER_ID_MAPPING : Errors.NONE;
+    }
+
+    /** Kafka's producer id then epoch checks. */
+    private static short ownerCheck(TransactionImage img, long producerId, short producerEpoch) {
+        if (img.producerId() != producerId) {
+            return Errors.INVALID_PRODUCER_ID_MAPPING;
+        }
+        return img.producerEpoch() != producerEpoch ? Errors.PRODUCER_FENCED : Errors.NONE;
+    }
+
+    private static Map<TopicPartitionRef, Short> all(Collection<TopicPartitionRef> partitions, short error) {
+        Map<TopicPartitionRef, Short> out = new LinkedHashMap<>();
+        partitions.forEach(tp -> out.put(tp, error));
+        return out;
+    }
+
+    // ---- EndTxn ----
 
     /**
      * EndTxn: moves to PrepareCommit or PrepareAbort durably and answers; the markers and the Complete state
      * follow (a new transaction meanwhile gets CONCURRENT_TRANSACTIONS).
+     *
+     * <p>Errors: an unknown id or another producer id INVALID_PRODUCER_ID_MAPPING; an epoch that is neither the
+     * current one nor (transactions V2) the retry of the last end PRODUCER_FENCED (EndTxn v0-1 clients expect
+     * INVALID_PRODUCER_EPOCH: the handler maps it); the same end still completing CONCURRENT_TRANSACTIONS; the
+     * other end, or an end with no transaction, INVALID_TXN_STATE; a retry of an end already complete NONE.
+     * Under transactions V2 an abort with no transaction open bumps the epoch (Kafka 4: the producer fences its
+     * own earlier epoch).
      *
      * @param transactionV2 EndTxn v5+: the epoch is bumped on every end (a new producer id when exhausted) and
      *                      the answer carries the id and epoch to use next
      */
     public CompletableFuture<EndResult> endTransaction(String transactionalId, long producerId, short producerEpoch,
                                                        boolean commit, boolean transactionV2) {
-        throw new UnsupportedOperationException("skeleton");
+        TransactionMetadata md = txns.get(transactionalId == null ? "" : transactionalId);
+        short error = preCheck(transactionalId, md, producerId, producerEpoch);
+        if (error != Errors.NONE) {
+            return CompletableFuture.completedFuture(endError(error));
+        }
+        TransactionImage target;
+        synchronized (md) {
+            TransactionImage img = md.image;
+            boolean v2 = img.transactionV2();
+            boolean retryOnOverflow = v2 && img.previousProducerId() == producerId
+                    && producerEpoch == Short.MAX_VALUE - 1 && img.producerEpoch() == 0;
+            boolean retryOnBump = v2 && img.producerEpoch() == producerEpoch + 1;
+            boolean retry = retryOnOverflow || retryOnBump;
+            boolean validEpoch = switch (img.state()) {
+                case PREPARE_COMMIT, PREPARE_ABORT -> v2 ? retryOnBump : producerEpoch == img.producerEpoch();
+                case COMPLETE_COMMIT, COMPLETE_ABORT -> v2 ? retry || producerEpoch == img.producerEpoch()
+                        : producerEpoch == img.producerEpoch();
+                default -> producerEpoch == img.producerEpoch();
+            };
+            if (img.producerId() != producerId && !retryOnOverflow) {
+                return CompletableFuture.completedFuture(endError(Errors.INVALID_PRODUCER_ID_MAPPING));
+            }
+            if (!validEpoch) {
+                return CompletableFuture.completedFuture(endError(Errors.PRODUCER_FENCED));
+            }
+            if (md.pending != null) {
+                return CompletableFuture.completedFuture(endError(Errors.CONCURRENT_TRANSACTIONS));
+            }
+            boolean emptyAbort = false;
+            switch (img.state()) {
+                case ONGOING -> {
+                }
+                case COMPLETE_COMMIT, COMPLETE_ABORT -> {
+                    boolean same = commit == (img.state() == TransactionState.COMPLETE_COMMIT);
+                    if (retry || (!v2 && !transactionV2)) {
+                        return CompletableFuture.completedFuture(same
+                                ? new EndResult(Errors.NONE, img.producerId(), img.producerEpoch())
+                                : invalidState(md, commit));
+                    }
+                    if (commit || !transactionV2) {
+                        return CompletableFuture.completedFuture(same && !transactionV2
+                                ? new EndResult(Errors.NONE, img.producerId(), img.producerEpoch())
+                                : invalidState(md, commit));
+                    }
+                    emptyAbort = true;
+                }
+                case PREPARE_COMMIT, PREPARE_ABORT -> {
+                    boolean same = commit == (img.state() == TransactionState.PREPARE_COMMIT);
+                    return CompletableFuture.completedFuture(same ? endError(Errors.CONCURRENT_TRANSACTIONS)
+                            : invalidState(md, commit));
+                }
+                case EMPTY -> {
+                    if (commit || !transactionV2) {
+                        return CompletableFuture.completedFuture(invalidState(md, commit));
+                    }
+                    emptyAbort = true;
+                }
+                default -> {
+                    return CompletableFuture.completedFuture(endError(Errors.CONCURRENT_TRANSACTIONS));
+                }
+            }
+            long next = -1;
+            if (transactionV2 && img.epochExhausted()) {
+                try {
+                    next = ids.next();
+                } catch (RuntimeException e) {
+                    LOG.atError().setCause(e).log("Could not allocate a producer id for transactional id {}",
+                            transactionalId);
+                    return CompletableFuture.completedFuture(endError(Errors.COORDINATOR_NOT_AVAILABLE));
+                }
+            }
+            short epoch = transactionV2 ? (short) (img.producerEpoch() + 1) : img.producerEpoch();
+            short last = transactionV2 ? img.producerEpoch() : img.lastProducerEpoch();
+            TransactionImage base = emptyAbort ? img.withTransaction(Set.of(), Map.of(), img.startTimeMs()) : img;
+            target = base.withProducer(img.producerId(), img.previousProducerId(), next, epoch, last)
+                    .withTransactionV2(transactionV2)
+                    .withState(commit ? TransactionState.PREPARE_COMMIT : TransactionState.PREPARE_ABORT,
+                            timer.nowMs());
+            md.pending = target.state();
+        }
+        TransactionImage prepared = target;
+        return write(md, prepared).thenApply(code -> {
+            if (code != Errors.NONE) {
+                return endError(code);
+            }
+            completer.complete(md, prepared);
+            TransactionImage after = TransactionCompleter.completed(prepared, prepared.lastUpdateMs());
+            return new EndResult(Errors.NONE, after.producerId(), after.producerEpoch());
+        });
     }
+
+    private static EndResult endError(short error) {
+        return new EndResult(error, -1, (short) -1);
+    }
+
+    private static EndResult invalidState(TransactionMetadata md, boolean commit) {
+        LOG.atDebug().addKeyValue("transactionalId", md.transactionalId)
+                .log("EndTxn {} of transactional id {} in state {}: INVALID_TXN_STATE", commit ? "COMMIT" : "ABORT",
+                        md.transactionalId, md.image.state().kafkaName());
+        return endError(Errors.INVALID_TXN_STATE);
+    }
+
+    // ---- Describe, List ----
 
     /** DescribeTransactions of one id; empty if unknown (TRANSACTIONAL_ID_NOT_FOUND). */
     public Optional<Description> describe(String transactionalId) {
-        throw new UnsupportedOperationException("skeleton");
+        TransactionMetadata md = transactionalId == null ? null : txns.get(transactionalId);
+        if (md == null) {
+            return Optional.empty();
+        }
+        synchronized (md) {
+            TransactionImage img = md.image;
+            if (img.state() == TransactionState.DEAD || !md.durable) {
+                return Optional.empty();
+            }
+            return Optional.of(new Description(md.transactionalId, img.state(), img.producerId(), img.producerEpoch(),
+                    img.timeoutMs(), img.startTimeMs(), img.partitions()));
+        }
     }
 
     /**
@@ -138,10 +760,134 @@ public final class TransactionCoordinator implements AutoCloseable {
      * matches all, else only transactions open longer than that, KIP-994).
      */
     public List<Listing> list(Set<TransactionState> states, Set<Long> producerIds, long durationFilterMs) {
-        throw new UnsupportedOperationException("skeleton");
+        long now = timer.nowMs();
+        List<Listing> out = new ArrayList<>();
+        for (TransactionMetadata md : txns.values()) {
+            synchronized (md) {
+                TransactionImage img = md.image;
+                if (img.state() == TransactionState.DEAD || !md.durable
+                        || (!states.isEmpty() && !states.contains(img.state()))
+                        || (!producerIds.isEmpty() && !producerIds.contains(img.producerId()))
+                        || (durationFilterMs >= 0 && now - img.startTimeMs() <= durationFilterMs)) {
+                    continue;
+                }
+                out.add(new Listing(md.transactionalId, img.producerId(), img.state()));
+            }
+        }
+        return out;
+    }
+
+    // ---- timers ----
+
+    private void scheduleAbortPass() {
+        if (!closed) {
+            abortTask = timer.schedule(config.abortTimedOutIntervalMs(), () -> {
+                try {
+                    abortTimedOut();
+                } finally {
+                    scheduleAbortPass();
+                }
+            });
+        }
+    }
+
+    private void scheduleExpirePass() {
+        if (!closed) {
+            expireTask = timer.schedule(config.removeExpiredIntervalMs(), () -> {
+                try {
+                    expireIdle();
+                    cleanup.rewriteAllDue();
+                } finally {
+                    scheduleExpirePass();
+                }
+            });
+        }
+    }
+
+    /** Kafka's abortTimedOutTransactions: fence (bump the epoch) then abort each Ongoing transaction past its timeout. */
+    void abortTimedOut() {
+        long now = timer.nowMs();
+        for (TransactionMetadata md : txns.values()) {
+            TransactionImage target;
+            synchronized (md) {
+                TransactionImage img = md.image;
+                if (img.state() != TransactionState.ONGOING || md.pending != null || img.startTimeMs() < 0
+                        || now - img.startTimeMs() <= img.timeoutMs()) {
+                    continue;
+                }
+                target = fenceImage(md, now);
+                md.pending = target.state();
+                LOG.atInfo().addKeyValue("transactionalId", md.transactionalId)
+                        .log("Aborting the transaction of transactional id {} (producer id {}, epoch {}): open for {} "
+                                + "ms, beyond its timeout of {} ms; the producer is fenced with epoch {}",
+                                md.transactionalId, img.producerId(), img.producerEpoch(), now - img.startTimeMs(),
+                                img.timeoutMs(), target.producerEpoch());
+            }
+            fenceAndAbort(md, target);
+        }
+    }
+
+    /** Removes ids idle (no transaction open) longer than {@code transactional.id.expiration.ms}: a tombstone. */
+    void expireIdle() {
+        long now = timer.nowMs();
+        for (TransactionMetadata md : txns.values()) {
+            synchronized (md) {
+                TransactionImage img = md.image;
+                boolean idle = img.state() == TransactionState.EMPTY || img.isComplete();
+                if (!idle || md.pending != null || now - img.lastUpdateMs() < config.idExpirationMs()) {
+                    continue;
+                }
+                md.pending = TransactionState.DEAD;
+            }
+            state.write(md.partition, md.transactionalId, null).whenComplete((r, e) -> {
+                synchronized (md) {
+                    md.pending = null;
+                    if (e == null) {
+                        md.image = md.image.withState(TransactionState.DEAD, now);
+                        txns.remove(md.transactionalId, md);
+                    }
+                }
+                if (e == null) {
+                    LOG.atInfo().addKeyValue("transactionalId", md.transactionalId)
+                            .log("Removed transactional id {} (producer id {}): idle for more than {} ms",
+                                    md.transactionalId, md.image.producerId(), config.idExpirationMs());
+                } else {
+                    LOG.atWarn().addKeyValue("transactionalId", md.transactionalId)
+                            .log("Could not remove the expired transactional id {}: {}", md.transactionalId,
+                                    e.toString());
+                }
+            });
+        }
+    }
+
+    /** The ids known, for tests and the cleanup. */
+    Map<String, TransactionMetadata> metadata() {
+        return txns;
+    }
+
+    StatePartitions statePartitions() {
+        return state;
     }
 
     @Override
     public void close() {
+        closed = true;
+        active = false;
+        CoordinatorTimer.Task a = abortTask;
+        CoordinatorTimer.Task e = expireTask;
+        if (a != null) {
+            a.cancel();
+        }
+        if (e != null) {
+            e.cancel();
+        }
+    }
+
+    /** The id → partition map of loaded ids, for logs. */
+    @Override
+    public String toString() {
+        Map<Integer, Integer> perPartition = new HashMap<>();
+        txns.values().forEach(md -> perPartition.merge(md.partition, 1, Integer::sum));
+        return "TransactionCoordinator" + perPartition;
     }
 }

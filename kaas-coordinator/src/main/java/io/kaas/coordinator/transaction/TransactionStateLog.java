@@ -14,6 +14,15 @@ public interface TransactionStateLog {
     /** The number of partitions; fixed once the topic exists. */
     int partitionCount();
 
-    /** Opens partition {@code index} (creating the topic on first use). */
+    /** Opens partition {@code index} (creating the topic on first use). Cheap after the first call. */
     PartitionLog partition(int index) throws IOException;
+
+    /**
+     * Whether the topic exists already: the coordinator loads its partitions at start only then, so a broker
+     * that never saw a transaction does not create it. The default (true) makes the coordinator open every
+     * partition at start.
+     */
+    default boolean exists() {
+        return true;
+    }
 }

@@ -7,6 +7,7 @@ import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.LogOffsets;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.ProducerState;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.TimestampOffset;
 import java.util.List;
@@ -53,6 +54,13 @@ final class PluginPartitionLog implements PartitionLog {
     public List<AbortedTransaction> abortedTransactions(long fromOffset, long toOffset) {
         try (LoaderSwap ignored = LoaderSwap.to(loader)) {
             return delegate.abortedTransactions(fromOffset, toOffset);
+        }
+    }
+
+    @Override
+    public List<ProducerState> producers() {
+        try (LoaderSwap ignored = LoaderSwap.to(loader)) {
+            return delegate.producers();
         }
     }
 

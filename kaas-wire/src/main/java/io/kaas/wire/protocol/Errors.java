@@ -16,6 +16,7 @@ public final class Errors {
     public static final short COORDINATOR_NOT_AVAILABLE = 15;
     public static final short NOT_COORDINATOR = 16;
     public static final short INVALID_TOPIC_EXCEPTION = 17;
+    public static final short NOT_ENOUGH_REPLICAS = 19;
     public static final short INVALID_REQUIRED_ACKS = 21;
     public static final short ILLEGAL_GENERATION = 22;
     public static final short INCONSISTENT_GROUP_PROTOCOL = 23;
@@ -37,8 +38,14 @@ public final class Errors {
     public static final short OUT_OF_ORDER_SEQUENCE_NUMBER = 45;
     public static final short INVALID_PRODUCER_EPOCH = 47;
     public static final short INVALID_TXN_STATE = 48;
+    public static final short INVALID_PRODUCER_ID_MAPPING = 49;
+    public static final short INVALID_TRANSACTION_TIMEOUT = 50;
+    public static final short CONCURRENT_TRANSACTIONS = 51;
+    public static final short TRANSACTION_COORDINATOR_FENCED = 52;
     public static final short TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53;
+    public static final short OPERATION_NOT_ATTEMPTED = 55;
     public static final short KAFKA_STORAGE_ERROR = 56;
+    public static final short UNKNOWN_PRODUCER_ID = 59;
     public static final short NON_EMPTY_GROUP = 68;
     public static final short GROUP_ID_NOT_FOUND = 69;
     public static final short TOPIC_DELETION_DISABLED = 73;
@@ -47,12 +54,16 @@ public final class Errors {
     public static final short FENCED_INSTANCE_ID = 82;
     public static final short GROUP_SUBSCRIBED_TO_TOPIC = 86;
     public static final short INVALID_RECORD = 87;
+    public static final short UNSTABLE_OFFSET_COMMIT = 88;
+    public static final short PRODUCER_FENCED = 90;
     public static final short UNKNOWN_TOPIC_ID = 100;
+    public static final short TRANSACTIONAL_ID_NOT_FOUND = 105;
     public static final short FENCED_MEMBER_EPOCH = 110;
     public static final short UNRELEASED_INSTANCE_ID = 111;
     public static final short UNSUPPORTED_ASSIGNOR = 112;
     public static final short STALE_MEMBER_EPOCH = 113;
     public static final short MISMATCHED_ENDPOINT_TYPE = 114;
+    public static final short TRANSACTION_ABORTABLE = 120;
     public static final short INVALID_REGULAR_EXPRESSION = 128;
 
     private Errors() {

@@ -6,27 +6,36 @@ import io.kaas.broker.BrokerContext;
 import io.kaas.broker.BrokerEndpoint;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.transaction.TransactionStateTopic;
 import io.kaas.wire.message.FindCoordinatorRequestData;
 import io.kaas.wire.message.FindCoordinatorResponseData.Coordinator;
 import io.kaas.wire.message.FindCoordinatorResponseData;
 import io.kaas.wire.protocol.Errors;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * FindCoordinator v0-6, single key (v0-3) and batched (v4+). Group keys: this broker. Transaction keys:
- * COORDINATOR_NOT_AVAILABLE, what Kafka answers while its transaction coordinator is not available
- * (transactions are not implemented yet). Share keys (v6) and unknown key types: INVALID_REQUEST.
+ * FindCoordinator v0-6, single key (v0-3) and batched (v4+). Group keys: this broker. Transaction keys: the broker
+ * leading the key's partition of {@code __transaction_state}, this one; the topic is created on the first such
+ * request, as Kafka creates it (COORDINATOR_NOT_AVAILABLE if that fails, logged). Share keys (v6) and unknown key
+ * types: INVALID_REQUEST.
  */
 public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorRequestData, FindCoordinatorResponseData> {
     static final byte GROUP = 0;
     static final byte TRANSACTION = 1;
 
-    private final BrokerContext ctx;
+    private static final Logger LOG = LoggerFactory.getLogger(FindCoordinatorHandler.class);
 
-    public FindCoordinatorHandler(BrokerContext ctx) {
+    private final BrokerContext ctx;
+    private final TransactionStateTopic transactionState;
+
+    public FindCoordinatorHandler(BrokerContext ctx, TransactionStateTopic transactionState) {
         this.ctx = ctx;
+        this.transactionState = transactionState;
     }
 
     @Override
@@ -57,14 +66,20 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
             return c.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
                     .setErrorMessage("Transactional Id authorization failed.");
         }
-        if (keyType == GROUP) {
+        if (keyType == TRANSACTION) {
+            try {
+                transactionState.ensureCreated();
+            } catch (IOException e) {
+                LOG.atWarn().addKeyValue("transactionalId", key).setCause(e)
+                        .log("no transaction coordinator for transactional id {}: {}", key, e.getMessage());
+                return c.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE)
+                        .setErrorMessage("The coordinator is not available.");
+            }
+        }
+        if (keyType == GROUP || keyType == TRANSACTION) {
             BrokerEndpoint endpoint = ctx.advertisedEndpoint();
             return c.setErrorCode(Errors.NONE).setErrorMessage(null).setNodeId(ctx.nodeId())
                     .setHost(endpoint.host()).setPort(endpoint.port());
-        }
-        if (keyType == TRANSACTION) {
-            return c.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE)
-                    .setErrorMessage("The coordinator is not available.");
         }
         return c.setErrorCode(Errors.INVALID_REQUEST).setErrorMessage("Unsupported key type " + keyType);
     }

@@ -4,6 +4,7 @@ import io.kaas.broker.BrokerContext;
 import io.kaas.broker.request.ApiContracts;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.request.ServedApi;
+import io.kaas.broker.transaction.TransactionStateTopic;
 import io.kaas.coordinator.group.GroupCoordinator;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -16,12 +17,13 @@ public final class GroupHandlers {
     /**
      * The classic-protocol group APIs, the offset APIs and the KIP-848 consumer protocol
      * (ConsumerGroupHeartbeat, ConsumerGroupDescribe). Advertising ConsumerGroupHeartbeat is what makes
-     * the Java client accept {@code group.protocol=consumer} and franz-go switch to KIP-848; no feature
-     * ({@code group.version}) needs finalizing for either.
+     * the Java client accept {@code group.protocol=consumer} and franz-go switch to KIP-848 (ApiVersions also
+     * finalizes {@code group.version} 1, as Kafka 4.x).
      */
-    public static List<ServedApi<?, ?>> create(BrokerContext ctx, GroupCoordinator coordinator) {
+    public static List<ServedApi<?, ?>> create(BrokerContext ctx, GroupCoordinator coordinator,
+                                               TransactionStateTopic transactionState) {
         return List.of(
-                ServedApi.of(ApiContracts.FIND_COORDINATOR, new FindCoordinatorHandler(ctx)),
+                ServedApi.of(ApiContracts.FIND_COORDINATOR, new FindCoordinatorHandler(ctx, transactionState)),
                 ServedApi.of(ApiContracts.JOIN_GROUP, new JoinGroupHandler(coordinator)),
                 ServedApi.of(ApiContracts.SYNC_GROUP, new SyncGroupHandler(coordinator)),
                 ServedApi.of(ApiContracts.HEARTBEAT, new HeartbeatHandler(coordinator)),

@@ -29,7 +29,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * OffsetFetch v1-9 (v0 removed in Kafka 4.0; v10, topic ids, is unstable): one group (v1-7; null topics
  * from v2 means all) or several (v8+). A partition without a commit answers offset -1, no error.
- * {@code require_stable} needs no wait: there are no pending transactional commits. v9 carries the member
+ * v7+ {@code require_stable}: a partition with a transactional offset still pending (TxnOffsetCommit of an open
+ * transaction) answers UNSTABLE_OFFSET_COMMIT, as Kafka; the consumer retries. v9 carries the member
  * id and epoch of a consumer (KIP-848) group member: UNKNOWN_MEMBER_ID / STALE_MEMBER_EPOCH when they do not match.
  */
 public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestData, OffsetFetchResponseData> {
@@ -50,7 +51,7 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
                         ? Errors.GROUP_AUTHORIZATION_FAILED
                         : version >= 9 ? coordinator.offsets().validateFetch(g.groupId(), g.memberId(), g.memberEpoch())
                         : Errors.NONE;
-                groups.add(error == Errors.NONE ? fetchGroup(context, g)
+                groups.add(error == Errors.NONE ? fetchGroup(context, request, g)
                         : new OffsetFetchResponseGroup().setGroupId(g.groupId()).setErrorCode(error));
             }
             return CompletableFuture.completedFuture(response.setGroups(groups));
@@ -64,7 +65,8 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
             }
         }
         Map<String, List<Integer>> denied = removeUndescribable(context, asked);
-        OffsetManager.FetchResult result = coordinator.offsets().fetch(request.groupId(), asked);
+        OffsetManager.FetchResult result = coordinator.offsets().fetch(request.groupId(), asked,
+                version >= 7 && request.requireStable());
         Map<String, OffsetFetchResponseTopic> topics = new LinkedHashMap<>();
         for (OffsetManager.Fetched f : describable(context, asked, result)) {
             CommittedOffset o = f.offset();
@@ -73,7 +75,8 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
                             .setCommittedOffset(o == null ? -1 : o.offset())
                             .setCommittedLeaderEpoch(o == null || version < 5 ? -1 : o.leaderEpoch())
                             .setMetadata(o == null ? "" : o.metadata())
-                            .setErrorCode(version < 2 ? result.errorCode() : Errors.NONE));
+                            .setErrorCode(f.errorCode() != Errors.NONE ? f.errorCode()
+                                    : version < 2 ? result.errorCode() : Errors.NONE));
         }
         denied.forEach((name, partitions) -> partitions.forEach(p ->
                 topics.computeIfAbsent(name, n -> new OffsetFetchResponseTopic().setName(n)).partitions()
@@ -86,7 +89,8 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
         return CompletableFuture.completedFuture(response);
     }
 
-    private OffsetFetchResponseGroup fetchGroup(RequestContext context, OffsetFetchRequestGroup g) {
+    private OffsetFetchResponseGroup fetchGroup(RequestContext context, OffsetFetchRequestData request,
+                                                OffsetFetchRequestGroup g) {
         Map<String, List<Integer>> asked = null;
         if (g.topics() != null) {
             asked = new LinkedHashMap<>();
@@ -95,7 +99,7 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
             }
         }
         Map<String, List<Integer>> denied = removeUndescribable(context, asked);
-        OffsetManager.FetchResult result = coordinator.offsets().fetch(g.groupId(), asked);
+        OffsetManager.FetchResult result = coordinator.offsets().fetch(g.groupId(), asked, request.requireStable());
         Map<String, OffsetFetchResponseTopics> topics = new LinkedHashMap<>();
         for (OffsetManager.Fetched f : describable(context, asked, result)) {
             CommittedOffset o = f.offset();
@@ -103,7 +107,7 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
                     .partitions().add(new OffsetFetchResponsePartitions().setPartitionIndex(f.partition().partition())
                             .setCommittedOffset(o == null ? -1 : o.offset())
                             .setCommittedLeaderEpoch(o == null ? -1 : o.leaderEpoch())
-                            .setMetadata(o == null ? "" : o.metadata()));
+                            .setMetadata(o == null ? "" : o.metadata()).setErrorCode(f.errorCode()));
         }
         denied.forEach((name, partitions) -> partitions.forEach(p ->
                 topics.computeIfAbsent(name, n -> new OffsetFetchResponseTopics().setName(n)).partitions()

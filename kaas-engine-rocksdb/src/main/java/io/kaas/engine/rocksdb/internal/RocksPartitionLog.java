@@ -14,6 +14,7 @@ import io.kaas.api.storage.LogSlice;
 import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.ProducerState;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.api.storage.StorageException;
@@ -144,17 +145,6 @@ final class RocksPartitionLog implements PartitionLog {
 
     private AppendResult write(ByteBuffer batches, List<BatchHeader> headers, LogConfig cfg) throws RocksDBException {
         ProducerWindows.Staged staged = producers.stage();
-        for (BatchHeader h : headers) {
-            Optional<ProducerWindows.Batch> duplicate = staged.check(h);
-            if (duplicate.isPresent()) {
-                if (headers.size() > 1) {
-                    throw new InvalidRecordException("a duplicate idempotent batch must come alone, not with "
-                            + (headers.size() - 1) + " other batches");
-                }
-                ProducerWindows.Batch e = duplicate.get();
-                return new AppendResult(e.firstOffset(), e.lastOffset(), -1, offsets.logStartOffset());
-            }
-        }
         LogOffsets before = offsets;
         long next = before.highWatermark();
         long appendTime = cfg.logAppendTime() ? store.clock().millis() : -1;
@@ -163,6 +153,18 @@ final class RocksPartitionLog implements PartitionLog {
         try (WriteBatch wb = new WriteBatch()) {
             for (BatchHeader h : headers) {
                 int pos = (int) h.position();
+                // checked against the state staged so far, so later batches of one producer in this request follow
+                // its earlier ones; nothing is written before every batch passed
+                Optional<ProducerWindows.Batch> duplicate = staged.check(h, h.isControl()
+                        ? batches.duplicate().limit(pos + h.sizeInBytes()).position(pos).slice() : null);
+                if (duplicate.isPresent()) {
+                    if (headers.size() > 1) {
+                        throw new InvalidRecordException("a duplicate idempotent batch must come alone, not with "
+                                + (headers.size() - 1) + " other batches");
+                    }
+                    ProducerWindows.Batch e = duplicate.get();
+                    return new AppendResult(e.firstOffset(), e.lastOffset(), -1, before.logStartOffset());
+                }
                 RecordBatches.setBaseOffset(batches, pos, next);
                 if (appendTime >= 0) {
                     RecordBatches.setLogAppendTime(batches, pos, appendTime);
@@ -170,9 +172,10 @@ final class RocksPartitionLog implements PartitionLog {
                 byte[] value = new byte[h.sizeInBytes()];
                 batches.get(pos, value);
                 wb.put(store.batches(), Keys.batch(prefix, next), value);
-                staged.record(h, next);
+                ByteBuffer stored = ByteBuffer.wrap(value);
+                staged.record(h, next, stored);
                 if (TransactionTracker.concerns(h)) {
-                    txns.record(h, next, ByteBuffer.wrap(value));
+                    txns.record(h, next, stored);
                 }
                 next += h.lastOffsetDelta() + 1L;
                 size += h.sizeInBytes();
@@ -227,6 +230,17 @@ final class RocksPartitionLog implements PartitionLog {
     @Override
     public List<AbortedTransaction> abortedTransactions(long fromOffset, long toOffset) {
         return transactions.aborted(fromOffset, toOffset);
+    }
+
+    /** Under the partition lock, held by appends only while they write their WriteBatch (not while they wait for a sync). */
+    @Override
+    public List<ProducerState> producers() {
+        lock.lock();
+        try {
+            return producers.states(transactions.openTransactions());
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override

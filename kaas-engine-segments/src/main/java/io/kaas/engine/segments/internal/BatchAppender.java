@@ -73,20 +73,22 @@ final class BatchAppender {
         long first = -1;
         long last = -1;
         for (BatchHeader h : headers) {
-            Optional<ProducerWindows.Batch> duplicate = staged.check(h);
+            int pos = (int) h.position();
+            ByteBuffer batch = h.hasProducerId() ? batches.duplicate().limit(pos + h.sizeInBytes()).position(pos).slice()
+                    : null;
+            Optional<ProducerWindows.Batch> duplicate = staged.check(h, batch);
             if (duplicate.isPresent()) {
                 first = first < 0 ? duplicate.get().firstOffset() : first;
                 last = duplicate.get().lastOffset();
                 continue;
             }
-            int pos = (int) h.position();
             RecordBatches.setBaseOffset(batches, pos, next);
             if (config.logAppendTime()) {
                 RecordBatches.setLogAppendTime(batches, pos, appendTime);
             }
-            staged.record(h, next);
+            staged.record(h, next, batch);
             if (TransactionTracker.concerns(h)) {
-                txns.record(h, next, batches.duplicate().limit(pos + h.sizeInBytes()).position(pos).slice());
+                txns.record(h, next, batch);
             }
             planned.add(new Planned(h, next));
             first = first < 0 ? next : first;

@@ -1,12 +1,15 @@
 package io.kaas.engine.segments.internal;
 
 import io.kaas.api.record.BatchHeader;
+import io.kaas.api.storage.AbortedTransaction;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.records.ProducerWindows;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,18 +32,22 @@ import org.slf4j.LoggerFactory;
  *       whose largest timestamp is older than {@code delete.retention.ms}. Offsets never move.</li>
  * </ol>
  *
- * <p>Transactions: control batches (COMMIT/ABORT markers) are always kept, even once their transaction's data
- * is gone, so a marker whose data remains is never dropped (Kafka removes a marker after
- * {@code delete.retention.ms} once its data is gone; this engine keeps it, costing one small batch per
- * transaction). Records of aborted transactions are compacted as any record; Kafka's cleaner leaves them out of
- * the key map and drops them, which the transactions issue must add before clients can write transactions
- * (until then the broker refuses transactional produce, so no aborted data exists).
+ * <p>Transactions, as Kafka's cleaner treats them ({@link CleanedTransactions}): the records of aborted
+ * transactions never enter the key map and are dropped; a COMMIT or ABORT marker stays while any batch of its
+ * transaction stays, and goes only once {@code delete.retention.ms} has passed since a pass first found its data
+ * gone (its aborted range is then forgotten too, see {@link SegmentCompactor}); nothing at or above the last
+ * stable offset is cleaned, so an open transaction stays whole.
  *
  * Runs on the engine's background thread; the partition lock is held only to take the plan and to swap each
  * rewritten segment in, so appends and reads go on while segments are rewritten.
  */
 final class LogCleaner {
     private static final Logger LOG = LoggerFactory.getLogger(LogCleaner.class);
+    /**
+     * Kafka's {@code producer.id.expiration.ms} default: a producer with no open transaction and nothing written for
+     * this long is no longer active, so the marker it wrote last need not be kept for its epoch.
+     */
+    static final long PRODUCER_ID_EXPIRATION_MS = 86_400_000L;
 
     /** What a pass decided to clean, with the key map it was built with. */
     private record Plan(List<Segment> segments, KeyMap keyMap, long firstDirty, long mapEnd) {
@@ -77,6 +84,8 @@ final class LogCleaner {
         List<Segment> closed;
         long logStart;
         Set<Long> producerBatches = new HashSet<>();
+        Map<Long, Short> markerOnlyProducers = new HashMap<>();
+        List<AbortedTransaction> aborted;
         log.lock.lock();
         try {
             log.ensureWritable();
@@ -86,25 +95,38 @@ final class LogCleaner {
             long lso = s.offsets().lastStableOffset();
             closed.removeIf(seg -> seg.nextOffset() > lso || seg.nextOffset() <= logStart);
             // Kafka keeps each producer's last batches, even emptied, so its sequence state survives a rebuild.
-            for (ProducerWindows.Producer p : log.producers.producers().values()) {
-                p.batches().forEach(b -> producerBatches.add(b.firstOffset()));
+            Map<Long, Long> open = log.transactions.openTransactions();
+            for (Map.Entry<Long, ProducerWindows.Producer> e : log.producers.producers().entrySet()) {
+                e.getValue().batches().forEach(b -> producerBatches.add(b.firstOffset()));
+                ProducerWindows.Producer p = e.getValue();
+                boolean active = nowMs - p.lastTimestamp() < PRODUCER_ID_EXPIRATION_MS
+                        || open.containsKey(e.getKey());
+                if (p.batches().isEmpty() && active) {
+                    markerOnlyProducers.put(e.getKey(), p.epoch());
+                }
             }
+            aborted = log.transactions.abortedTransactions();
         } finally {
             log.lock.unlock();
         }
-        Plan plan = plan(log, closed, Math.max(logStart, log.cleanerCheckpoint()), config, nowMs, maxKeys);
+        Plan plan = plan(log, closed, Math.max(logStart, log.cleanerCheckpoint()), config, nowMs, maxKeys,
+                new CleanedTransactions(aborted, Map.of(), Map.of(), nowMs, config.deleteRetentionMs()));
         if (plan == null) {
             return 0;
         }
+        CleanedTransactions txns = new CleanedTransactions(aborted, markerOnlyProducers, log.markerHorizons(), nowMs,
+                config.deleteRetentionMs());
         int rewritten = 0;
         Pass pass = new Pass(config.deleteRetentionMs());
         for (Segment seg : plan.segments()) {
             boolean dropTombstones = seg.maxTimestamp() >= 0 && nowMs - seg.maxTimestamp() > config.deleteRetentionMs();
-            if (SegmentCompactor.compact(log, seg, plan.keyMap(), plan.mapEnd(), dropTombstones, producerBatches, pass)) {
+            if (SegmentCompactor.compact(log, seg, plan.keyMap(), plan.mapEnd(), dropTombstones, producerBatches, pass,
+                    txns)) {
                 rewritten++;
             }
         }
-        log.tombstonesExpireAt(pass.nextTombstoneExpiryMs);
+        log.markerHorizons(txns.horizons());
+        log.tombstonesExpireAt(Math.min(pass.nextTombstoneExpiryMs, txns.nextWorkMs()));
         log.advanceCleanerCheckpoint(plan.mapEnd());
         LOG.atInfo().addKeyValue("partition", log.key()).addKeyValue("firstDirtyOffset", plan.firstDirty())
                 .addKeyValue("cleanedUpTo", plan.mapEnd()).addKeyValue("keys", plan.keyMap().size())
@@ -113,7 +135,7 @@ final class LogCleaner {
     }
 
     private static Plan plan(SegmentPartitionLog log, List<Segment> closed, long firstDirty, LogConfig config,
-                                    long nowMs, int maxKeys) throws IOException {
+                             long nowMs, int maxKeys, CleanedTransactions txns) throws IOException {
         List<Segment> cleanable = new ArrayList<>();
         for (Segment seg : closed) {
             if (seg.maxTimestamp() >= 0 && nowMs - seg.maxTimestamp() < config.minCompactionLagMs()) {
@@ -140,7 +162,7 @@ final class LogCleaner {
             return null;
         }
         KeyMap map = new KeyMap(dirtyEnough ? maxKeys : 1);
-        long mapEnd = dirtyEnough ? fill(map, cleanable, firstDirty) : firstDirty;
+        long mapEnd = dirtyEnough ? fill(map, cleanable, firstDirty, txns) : firstDirty;
         List<Segment> toRewrite = new ArrayList<>();
         for (Segment seg : cleanable) {
             if (seg.baseOffset() < mapEnd) {
@@ -158,11 +180,13 @@ final class LogCleaner {
     }
 
     /**
-     * Maps each key of the dirty records to its latest offset, in offset order, until the map is full.
+     * Maps each key of the dirty records to its latest offset, in offset order, until the map is full. Aborted
+     * records are left out: they must not shadow an older committed record of their key.
      *
      * @return the first offset not mapped: the end of the range this pass cleans
      */
-    private static long fill(KeyMap map, List<Segment> cleanable, long firstDirty) throws IOException {
+    private static long fill(KeyMap map, List<Segment> cleanable, long firstDirty, CleanedTransactions txns)
+            throws IOException {
         long end = firstDirty;
         for (Segment seg : cleanable) {
             if (seg.nextOffset() <= firstDirty) {
@@ -175,7 +199,7 @@ final class LogCleaner {
                 if (h == null) {
                     break;
                 }
-                if (h.lastOffset() >= firstDirty && !h.isControl() && h.recordCount() > 0) {
+                if (h.lastOffset() >= firstDirty && !h.isControl() && h.recordCount() > 0 && !txns.isAborted(h)) {
                     KeyedRecords batch = KeyedRecords.parse(seg.read(pos, h.sizeInBytes()));
                     if (map.size() > 0 && map.size() + batch.records().size() > map.maxKeys()) {
                         return end; // full: the next pass goes on from this batch

@@ -6,6 +6,7 @@ import io.kaas.api.record.RecordBatches;
 import io.kaas.records.ProducerWindows;
 import io.kaas.records.TransactionTracker;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -307,9 +308,10 @@ final class LogRecovery {
                     break;
                 }
                 if (h.baseOffset() >= from) {
-                    producers.replay(h);
+                    ByteBuffer batch = h.isControl() ? seg.read(pos, h.sizeInBytes()) : null;
+                    producers.replay(h, batch);
                     if (TransactionTracker.concerns(h)) {
-                        transactions.replay(h, h.isControl() ? seg.read(pos, h.sizeInBytes()) : null);
+                        transactions.replay(h, batch);
                     }
                     stats.replayed++;
                 }

@@ -19,13 +19,15 @@ import java.util.zip.CRC32C;
  * rolls, and the last stable offset and aborted ranges come back. Layout (big-endian): magic
  * {@code kPS1}, version (int16), offset (int64), producer count (int32), per producer: id (int64), epoch
  * (int16), batch count (int8), per batch first and last sequence (int32 each), base and last offset (int64
- * each); version 2 goes on with the open-transaction count (int32), per open transaction producer id and
+ * each), and from version 3 its last timestamp (int64) and the coordinator epoch of its last marker (int32);
+ * then (version 2 on) the open-transaction count (int32), per open transaction producer id and
  * first offset (int64 each), the aborted-range count (int32), per range producer id, first and last offset
- * (int64 each); then CRC32C of everything before (int32). Version 1 (no transaction state) still loads.
+ * (int64 each); then CRC32C of everything before (int32). Versions 1 (no transaction state) and 2 (no last
+ * timestamp or coordinator epoch: both load as -1) still load.
  */
 final class ProducerSnapshot {
     private static final int MAGIC = 0x6B505331;
-    private static final short VERSION = 2;
+    private static final short VERSION = 3;
 
     /** A decoded snapshot. */
     record Loaded(long offset, Map<Long, ProducerWindows.Producer> producers, Map<Long, Long> openTransactions,
@@ -39,7 +41,7 @@ final class ProducerSnapshot {
                          List<AbortedTransaction> aborted) {
         int size = 4 + 2 + 8 + 4 + 4 + 4 + openTransactions.size() * 16 + 4 + aborted.size() * 24;
         for (ProducerWindows.Producer p : producers.values()) {
-            size += 8 + 2 + 1 + p.batches().size() * 24;
+            size += 8 + 2 + 1 + p.batches().size() * 24 + 8 + 4;
         }
         ByteBuffer b = ByteBuffer.allocate(size);
         b.putInt(MAGIC).putShort(VERSION).putLong(offset).putInt(producers.size());
@@ -49,6 +51,7 @@ final class ProducerSnapshot {
             for (ProducerWindows.Batch m : p.batches()) {
                 b.putInt(m.firstSeq()).putInt(m.lastSeq()).putLong(m.firstOffset()).putLong(m.lastOffset());
             }
+            b.putLong(p.lastTimestamp()).putInt(p.coordinatorEpoch());
         }
         b.putInt(openTransactions.size());
         openTransactions.forEach((id, first) -> b.putLong(id).putLong(first));
@@ -71,7 +74,7 @@ final class ProducerSnapshot {
             return Optional.empty();
         }
         short version = b.getShort();
-        if (version != 1 && version != VERSION) {
+        if (version < 1 || version > VERSION) {
             return Optional.empty();
         }
         try {
@@ -86,7 +89,9 @@ final class ProducerSnapshot {
                 for (int j = 0; j < n; j++) {
                     batches.add(new ProducerWindows.Batch(b.getInt(), b.getInt(), b.getLong(), b.getLong()));
                 }
-                out.put(id, new ProducerWindows.Producer(epoch, batches));
+                long lastTimestamp = version >= 3 ? b.getLong() : -1L;
+                int coordinatorEpoch = version >= 3 ? b.getInt() : -1;
+                out.put(id, new ProducerWindows.Producer(epoch, batches, lastTimestamp, coordinatorEpoch));
             }
             Map<Long, Long> open = new HashMap<>();
             List<AbortedTransaction> aborted = new ArrayList<>();

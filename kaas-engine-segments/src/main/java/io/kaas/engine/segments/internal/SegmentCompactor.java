@@ -1,6 +1,8 @@
 package io.kaas.engine.segments.internal;
 
 import io.kaas.api.record.BatchHeader;
+import io.kaas.api.record.ControlRecords;
+import io.kaas.api.storage.AbortedTransaction;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -19,7 +21,10 @@ import java.util.Set;
  *       producer fields; recompressed with its codec; new CRC). A batch left empty is dropped, except the
  *       segment's last batch (so the segment keeps its end offset) and a batch still in its producer's
  *       idempotence window (as Kafka keeps it for the producer's sequence state): those stay as empty
- *       batches. Control batches and batches at or past {@code mapEnd} are copied as they are.</li>
+ *       batches. The records of an aborted transaction are all dropped. A COMMIT or ABORT marker is removed only
+ *       when {@link CleanedTransactions} says so (its data gone, {@code delete.retention.ms} passed) and it is not
+ *       the segment's last batch; other markers and batches at or past {@code mapEnd} are copied as they
+ *       are.</li>
  *   <li>If nothing changed the copy is deleted. Else it is fsynced, then, under the partition lock and only if
  *       the segment is still in the log: renamed to {@code .swap} and the directory fsynced (the commit
  *       point), the old indexes deleted, {@code .swap} renamed over {@code .log}, the directory fsynced, and
@@ -35,9 +40,10 @@ final class SegmentCompactor {
 
     /** Compacts {@code seg}; returns whether it was rewritten and swapped in. */
     static boolean compact(SegmentPartitionLog log, Segment seg, KeyMap map, long mapEnd, boolean dropTombstones,
-                           Set<Long> producerBatches, LogCleaner.Pass pass) throws IOException {
+                           Set<Long> producerBatches, LogCleaner.Pass pass, CleanedTransactions txns) throws IOException {
         Path cleaned = log.dir.cleanedFile(seg.baseOffset());
         Copy copy = new Copy(log, seg, cleaned);
+        List<AbortedTransaction> removedAborts = new ArrayList<>();
         try {
             long pos = 0;
             long size = seg.size();
@@ -48,16 +54,39 @@ final class SegmentCompactor {
                 }
                 long start = pos;
                 pos += h.sizeInBytes();
-                if (h.isControl() || h.baseOffset() >= mapEnd || h.recordCount() == 0) {
+                if (h.isControl()) {
+                    short type = ControlRecords.type(seg.read(start, h.sizeInBytes()), 0, h);
+                    boolean removable = txns.onMarker(h, type) && h.baseOffset() < mapEnd;
+                    if (removable && pos < size) {
+                        copy.replace(start, null);
+                        AbortedTransaction range = txns.abortedRangeEndingAt(h.producerId(), h.baseOffset());
+                        if (range != null) {
+                            removedAborts.add(range);
+                        }
+                    } else {
+                        if (removable) {
+                            txns.keptAnyway(h.baseOffset());
+                        }
+                        copy.keep(start, h.sizeInBytes());
+                    }
+                    continue;
+                }
+                boolean aborted = txns.onData(h);
+                if (h.baseOffset() >= mapEnd || h.recordCount() == 0) {
                     copy.keep(start, h.sizeInBytes());
                     continue;
                 }
                 ByteBuffer batch = seg.read(start, h.sizeInBytes());
                 KeyedRecords records = KeyedRecords.parse(batch);
-                List<KeyedRecords.Rec> kept = retained(records, map, mapEnd, dropTombstones, pass, seg);
+                List<KeyedRecords.Rec> kept = aborted ? List.of() : retained(records, map, mapEnd, dropTombstones, pass, seg);
                 if (kept.size() == records.records().size()) {
                     copy.keep(start, h.sizeInBytes());
-                } else if (!kept.isEmpty() || pos >= size || producerBatches.contains(h.baseOffset())) {
+                    continue;
+                }
+                if (h.isTransactional() && kept.isEmpty()) {
+                    txns.dataDropped();
+                }
+                if (!kept.isEmpty() || pos >= size || producerBatches.contains(h.baseOffset())) {
                     copy.replace(start, records.rewrite(batch, kept));
                 } else {
                     copy.replace(start, null);
@@ -70,7 +99,7 @@ final class SegmentCompactor {
             copy.abort();
             throw e;
         }
-        return swap(log, seg, cleaned);
+        return swap(log, seg, cleaned, removedAborts);
     }
 
     /**
@@ -178,14 +207,28 @@ final class SegmentCompactor {
         return kept;
     }
 
-    /** Commits the fsynced copy and swaps it in, under the lock; false (copy deleted) if the segment is gone. */
-    private static boolean swap(SegmentPartitionLog log, Segment seg, Path cleaned) throws IOException {
+    /**
+     * Commits the fsynced copy and swaps it in, under the lock; false (copy deleted) if the segment is gone. The
+     * aborted ranges of the ABORT markers the copy removed are forgotten first, and the producer snapshot written
+     * without them, so a crash never leaves a range whose marker is gone (a crash in between leaves a marker
+     * without its range, which no read_committed consumer needs: its data is gone).
+     */
+    private static boolean swap(SegmentPartitionLog log, Segment seg, Path cleaned, List<AbortedTransaction> removedAborts)
+            throws IOException {
         PartitionDirectory dir = log.dir;
         log.lock.lock();
         try {
             if (log.isClosedOrOffline() || log.state.segments().get(seg.baseOffset()) != seg) {
                 dir.deleteIfExists(cleaned);
                 return false;
+            }
+            if (!removedAborts.isEmpty()) {
+                try {
+                    log.forgetAbortedTransactions(removedAborts);
+                } catch (IOException e) {
+                    dir.deleteIfExists(cleaned);
+                    throw e;
+                }
             }
             dir.move(cleaned, dir.swapFile(seg.baseOffset()));
             dir.fsync(); // the commit point: from here recovery completes the swap

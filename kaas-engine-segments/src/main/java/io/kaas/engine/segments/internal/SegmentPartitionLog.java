@@ -10,6 +10,7 @@ import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.PartitionOfflineException;
+import io.kaas.api.storage.ProducerState;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.TimestampOffset;
 import io.kaas.records.ProducerWindows;
@@ -20,6 +21,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -66,6 +68,8 @@ public final class SegmentPartitionLog implements PartitionLog {
     private long cleanerCheckpoint;
     /** When a tombstone kept by compaction may go (0 = unknown after open: look once); cleaner thread only. */
     private long nextTombstoneExpiryMs;
+    /** Marker offset to when compaction may remove it (its data gone); in memory, cleaner thread only. */
+    private Map<Long, Long> markerHorizons = Map.of();
     /** System.nanoTime() when the running fsync started, 0 if none: one slot for the committer, one under the lock. */
     private volatile long committerFsyncStart;
     private volatile long lockedFsyncStart;
@@ -158,6 +162,17 @@ public final class SegmentPartitionLog implements PartitionLog {
         return transactions.aborted(fromOffset, toOffset);
     }
 
+    /** Under the partition lock, held by appends only while they write (never while they wait for an fsync). */
+    @Override
+    public List<ProducerState> producers() {
+        lock.lock();
+        try {
+            return producers.states(transactions.openTransactions());
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public LogOffsets offsets() {
         return state.current().offsets();
@@ -230,6 +245,16 @@ public final class SegmentPartitionLog implements PartitionLog {
     /** The first offset the cleaner has not compacted yet. */
     long cleanerCheckpoint() {
         return cleanerCheckpoint;
+    }
+
+    /** When each transaction marker compaction found removable may go, by marker offset; cleaner thread only. */
+    Map<Long, Long> markerHorizons() {
+        return markerHorizons;
+    }
+
+    /** Records, after a compaction pass, the markers' delete horizons; cleaner thread only. */
+    void markerHorizons(Map<Long, Long> horizons) {
+        markerHorizons = horizons;
     }
 
     /** When the next tombstone kept by compaction may go (0 = unknown: look once); cleaner thread only. */
@@ -412,6 +437,17 @@ public final class SegmentPartitionLog implements PartitionLog {
     void writeProducerSnapshot(long offset) throws IOException {
         dir.writeAtomically(PartitionDirectory.PRODUCER_SNAPSHOT_FILE, ProducerSnapshot.encode(offset, producers.producers(),
                 transactions.openTransactions(), transactions.abortedTransactions()));
+    }
+
+    /**
+     * Compaction removes the ABORT markers of these ranges: forgets them and writes the producer snapshot without
+     * them (under the lock), before the segment without the markers is swapped in.
+     */
+    void forgetAbortedTransactions(List<AbortedTransaction> removed) throws IOException {
+        transactions.forget(removed);
+        writeProducerSnapshot(state.current().logEndOffset());
+        LOG.atInfo().addKeyValue("partition", key).addKeyValue("abortedTransactions", removed)
+                .setMessage("compaction removed the ABORT markers of transactions whose data was gone").log();
     }
 
     /** Deletes closed segments whose every offset is below the log start; their channels close later. */

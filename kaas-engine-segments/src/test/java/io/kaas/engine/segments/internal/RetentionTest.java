@@ -148,4 +148,29 @@ class RetentionTest {
             return s.filter(p -> p.toString().endsWith(".log")).sorted().toList();
         }
     }
+
+    @Test
+    void retentionCuttingIntoAnOpenTransactionHoldsTheLastStableOffsetAtTheLogStart() throws IOException {
+        LogConfig config = config(7 * DAY, 3 * DAY, -1);
+        SegmentPartitionLog log = LogFixture.open(engine, config);
+        append(log, io.kaas.plugin.tck.TestBatches.batch().timestamps(clock.millis() - 10 * DAY, 0).valueSize(100)
+                .producer(31, 0, 0).transactional().build(), false);    // 0: P31 opens, 10 days old
+        appendAged(log, 9 * DAY);                                        // 1: segment 0 is expired
+        appendAged(log, 1 * DAY);                                        // 2
+        appendAged(log, 1 * DAY);                                        // 3
+        appendAged(log, 0);                                              // 4: active
+        assertThat(log.offsets().lastStableOffset()).isZero();
+
+        assertThat(engine.runRetentionPass()).isEqualTo(1);
+        assertThat(log.offsets()).as("the open transaction is still open; stable up to the log start")
+                .isEqualTo(new io.kaas.api.storage.LogOffsets(2, 5, 2));
+        assertThat(log.producers()).extracting(io.kaas.api.storage.ProducerState::currentTxnStartOffset).containsExactly(0L);
+
+        engine.close();
+        engine = LogFixture.engine(dataDir, IoHooks.NONE, Map.of(), clock);
+        SegmentPartitionLog reopened = LogFixture.open(engine, config);
+        assertThat(reopened.offsets()).isEqualTo(new io.kaas.api.storage.LogOffsets(2, 5, 2));
+        append(reopened, io.kaas.plugin.tck.TestBatches.controlMarker(31, 0, true).build(), false); // 5
+        assertThat(reopened.offsets()).isEqualTo(new io.kaas.api.storage.LogOffsets(2, 6, 6));
+    }
 }

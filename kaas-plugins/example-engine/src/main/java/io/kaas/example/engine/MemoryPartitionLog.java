@@ -13,6 +13,7 @@ import io.kaas.api.storage.LogSlice;
 import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.ProducerState;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.api.storage.TimestampOffset;
@@ -34,7 +35,8 @@ import java.util.concurrent.CompletableFuture;
  * (the batch containing the offset) and a forward walk. Writers hold the log's lock; {@link #offsets()}
  * reads a volatile snapshot. Appends are "durable" as soon as they are in the map: there is no disk.
  * Transactions (open ones, the last stable offset, aborted ranges) are tracked in memory by a
- * {@link TransactionTracker}, so they last as long as the engine.
+ * {@link TransactionTracker}, producer state (epochs, sequences, the coordinator epoch of the last marker: what
+ * {@link #producers()} lists) by {@link ProducerWindows}, so they last as long as the engine.
  */
 final class MemoryPartitionLog implements PartitionLog {
     private final PartitionKey key;
@@ -61,57 +63,52 @@ final class MemoryPartitionLog implements PartitionLog {
 
     /**
      * Copies each new batch into the map at the next offset. The broker parsed the headers already
-     * ({@link ProducedBatches#headers()}); idempotent batches are checked on a staged view of the producer
-     * window, committed once every batch is in, so a refused request leaves the window as it was.
+     * ({@link ProducedBatches#headers()}); every batch is checked on a staged view of the producer state (sequences,
+     * and for a marker its producer epoch and coordinator epoch) and of the transactions, each batch against the
+     * ones before it, and both are committed once every batch is in, so a refused request leaves them as they were.
      */
     @Override
     public synchronized CompletableFuture<AppendResult> append(ProducedBatches produced, boolean durable) {
         LogConfig cfg = config;
         ProducerWindows.Staged staged = producers.stage();
+        TransactionTracker.Staged txns = transactions.stage();
         List<ProducerWindows.Batch> duplicates = new ArrayList<>();
-        List<BatchHeader> fresh = new ArrayList<>();
+        List<ByteBuffer> copies = new ArrayList<>();
         LogOffsets before = offsets;
-        long next = before.highWatermark();
+        long now = clock.millis();
+        long base = before.highWatermark();
+        long next = base;
         long bytes = 0;
         for (BatchHeader h : produced.headers()) {
             if (h.sizeInBytes() > cfg.maxMessageBytes()) {
                 throw new RecordTooLargeException("batch of " + h.sizeInBytes() + " bytes exceeds max.message.bytes "
                         + cfg.maxMessageBytes());
             }
-            Optional<ProducerWindows.Batch> duplicate = staged.check(h);
+            Optional<ProducerWindows.Batch> duplicate = staged.check(h, produced.batch(h));
             if (duplicate.isPresent()) {
                 duplicates.add(duplicate.get());
                 continue;
             }
-            staged.record(h, next);
+            ByteBuffer copy = ByteBuffer.allocate(h.sizeInBytes()).put(produced.batch(h)).flip();
+            RecordBatches.setBaseOffset(copy, 0, next);
+            if (cfg.logAppendTime()) {
+                RecordBatches.setLogAppendTime(copy, 0, now);
+            }
+            staged.record(h, next, copy);
+            if (TransactionTracker.concerns(h)) {
+                txns.record(h, next, copy);
+            }
+            copies.add(copy);
             next += h.lastOffsetDelta() + 1L;
-            fresh.add(h);
             bytes += h.sizeInBytes();
         }
-        if (fresh.isEmpty()) { // a retried request: answer with the offsets the batches got the first time
+        if (copies.isEmpty()) { // a retried request: answer with the offsets the batches got the first time
             return CompletableFuture.completedFuture(new AppendResult(duplicates.get(0).firstOffset(),
                     duplicates.get(duplicates.size() - 1).lastOffset(), -1, before.logStartOffset()));
         }
         if (maxBytes >= 0 && sizeInBytes + bytes > maxBytes) {
             return CompletableFuture.failedFuture(new KafkaStorageException("partition " + key + " would exceed "
                     + "storage.memory.max.partition.bytes=" + maxBytes));
-        }
-        long now = clock.millis();
-        long base = before.highWatermark();
-        next = base;
-        TransactionTracker.Staged txns = transactions.stage();
-        List<ByteBuffer> copies = new ArrayList<>(fresh.size());
-        for (BatchHeader h : fresh) {
-            ByteBuffer copy = ByteBuffer.allocate(h.sizeInBytes()).put(produced.batch(h)).flip();
-            RecordBatches.setBaseOffset(copy, 0, next);
-            if (cfg.logAppendTime()) {
-                RecordBatches.setLogAppendTime(copy, 0, now);
-            }
-            if (TransactionTracker.concerns(h)) {
-                txns.record(h, next, copy);
-            }
-            copies.add(copy);
-            next += h.lastOffsetDelta() + 1L;
         }
         for (ByteBuffer copy : copies) {
             batches.put(copy.getLong(RecordBatches.BASE_OFFSET), copy);
@@ -151,6 +148,11 @@ final class MemoryPartitionLog implements PartitionLog {
 
     private static long lastOffset(ByteBuffer batch) {
         return RecordBatches.header(batch, 0, 0).lastOffset();
+    }
+
+    @Override
+    public synchronized List<ProducerState> producers() {
+        return producers.states(transactions.openTransactions());
     }
 
     @Override

@@ -39,8 +39,10 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The contract every {@link io.kaas.api.storage.StorageEngine} passes: appends, reads, offsets,
  * DeleteRecords, durability across a restart and partition deletion. The optional parts (timestamp
- * lookups, log-append time, idempotence) come from its superclass {@link StorageEngineFeatureTck};
- * extend this class and implement {@link #provider()}.
+ * lookups, log-append time, idempotence) come from its superclass {@link StorageEngineFeatureTck}, transactions
+ * (last stable offset, aborted ranges) from {@link TransactionTck} and producer state (what
+ * {@code producers()} lists, markers checked against the producer's epoch and coordinator epoch) from
+ * {@link ProducerStateTck}; extend this class and implement {@link #provider()}.
  *
  * <p>Each test uses fresh partitions in a fresh data directory, and runs in well under a second on
  * a reasonable engine. Byte comparisons mask the partition leader epoch (see {@link #maskLeaderEpoch}).

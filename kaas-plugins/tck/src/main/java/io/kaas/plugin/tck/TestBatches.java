@@ -27,8 +27,6 @@ import java.util.zip.GZIPOutputStream;
  */
 public final class TestBatches {
     private static final int GZIP_CODEC = 1;
-    /** A marker's value: version 0 (int16), coordinator epoch 0 (int32). */
-    private static final byte[] MARKER_VALUE = new byte[6];
 
     private long baseTimestamp = 1_000L;
     private long[] timestampDeltas;
@@ -45,6 +43,7 @@ public final class TestBatches {
     private List<KeyValue> keyed;
     private boolean transactional;
     private byte[] controlKey;
+    private int coordinatorEpoch;
 
     private TestBatches() {
     }
@@ -52,11 +51,17 @@ public final class TestBatches {
     /**
      * A transaction marker as the transaction coordinator writes it: a transactional control batch of one
      * record, no sequence, key version 0 and type COMMIT (1) or ABORT (0), value version 0 and coordinator
-     * epoch 0.
+     * epoch 0 ({@link #coordinatorEpoch} sets another).
      */
     public static TestBatches controlMarker(long producerId, int epoch, boolean commit) {
         return batch().producer(producerId, epoch, -1).transactional()
                 .controlKey(ByteBuffer.allocate(4).putShort((short) 0).putShort((short) (commit ? 1 : 0)).array());
+    }
+
+    /** The coordinator epoch in a marker's value (default 0). */
+    public TestBatches coordinatorEpoch(int epoch) {
+        this.coordinatorEpoch = epoch;
+        return this;
     }
 
     /** Sets attribute bit 4: the batch belongs to a transaction of its producer. */
@@ -192,7 +197,7 @@ public final class TestBatches {
         for (int i = 0; i < records; i++) {
             long delta = timestampDeltas == null ? i : timestampDeltas[i];
             maxTs = Math.max(maxTs, baseTimestamp + delta);
-            body.writeBytes(controlKey != null ? record(i, delta, controlKey, MARKER_VALUE)
+            body.writeBytes(controlKey != null ? record(i, delta, controlKey, markerValue())
                     : keyed == null ? record(i, delta) : record(i, delta, keyed.get(i)));
         }
         byte[] recs = compressor != null ? compressor.apply(body.toByteArray()) : body.toByteArray();
@@ -205,6 +210,11 @@ public final class TestBatches {
         b.flip();
         b.putInt(RecordBatches.CRC, (int) RecordBatches.crc(b, 0, size));
         return b;
+    }
+
+    /** A marker's value: version 0 (int16), the coordinator epoch (int32). */
+    private byte[] markerValue() {
+        return ByteBuffer.allocate(6).putShort((short) 0).putInt(coordinatorEpoch).array();
     }
 
     private int attributes() {

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * ({@link EngineCapability#PERSISTENCE}), and DeleteRecords drops ranges wholly below the log start. Not
  * extended directly: extend {@link StorageEngineTck}, which inherits these tests.
  */
-public abstract class TransactionTck extends EngineTckSupport {
+public abstract class TransactionTck extends ProducerStateTck {
     private static final long P1 = 9_001L;
     private static final long P2 = 9_002L;
 
@@ -110,12 +110,15 @@ public abstract class TransactionTck extends EngineTckSupport {
     }
 
     @Test
-    public void anAbortWithoutAnOpenTransactionIsARangeOfTheMarkerAlone() throws IOException {
+    public void anAbortWithoutAnOpenTransactionLeavesNoRange() throws IOException {
         PartitionLog log = newPartition();
         append(log, batch().build());
-        append(log, abort(P1));
+        append(log, abort(P1));                               // P1 wrote nothing here: Kafka indexes no range
         assertOffsets(log, 2, 2);
-        assertThat(log.abortedTransactions(0, 2)).containsExactly(new AbortedTransaction(P1, 1, 1));
+        assertThat(log.abortedTransactions(0, 2)).isEmpty();
+        append(log, txn(P1, 1));                              // 2
+        append(log, abort(P1));                               // 3
+        assertThat(log.abortedTransactions(0, 4)).containsExactly(new AbortedTransaction(P1, 2, 3));
     }
 
     @Test

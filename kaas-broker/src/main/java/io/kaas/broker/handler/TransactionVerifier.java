@@ -1,0 +1,24 @@
+package io.kaas.broker.handler;
+
+import io.kaas.api.cluster.TopicPartitionRef;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * How Produce asks the transaction coordinator about a transactional batch before appending it (KIP-890 part 1):
+ * the signature of {@code TransactionCoordinator.addPartitions}, which the broker passes.
+ */
+@FunctionalInterface
+public interface TransactionVerifier {
+
+    /**
+     * @param verifyOnly true: only checks every partition is in the ongoing transaction; false: adds those missing
+     *                   (Produce v12+, transactions V2)
+     * @return the coordinator's error code of each partition
+     */
+    CompletableFuture<Map<TopicPartitionRef, Short>> addPartitions(String transactionalId, long producerId,
+                                                                  short producerEpoch,
+                                                                  Collection<TopicPartitionRef> partitions,
+                                                                  boolean verifyOnly);
+}

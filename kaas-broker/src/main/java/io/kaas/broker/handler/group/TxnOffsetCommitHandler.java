@@ -1,0 +1,105 @@
+package io.kaas.broker.handler.group;
+
+import io.kaas.api.auth.Operation;
+import io.kaas.api.cluster.TopicPartitionRef;
+import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.topic.Topic;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.coordinator.group.OffsetManager;
+import io.kaas.coordinator.transaction.TransactionCoordinator;
+import io.kaas.wire.message.TxnOffsetCommitRequestData;
+import io.kaas.wire.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition;
+import io.kaas.wire.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
+import io.kaas.wire.message.TxnOffsetCommitResponseData;
+import io.kaas.wire.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition;
+import io.kaas.wire.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic;
+import io.kaas.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * TxnOffsetCommit v0-5 (KIP-98, KIP-447 member fields from v3): offsets committed inside a transaction, made
+ * durable as pending in the transaction's state and visible to consumers only once it commits (OffsetFetch with
+ * {@code require_stable} answers UNSTABLE_OFFSET_COMMIT meanwhile). v5+ (transactions V2) adds the group to the
+ * transaction itself; below, AddOffsetsToTxn must have. The contract checks WRITE on the transactional id and
+ * READ on the group; then, as Kafka, a topic the principal may not READ is TOPIC_AUTHORIZATION_FAILED, an unknown
+ * topic or partition UNKNOWN_TOPIC_OR_PARTITION, and the rest goes to the transaction coordinator.
+ */
+public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitRequestData, TxnOffsetCommitResponseData> {
+    private final TopicManager topics;
+    private final TransactionCoordinator coordinator;
+
+    public TxnOffsetCommitHandler(TopicManager topics, TransactionCoordinator coordinator) {
+        this.topics = topics;
+        this.coordinator = coordinator;
+    }
+
+    @Override
+    public CompletableFuture<TxnOffsetCommitResponseData> handle(RequestContext context, TxnOffsetCommitRequestData request) {
+        short version = context.apiVersion();
+        Set<String> readable = context.access().allowedTopics(Operation.READ,
+                request.topics().stream().map(TxnOffsetCommitRequestTopic::name).toList());
+        List<OffsetManager.Commit> commits = new ArrayList<>();
+        for (TxnOffsetCommitRequestTopic t : request.topics()) {
+            Optional<Topic> topic = topics.topic(t.name());
+            if (!readable.contains(t.name()) || topic.isEmpty()) {
+                continue;
+            }
+            for (TxnOffsetCommitRequestPartition p : t.partitions()) {
+                if (topic.get().log(p.partitionIndex()) != null) {
+                    commits.add(new OffsetManager.Commit(new TopicPartitionRef(t.name(), p.partitionIndex()),
+                            p.committedOffset(), version >= 2 ? p.committedLeaderEpoch() : -1, p.committedMetadata()));
+                }
+            }
+        }
+        CompletableFuture<Map<TopicPartitionRef, Short>> committed;
+        if (commits.isEmpty()) {
+            committed = CompletableFuture.completedFuture(Map.of());
+        } else if (request.transactionalId() == null || request.transactionalId().isEmpty()) {
+            committed = CompletableFuture.completedFuture(everyPartition(commits, Errors.INVALID_REQUEST));
+        } else {
+            committed = coordinator.commitOffsets(request.transactionalId(), request.producerId(),
+                    request.producerEpoch(), request.groupId(), version >= 3 ? request.memberId() : "",
+                    version >= 3 ? request.generationId() : -1, version >= 3 ? request.groupInstanceId() : null,
+                    commits, version >= 5);
+        }
+        return committed.thenApply(errors -> {
+            List<TxnOffsetCommitResponseTopic> out = new ArrayList<>();
+            for (TxnOffsetCommitRequestTopic t : request.topics()) {
+                Optional<Topic> topic = topics.topic(t.name());
+                List<TxnOffsetCommitResponsePartition> partitions = new ArrayList<>();
+                for (TxnOffsetCommitRequestPartition p : t.partitions()) {
+                    short code;
+                    if (!readable.contains(t.name())) {
+                        code = Errors.TOPIC_AUTHORIZATION_FAILED;
+                    } else if (topic.isEmpty() || topic.get().log(p.partitionIndex()) == null) {
+                        code = Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                    } else {
+                        code = errors.getOrDefault(new TopicPartitionRef(t.name(), p.partitionIndex()),
+                                Errors.UNKNOWN_SERVER_ERROR);
+                        // As Kafka: 0.11-2.0 clients (v0-1) could crash on COORDINATOR_LOAD_IN_PROGRESS (KAFKA-7296).
+                        if (version < 2 && code == Errors.COORDINATOR_LOAD_IN_PROGRESS) {
+                            code = Errors.COORDINATOR_NOT_AVAILABLE;
+                        }
+                    }
+                    partitions.add(new TxnOffsetCommitResponsePartition().setPartitionIndex(p.partitionIndex())
+                            .setErrorCode(code));
+                }
+                out.add(new TxnOffsetCommitResponseTopic().setName(t.name()).setPartitions(partitions));
+            }
+            return new TxnOffsetCommitResponseData().setThrottleTimeMs(0).setTopics(out);
+        });
+    }
+
+    private static Map<TopicPartitionRef, Short> everyPartition(List<OffsetManager.Commit> commits, short code) {
+        Map<TopicPartitionRef, Short> out = new HashMap<>();
+        commits.forEach(c -> out.put(c.partition(), code));
+        return out;
+    }
+}

@@ -1,0 +1,76 @@
+package io.kaas.broker.transaction;
+
+import io.kaas.api.record.CorruptBatchException;
+import io.kaas.api.record.ProducedBatches;
+import io.kaas.api.storage.PartitionLog;
+import io.kaas.broker.topic.StorageErrors;
+import io.kaas.broker.topic.TopicManager;
+import io.kaas.records.BatchBuilder;
+import io.kaas.wire.protocol.Errors;
+import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends one transaction marker (a COMMIT or ABORT control batch in Kafka's format, {@link BatchBuilder#marker})
+ * to one partition this broker serves, durably: the answer is NONE only once the marker is fsynced. The one
+ * place markers are written, by the WriteTxnMarkers handler and by {@link LocalMarkerWriter}. Thread-safe.
+ */
+public final class MarkerAppender {
+    private static final Logger LOG = LoggerFactory.getLogger(MarkerAppender.class);
+
+    private final TopicManager topics;
+    private final VerificationGuards guards;
+    private final Clock clock;
+
+    /** @param guards the guards of Produce's verified transactional batches, which a marker invalidates */
+    public MarkerAppender(TopicManager topics, VerificationGuards guards, Clock clock) {
+        this.topics = topics;
+        this.guards = guards;
+        this.clock = clock;
+    }
+
+    /**
+     * Appends the marker of {@code producerId}/{@code producerEpoch} to {@code topic}-{@code partition}.
+     *
+     * @return Kafka's error code: NONE once durable; UNKNOWN_TOPIC_OR_PARTITION if the partition does not exist;
+     *         the engine's refusal otherwise (INVALID_PRODUCER_EPOCH for an epoch older than the partition knows,
+     *         KAFKA_STORAGE_ERROR for a failed write or an offline partition…); never completes exceptionally
+     */
+    public CompletableFuture<Short> append(String topic, int partition, long producerId, short producerEpoch,
+                                           int coordinatorEpoch, boolean commit) {
+        PartitionLog log = topics.log(topic, partition);
+        if (log == null) {
+            return CompletableFuture.completedFuture(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+        }
+        long now = clock.millis();
+        ProducedBatches marker;
+        try {
+            marker = ProducedBatches.validate(BatchBuilder.marker(producerId, producerEpoch, coordinatorEpoch, commit, now));
+        } catch (CorruptBatchException e) {
+            throw new IllegalStateException("BatchBuilder built an invalid marker: " + e.getMessage(), e);
+        }
+        CompletableFuture<?> appended;
+        try {
+            appended = guards.marker(log.key(), producerId, now, () -> log.append(marker, true));
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(failed(topic, partition, producerId, producerEpoch, commit, e));
+        }
+        // The marker moves the last stable offset: read_committed fetches waiting on the partition may answer now.
+        topics.appended(log.key());
+        return appended.handle((r, e) -> e == null ? Errors.NONE
+                : failed(topic, partition, producerId, producerEpoch, commit, e));
+    }
+
+    private static short failed(String topic, int partition, long producerId, short producerEpoch, boolean commit,
+                                Throwable e) {
+        short code = StorageErrors.code(e);
+        LOG.atWarn().addKeyValue("topic", topic).addKeyValue("partition", partition)
+                .addKeyValue("producerId", producerId).addKeyValue("producerEpoch", producerEpoch)
+                .addKeyValue("errorCode", code)
+                .log("{} marker of producer {} (epoch {}) not written to {}-{}: {}", commit ? "COMMIT" : "ABORT",
+                        producerId, producerEpoch, topic, partition, StorageErrors.message(e));
+        return code;
+    }
+}
