@@ -100,21 +100,21 @@ final class Results {
         for (String s : systems) {
             b.append("- **").append(s).append("**: ").append(descriptions.get(s)).append('\n');
         }
+        List<String[]> ratios = ratioColumns();
         b.append("\n| figure |");
         systems.forEach(s -> b.append(' ').append(s).append(" |"));
-        List<String> others = systems.stream().filter(s -> !s.equals("kaas")).toList();
-        others.forEach(s -> b.append(" kaas/").append(s).append(" |"));
+        ratios.forEach(r -> b.append(' ').append(r[0]).append('/').append(r[1]).append(" |"));
         b.append("\n|---|");
         systems.forEach(s -> b.append("---:|"));
-        others.forEach(s -> b.append("---:|"));
+        ratios.forEach(r -> b.append("---:|"));
         b.append('\n');
         for (String figure : samples.keySet()) {
             b.append("| ").append(figure).append(" |");
             for (String s : systems) {
                 b.append(' ').append(fmt(median(figure, s))).append(" |");
             }
-            for (String s : others) {
-                b.append(' ').append(fmt(median(figure, "kaas") / median(figure, s))).append(" |");
+            for (String[] r : ratios) {
+                b.append(' ').append(fmt(median(figure, r[0]) / median(figure, r[1]))).append(" |");
             }
             b.append('\n');
         }
@@ -129,6 +129,27 @@ final class Results {
             errors.forEach(e -> b.append("- ").append(e.replace('\n', ' ')).append('\n'));
         }
         return b.toString();
+    }
+
+    /**
+     * The ratio columns, as {numerator, denominator}: {@code kaas} against every other system (or, in a
+     * run without {@code kaas}, the first kaas variant against the others), and each variant against
+     * its Kafka counterpart ({@code kaas-tv1/kafka-tv1}).
+     */
+    List<String[]> ratioColumns() {
+        List<String[]> columns = new ArrayList<>();
+        String reference = systems.contains("kaas") ? "kaas"
+                : systems.stream().filter(s -> s.startsWith("kaas")).findFirst().orElse(null);
+        if (reference != null) {
+            systems.stream().filter(s -> !s.equals(reference)).forEach(s -> columns.add(new String[] {reference, s}));
+        }
+        for (String s : systems) {
+            String counterpart = "kafka" + s.substring("kaas".length());
+            if (s.startsWith("kaas-") && systems.contains(counterpart) && !s.equals(reference)) {
+                columns.add(new String[] {s, counterpart});
+            }
+        }
+        return columns;
     }
 
     String json(String machine, Sizes sizes) {
