@@ -44,10 +44,12 @@ class HarnessSmokeIT {
             assertThat(results.median("consume 1 KiB x3p, assigned (no group): MB/s", system)).as(system).isPositive();
             assertThat(results.median("produce 16 KiB x3p acks=all: records/s", system)).as(system).isPositive();
         }
-        // The transactional workloads need the broker's transaction coordinator; Kafka has one.
-        assertThat(results.median(Harness.TXN_PRODUCE + ": records/s", "kafka")).isPositive();
-        assertThat(results.median("end-to-end 1 KiB one transaction each, read_committed: latency p99 ms", "kafka"))
-                .isPositive();
+        for (String system : List.of("kaas", "kafka")) {
+            assertThat(results.median("transaction.version finalized", system)).as(system).isEqualTo(2.0);
+            assertThat(results.median(Harness.TXN_PRODUCE + ": records/s", system)).as(system).isPositive();
+            assertThat(results.median("end-to-end 1 KiB one transaction each, read_committed: latency p99 ms", system))
+                    .as(system).isPositive();
+        }
         assertThat(Files.readString(out.resolve("smoke.md"))).contains("| figure |", "kaas/kafka");
         assertThat(Files.readString(out.resolve("smoke.json"))).contains("\"figures\"", "\"targets\"");
     }
