@@ -5,6 +5,7 @@
  */
 module io.kaas.example.engine {
     requires io.kaas.api;
+    requires org.slf4j; // provided by the host, as the SPI
     requires io.kaas.records; // the idempotent-producer window, packed into the plugin zip's lib/
 
     provides io.kaas.api.storage.StorageEngineProvider with io.kaas.example.engine.MemoryEngineProvider;

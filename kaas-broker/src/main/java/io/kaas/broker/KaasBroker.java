@@ -134,7 +134,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         clusterStore = storeProvider.open(new ClusterStoreContext(dataDir,
             config.backendConfig("cluster." + storeProvider.name() + "."), config.nodeId()));
         storageEngine = engineProvider.open(new EngineContext(dataDir,
-            config.backendConfig("storage." + engineProvider.name() + "."), config.nodeId(), clock));
+            config.backendConfig("storage." + engineProvider.name() + "."), config.nodeId(), clock,
+            config.producerExpiration()));
         scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kaas-scheduler");
             t.setDaemon(true);

@@ -6,10 +6,12 @@ import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.InvalidProducerEpochException;
 import io.kaas.api.storage.OutOfOrderSequenceException;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.ProducerExpiration;
 import io.kaas.api.storage.ProducerState;
 import io.kaas.api.storage.TransactionCoordinatorFencedException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +34,11 @@ import java.util.TreeMap;
  *
  * <p>An append checks and records its batches on a {@link Staged} view and {@link Staged#commit()}s it
  * only once its write succeeded, so a failed write leaves the state as it was.
+ *
+ * <p>Expiration (Kafka's {@code producer.id.expiration.ms}): {@link #expired} lists the producers idle past the
+ * horizon with no open transaction, {@link #forget} removes them (an engine that persists producer state deletes
+ * them from its store in between); {@link #expire} does both. A forgotten producer that writes again is a new
+ * producer, accepted at any sequence.
  */
 public final class ProducerWindows {
     /** Kafka's window: the producer may have up to five batches in flight. */
@@ -117,6 +124,48 @@ public final class ProducerWindows {
             out.computeIfAbsent(e.getKey(), id -> new ProducerState(id, NO_EPOCH, -1, -1L, -1, e.getValue()));
         }
         return List.copyOf(out.values());
+    }
+
+    /**
+     * The producers expired at {@code nowMs}, in producer-id order: those whose last timestamp is at least
+     * {@link ProducerExpiration#expirationMs()} old ({@link ProducerExpiration#isExpired}) and that have no
+     * transaction open in {@code transactions}, as Kafka's {@code ProducerStateManager.removeExpiredProducers}
+     * decides. Changes nothing.
+     */
+    public List<Long> expired(long nowMs, ProducerExpiration expiration, TransactionTracker transactions) {
+        List<Long> out = new ArrayList<>();
+        for (Map.Entry<Long, Producer> e : producers.entrySet()) {
+            if (expiration.isExpired(e.getValue().lastTimestamp(), nowMs) && !transactions.isOpen(e.getKey())) {
+                out.add(e.getKey());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    /** Removes the state of these producers (after {@link #expired}); their next batch starts them afresh. */
+    public void forget(Collection<Long> producerIds) {
+        producerIds.forEach(producers::remove);
+    }
+
+    /**
+     * {@link #expired} then {@link #forget}, for an engine that persists nothing or persists the whole state
+     * afterwards (a snapshot).
+     *
+     * @return the producer ids removed, in order
+     */
+    public List<Long> expire(long nowMs, ProducerExpiration expiration, TransactionTracker transactions) {
+        List<Long> expired = expired(nowMs, expiration, transactions);
+        forget(expired);
+        return expired;
+    }
+
+    /** Producer ids for a log line: all of them up to ten, else the first ten and how many more. */
+    public static String describe(List<Long> producerIds) {
+        if (producerIds.size() <= 10) {
+            return producerIds.toString();
+        }
+        return producerIds.subList(0, 10) + " and " + (producerIds.size() - 10) + " more";
     }
 
     /** Loads a producer's state (from a snapshot or the engine's store), replacing what was known. */

@@ -97,6 +97,11 @@ public final class TransactionTracker {
         return aborted;
     }
 
+    /** Whether {@code producerId} has a transaction open on the partition. */
+    public boolean isOpen(long producerId) {
+        return open.containsKey(producerId);
+    }
+
     /** The open transactions: producer id to first offset (for persistence). */
     public Map<Long, Long> openTransactions() {
         return Map.copyOf(open);

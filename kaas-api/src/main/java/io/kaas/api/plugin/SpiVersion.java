@@ -12,7 +12,8 @@ public final class SpiVersion {
      * engines: {@code PartitionLog.producers()} ({@link io.kaas.api.storage.ProducerState}, for DescribeProducers),
      * transaction markers checked against the producer's epoch and coordinator epoch
      * ({@link io.kaas.api.storage.TransactionCoordinatorFencedException},
-     * {@link io.kaas.api.storage.InvalidTxnStateException}).
+     * {@link io.kaas.api.storage.InvalidTxnStateException}), idle producers expired as the host says
+     * ({@link io.kaas.api.storage.EngineContext#producerExpiration()}).
      */
     public static final int MAJOR = 3;
 

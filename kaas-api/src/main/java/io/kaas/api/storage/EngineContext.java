@@ -3,15 +3,27 @@ package io.kaas.api.storage;
 import io.kaas.api.plugin.PluginConfig;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Objects;
 
 /**
  * What the host hands an engine when it opens it.
  *
- * @param dataDir  the root data directory (Kafka's {@code log.dirs}, first entry); the engine owns it
- *                 except for {@code __cluster/}
- * @param config   the engine's own settings, prefix removed
- * @param brokerId this broker's {@code node.id}
- * @param clock    the clock for timestamps and retention
+ * @param dataDir            the root data directory (Kafka's {@code log.dirs}, first entry); the engine owns it
+ *                           except for {@code __cluster/}
+ * @param config             the engine's own settings, prefix removed
+ * @param brokerId           this broker's {@code node.id}
+ * @param clock              the clock for timestamps, retention and producer expiration
+ * @param producerExpiration when idle producers' state is removed: the broker's {@code producer.id.expiration.ms}
+ *                           and {@code producer.id.expiration.check.interval.ms}
  */
-public record EngineContext(Path dataDir, PluginConfig config, int brokerId, Clock clock) {
+public record EngineContext(Path dataDir, PluginConfig config, int brokerId, Clock clock,
+                            ProducerExpiration producerExpiration) {
+    public EngineContext {
+        Objects.requireNonNull(producerExpiration, "producerExpiration");
+    }
+
+    /** A context with Kafka's default producer expiration ({@link ProducerExpiration#KAFKA_DEFAULTS}). */
+    public EngineContext(Path dataDir, PluginConfig config, int brokerId, Clock clock) {
+        this(dataDir, config, brokerId, clock, ProducerExpiration.KAFKA_DEFAULTS);
+    }
 }

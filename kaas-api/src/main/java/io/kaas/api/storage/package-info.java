@@ -35,6 +35,15 @@
  *       bumps it on every end) clears the sequences, so the producer's next batch starts at sequence 0. A
  *       non-transactional batch of a producer with an open transaction is
  *       {@link io.kaas.api.storage.InvalidTxnStateException}.</li>
+ *   <li>Idle producers expire, as Kafka's {@code producer.id.expiration.ms}: the host passes the broker's
+ *       {@code producer.id.expiration.ms} and {@code producer.id.expiration.check.interval.ms} in
+ *       {@link io.kaas.api.storage.EngineContext#producerExpiration()} ({@link io.kaas.api.storage.ProducerExpiration}).
+ *       About every check interval, on a background thread the engine already runs (not one per partition), the
+ *       engine removes each producer whose last timestamp is at least the expiration older than the
+ *       {@link io.kaas.api.storage.EngineContext#clock() engine's clock} and that has no transaction open on the
+ *       partition, from memory and from what it persists (a restart does not bring it back); {@code producers()}
+ *       no longer lists it, and its next batch is that of a new producer (any sequence is accepted).
+ *       {@code kaas-records}' {@code ProducerWindows.expired}/{@code forget} implement the rule.</li>
  *   <li>Per producer id, the engine keeps the first offset of its open transaction (set by its first
  *       transactional batch, cleared by its marker).
  *       {@link io.kaas.api.storage.LogOffsets#lastStableOffset()} is the smallest such offset, or the high

@@ -3,6 +3,7 @@ package io.kaas.broker.config;
 import static io.kaas.broker.config.BrokerConfigDef.*;
 
 import io.kaas.api.plugin.PluginConfig;
+import io.kaas.api.storage.ProducerExpiration;
 import io.kaas.coordinator.group.GroupCoordinatorConfig;
 import io.kaas.coordinator.transaction.TransactionConfig;
 import java.net.InetAddress;
@@ -208,6 +209,32 @@ public final class BrokerConfig {
         return new TransactionConfig(integer(TRANSACTION_MAX_TIMEOUT_MS), integer(TRANSACTION_STATE_LOG_NUM_PARTITIONS),
             longValue(TRANSACTIONAL_ID_EXPIRATION_MS), longValue(TRANSACTION_ABORT_TIMED_OUT_INTERVAL_MS),
             longValue(TRANSACTION_REMOVE_EXPIRED_INTERVAL_MS));
+    }
+
+    /**
+     * {@code producer.id.expiration.ms} and {@code producer.id.expiration.check.interval.ms}, as the storage engine
+     * receives them in its {@link io.kaas.api.storage.EngineContext}.
+     */
+    public ProducerExpiration producerExpiration() {
+        return new ProducerExpiration(longValue(PRODUCER_ID_EXPIRATION_MS), longValue(PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS));
+    }
+
+    /**
+     * {@code add.partitions.to.txn.retry.backoff.ms} and {@code add.partitions.to.txn.retry.backoff.max.ms}: how a
+     * Produce v12+ implicit add that met CONCURRENT_TRANSACTIONS is retried by the broker, as Kafka 4.x does.
+     */
+    public ImplicitAddRetry implicitAddRetry() {
+        return new ImplicitAddRetry(longValue(ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS),
+            longValue(ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS));
+    }
+
+    /**
+     * The broker's retries of an implicit add to a transaction.
+     *
+     * @param backoffMs pause before each retry
+     * @param maxMs     how long retries go on after the first answer; 0: none
+     */
+    public record ImplicitAddRetry(long backoffMs, long maxMs) {
     }
 
     /** {@code transaction.state.log.segment.bytes}: the {@code segment.bytes} of {@code __transaction_state}. */

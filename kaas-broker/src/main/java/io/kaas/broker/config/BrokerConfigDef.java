@@ -69,6 +69,10 @@ final class BrokerConfigDef {
     static final String TRANSACTION_ABORT_TIMED_OUT_INTERVAL_MS = "transaction.abort.timed.out.transaction.cleanup.interval.ms";
     static final String TRANSACTION_REMOVE_EXPIRED_INTERVAL_MS = "transaction.remove.expired.transaction.cleanup.interval.ms";
     static final String TRANSACTION_VERSION = "transaction.version";
+    static final String ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS = "add.partitions.to.txn.retry.backoff.ms";
+    static final String ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS = "add.partitions.to.txn.retry.backoff.max.ms";
+    static final String PRODUCER_ID_EXPIRATION_MS = "producer.id.expiration.ms";
+    static final String PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS = "producer.id.expiration.check.interval.ms";
 
     /** Known keys in the order DescribeConfigs lists them. */
     static final Map<String, ConfigKey> KEYS = build(List.of(
@@ -146,6 +150,16 @@ final class BrokerConfigDef {
         ConfigKey.atLeast(TRANSACTION_VERSION, SHORT, 2, 1,
             "The finalized transaction.version feature (kaas only): 2 lets 4.x clients use transactions V2 "
                 + "(KIP-890), 1 keeps every client on V1."),
+        ConfigKey.atLeast(ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS, INT, 20, 1,
+            "Backoff between the broker's own retries of a Produce v12+ implicit add that met CONCURRENT_TRANSACTIONS "
+                + "(the previous transaction's markers still being written)."),
+        ConfigKey.atLeast(ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS, INT, 100, 0,
+            "How long the broker retries such an implicit add before the producer gets NOT_ENOUGH_REPLICAS (retriable)."),
+        ConfigKey.atLeast(PRODUCER_ID_EXPIRATION_MS, INT, 86400000, 1,
+            "A producer's state on a partition (epoch, sequences) is removed once its last write is this old and it "
+                + "has no transaction open there; it is then a new producer."),
+        ConfigKey.atLeast(PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS, INT, 600000, 1,
+            "How often the storage engine looks for producers past producer.id.expiration.ms."),
         ConfigKey.of(PLUGINS_DIR, STRING, null,
             "Directory of drop-in plugins (kaas only); default <kaas.home>/plugins, else ./plugins.")));
 

@@ -18,7 +18,8 @@ public final class Handlers {
                                                TransactionCoordinator transactions, VerificationGuards guards) {
         int nodeId = ctx.nodeId();
         return List.of(
-                ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics, transactions::addPartitions, guards)),
+                ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics, transactions::addPartitions, guards,
+                        ctx.config().implicitAddRetry())),
                 ServedApi.of(ApiContracts.FETCH, new FetchHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.LIST_OFFSETS, new ListOffsetsHandler(topics)),
                 ServedApi.of(ApiContracts.METADATA, new MetadataHandler(ctx, topics)),

@@ -8,12 +8,14 @@ import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.broker.config.BrokerConfig.ImplicitAddRetry;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
+import io.kaas.broker.handler.txn.TxnErrors;
 import io.kaas.broker.transaction.VerificationGuards;
 import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceRequestData.PartitionProduceData;
@@ -32,6 +34,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Produce v3-13 (advertised from v0, see {@link HandlerRegistry}): validates each partition's batch as
@@ -43,7 +47,8 @@ import java.util.concurrent.CompletableFuture;
  * one producer id and epoch, else every partition is INVALID_PRODUCER_ID_MAPPING. Its transactional partitions
  * are verified with the transaction coordinator in one call before anything is appended (KIP-890 part 1): below
  * v12 they must already be in the ongoing transaction, from v12 (transactions V2) the coordinator adds them. A
- * partition that is not in the transaction is INVALID_TXN_STATE and nothing is stored, so no hanging transaction
+ * partition that is not in the transaction is refused and nothing is stored (as Kafka: TRANSACTION_ABORTABLE
+ * from v11, whose clients abort on it; INVALID_TXN_STATE below), so no hanging transaction
  * can hold the last stable offset; nor is a batch whose transaction's marker reached the partition while it was
  * being verified ({@link VerificationGuards}); a coordinator that cannot answer now is NOT_ENOUGH_REPLICAS
  * (retriable, as Kafka maps it); a fenced producer INVALID_PRODUCER_EPOCH. A control batch (a COMMIT/ABORT marker) is never
@@ -61,12 +66,21 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
     private final TopicManager topics;
     private final TransactionVerifier transactions;
     private final VerificationGuards guards;
+    private final ImplicitAddRetry retry;
 
-    /** @param guards what keeps a verified batch from landing after its transaction's marker */
-    public ProduceHandler(TopicManager topics, TransactionVerifier transactions, VerificationGuards guards) {
+    /**
+     * @param guards what keeps a verified batch from landing after its transaction's marker
+     * @param retry  how an implicit add (v12+) that met CONCURRENT_TRANSACTIONS is retried before the producer is
+     *               told NOT_ENOUGH_REPLICAS: Kafka 4.x retries it in the broker, so a transactions V2 producer that
+     *               starts its next transaction while the markers of the last one are being written is not held up
+     *               by its own retry backoff
+     */
+    public ProduceHandler(TopicManager topics, TransactionVerifier transactions, VerificationGuards guards,
+                          ImplicitAddRetry retry) {
         this.topics = topics;
         this.transactions = transactions;
         this.guards = guards;
+        this.retry = retry;
     }
 
     /** A partition whose batch passed the checks, waiting for its transaction's verification and its append. */
@@ -182,24 +196,48 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         long producerId = producerIds.iterator().next();
         short epoch = epochs.iterator().next();
         long guard = guards.begin();
-        CompletableFuture<Map<TopicPartitionRef, Short>> verified;
-        try {
-            verified = transactions.addPartitions(transactionalId, producerId, epoch,
-                    transactional.stream().map(Accepted::ref).toList(), version < IMPLICIT_ADD_VERSION);
-        } catch (RuntimeException e) {
-            verified = CompletableFuture.failedFuture(e);
-        }
+        boolean verifyOnly = version < IMPLICIT_ADD_VERSION;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(verifyOnly ? 0 : retry.maxMs());
+        CompletableFuture<Map<TopicPartitionRef, Short>> verified = verify(transactionalId, producerId, epoch,
+                transactional.stream().map(Accepted::ref).toList(), verifyOnly, deadline);
         verified.whenComplete((errors, failure) -> {
             for (Accepted a : accepted) {
                 short code = !a.transactional() ? Errors.NONE
                         : failure != null ? Errors.COORDINATOR_NOT_AVAILABLE
                         : errors.getOrDefault(a.ref(), Errors.UNKNOWN_SERVER_ERROR);
+                if (version < IMPLICIT_ADD_VERSION) {
+                    code = TxnErrors.verified(code);
+                }
                 if (code == Errors.NONE) {
                     append(a, durable, a.transactional() ? guard : NO_GUARD);
                 } else {
                     a.result().complete(verificationError(a.partition(), code, version));
                 }
             }
+        });
+    }
+
+    /**
+     * One verification call, repeated every {@code retry.backoffMs} while the coordinator answers
+     * CONCURRENT_TRANSACTIONS and {@code deadline} (System.nanoTime) is not reached; the last answer then stands.
+     */
+    private CompletableFuture<Map<TopicPartitionRef, Short>> verify(String transactionalId, long producerId, short epoch,
+                                                                   List<TopicPartitionRef> partitions,
+                                                                   boolean verifyOnly, long deadline) {
+        CompletableFuture<Map<TopicPartitionRef, Short>> answer;
+        try {
+            answer = transactions.addPartitions(transactionalId, producerId, epoch, partitions, verifyOnly);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return answer.thenCompose(errors -> {
+            long backoffNanos = TimeUnit.MILLISECONDS.toNanos(retry.backoffMs());
+            if (!errors.containsValue(Errors.CONCURRENT_TRANSACTIONS) || System.nanoTime() + backoffNanos > deadline) {
+                return CompletableFuture.completedFuture(errors);
+            }
+            Executor later = CompletableFuture.delayedExecutor(retry.backoffMs(), TimeUnit.MILLISECONDS);
+            return CompletableFuture.supplyAsync(() -> null, later)
+                    .thenCompose(ignored -> verify(transactionalId, producerId, epoch, partitions, verifyOnly, deadline));
         });
     }
 
@@ -227,22 +265,25 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
             return;
         }
         PartitionLog log = topic.log(partition);
-        List<CompletableFuture<AppendResult>> holder = new ArrayList<>(1);
+        CompletableFuture<AppendResult> appended;
         try {
             if (guard == NO_GUARD) {
-                holder.add(log.append(a.batch(), durable));
-            } else if (!guards.appendIfNoMarkerSince(log.key(), a.batch().headers().get(0).producerId(), guard,
-                    () -> holder.add(log.append(a.batch(), durable)))) {
-                // As Kafka's verification guard: the transaction ended while the batch was being verified.
-                a.result().complete(error(partition, Errors.INVALID_TXN_STATE,
-                        "Record was not part of an ongoing transaction"));
-                return;
+                appended = log.append(a.batch(), durable);
+            } else {
+                List<CompletableFuture<AppendResult>> holder = new ArrayList<>(1);
+                if (!guards.appendIfNoMarkerSince(log.key(), a.batch().headers().get(0).producerId(), guard,
+                        () -> holder.add(log.append(a.batch(), durable)))) {
+                    // As Kafka's verification guard: the transaction ended while the batch was being verified.
+                    a.result().complete(error(partition, Errors.INVALID_TXN_STATE,
+                            "Record was not part of an ongoing transaction"));
+                    return;
+                }
+                appended = holder.get(0);
             }
         } catch (RuntimeException e) {
             a.result().complete(error(partition, StorageErrors.code(e), StorageErrors.message(e)));
             return;
         }
-        CompletableFuture<AppendResult> appended = holder.get(0);
         // The batches are readable once append returns (before an acks=all fsync): wake the fetches waiting now, once.
         topics.appended(log.key());
         appended.whenComplete((r, e) -> a.result().complete(e != null

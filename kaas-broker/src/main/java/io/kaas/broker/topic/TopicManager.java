@@ -34,7 +34,12 @@ public final class TopicManager implements AutoCloseable {
     private final ConcurrentHashMap<String, Topic> byName = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<UUID, Topic> byId = new ConcurrentHashMap<>();
     private final PartitionWatchers watchers = new PartitionWatchers();
+    private final Map<String, InternalTopic> internalTopics = new ConcurrentHashMap<>();
     private final Object lock = new Object();
+
+    /** How an internal topic is created on first use. */
+    private record InternalTopic(int partitions, Map<String, String> configs) {
+    }
 
     /** @param names the names topics may have: Kafka's rules, and none the backends reserve */
     public TopicManager(BrokerContext ctx, TopicNames names) {
@@ -168,14 +173,60 @@ public final class TopicManager implements AutoCloseable {
                 + " cannot be reached because only 1 broker(s) are registered.");
     }
 
-    /** Creates {@code name} with broker defaults if auto-creation is on and the name is valid. */
+    /**
+     * Declares how the internal topic {@code name} ({@code __transaction_state}) is created on first use, by its
+     * coordinator or by a Metadata request's auto-creation, as Kafka creates its internal topics with their
+     * coordinator's settings rather than the broker's defaults.
+     */
+    public void defineInternal(String name, int partitions, Map<String, String> configs) {
+        internalTopics.put(name, new InternalTopic(partitions, Map.copyOf(configs)));
+    }
+
+    /**
+     * Creates the internal topic {@code name} as {@link #defineInternal} declared it, if it does not exist.
+     *
+     * @throws TopicException as {@link #create}, or UNKNOWN_TOPIC_OR_PARTITION if {@code name} was never defined
+     */
+    public Topic createInternal(String name) {
+        InternalTopic def = internalTopics.get(name);
+        if (def == null) {
+            throw new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION, "No internal topic " + name + " is defined");
+        }
+        Topic existing = byName.get(name);
+        if (existing != null) {
+            return existing;
+        }
+        try {
+            create(name, def.partitions(), -1, def.configs(), false);
+            LOG.atInfo().addKeyValue("topic", name).addKeyValue("partitions", def.partitions())
+                    .log("created the internal topic {} with {} partitions", name, def.partitions());
+        } catch (TopicException e) {
+            if (e.errorCode() != Errors.TOPIC_ALREADY_EXISTS) {
+                throw e;
+            }
+        }
+        return requireTopic(name);
+    }
+
+    /**
+     * Creates {@code name} if auto-creation is on and the name is valid: with broker defaults, or an internal topic
+     * as it was defined ({@link #defineInternal}; an undefined internal topic is not created).
+     */
     public Optional<Topic> autoCreate(String name) {
         Topic existing = byName.get(name);
         if (existing != null || !ctx.config().autoCreateTopicsEnable() || !names.allows(name)) {
             return Optional.ofNullable(existing);
         }
+        InternalTopic internal = internalTopics.get(name);
+        if (internal == null && TopicNames.isInternal(name)) {
+            return Optional.empty();
+        }
         try {
-            create(name, -1, -1, Map.of(), false);
+            if (internal != null) {
+                createInternal(name);
+            } else {
+                create(name, -1, -1, Map.of(), false);
+            }
         } catch (TopicException e) {
             if (e.errorCode() != Errors.TOPIC_ALREADY_EXISTS) {
                 LOG.atWarn().setMessage("auto-creation failed").addKeyValue("topic", name)

@@ -2,15 +2,11 @@ package io.kaas.broker.transaction;
 
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.broker.topic.Topic;
-import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.coordinator.transaction.TransactionStateLog;
-import io.kaas.wire.protocol.Errors;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@link TransactionStateLog} over the internal topic {@code __transaction_state}, opened through the storage
@@ -24,20 +20,21 @@ public final class TransactionStateTopic implements TransactionStateLog {
     /** Kafka's name of the topic. */
     public static final String NAME = "__transaction_state";
 
-    private static final Logger LOG = LoggerFactory.getLogger(TransactionStateTopic.class);
-
     private final TopicManager topics;
     private final int configuredPartitions;
-    private final int segmentBytes;
 
     /**
+     * Defines the topic with the topic manager, so that it is created with these settings however it is first
+     * used (by the coordinator, by FindCoordinator, or by a Metadata request's auto-creation).
+     *
      * @param configuredPartitions {@code transaction.state.log.num.partitions}, used when the topic is created
      * @param segmentBytes         {@code transaction.state.log.segment.bytes}
      */
     public TransactionStateTopic(TopicManager topics, int configuredPartitions, int segmentBytes) {
         this.topics = topics;
         this.configuredPartitions = configuredPartitions;
-        this.segmentBytes = segmentBytes;
+        topics.defineInternal(NAME, configuredPartitions, Map.of("cleanup.policy", "delete", "retention.ms", "-1",
+                "retention.bytes", "-1", "segment.bytes", Integer.toString(segmentBytes)));
     }
 
     /** The partition count of the topic if it exists, else the count it will be created with. */
@@ -72,20 +69,10 @@ public final class TransactionStateTopic implements TransactionStateLog {
         if (existing.isPresent()) {
             return existing.get();
         }
-        Map<String, String> configs = Map.of("cleanup.policy", "delete", "retention.ms", "-1",
-                "retention.bytes", "-1", "segment.bytes", Integer.toString(segmentBytes));
         try {
-            topics.create(NAME, configuredPartitions, -1, configs, false);
-            LOG.atInfo().addKeyValue("topic", NAME).addKeyValue("partitions", configuredPartitions)
-                    .log("created the internal topic {} with {} partitions for transaction state", NAME,
-                            configuredPartitions);
-        } catch (TopicException e) {
-            if (e.errorCode() != Errors.TOPIC_ALREADY_EXISTS) {
-                throw new IOException("cannot create the internal topic " + NAME + ": " + e.getMessage(), e);
-            }
+            return topics.createInternal(NAME);
         } catch (RuntimeException e) {
             throw new IOException("cannot create the internal topic " + NAME + ": " + e.getMessage(), e);
         }
-        return topics.topic(NAME).orElseThrow(() -> new IOException(NAME + " was created but is not open"));
     }
 }

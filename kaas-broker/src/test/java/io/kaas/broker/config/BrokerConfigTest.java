@@ -2,7 +2,9 @@ package io.kaas.broker.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.kaas.api.storage.ProducerExpiration;
 import io.kaas.coordinator.group.GroupCoordinatorConfig;
 import io.kaas.coordinator.transaction.TransactionConfig;
 import java.io.IOException;
@@ -249,6 +251,56 @@ class BrokerConfigTest {
         zeroPartitions.put("transaction.state.log.num.partitions", "0");
         assertThatThrownBy(() -> BrokerConfig.of(zeroPartitions))
             .extracting(e -> ((ConfigException) e).key()).isEqualTo("transaction.state.log.num.partitions");
+    }
+
+    @Test
+    void theProducerIdExpirationKeysHaveKafkasDefaultsAndReachTheEngineContext() {
+        BrokerConfig c = BrokerConfig.of(LOCAL);
+        assertThat(c.producerExpiration()).isEqualTo(ProducerExpiration.KAFKA_DEFAULTS);
+        assertThat(c.producerExpiration()).isEqualTo(new ProducerExpiration(86400000, 600000));
+
+        Map<String, String> set = new HashMap<>(LOCAL);
+        set.put("producer.id.expiration.ms", "3600000");
+        set.put("producer.id.expiration.check.interval.ms", "1000");
+        BrokerConfig custom = BrokerConfig.of(set);
+        assertThat(custom.producerExpiration()).isEqualTo(new ProducerExpiration(3600000, 1000));
+        assertThat(custom.unknownKeys()).isEmpty();
+        assertThat(custom.entries()).filteredOn(e -> e.name().startsWith("producer.id.expiration"))
+            .extracting(ConfigEntry::name, ConfigEntry::value)
+            .containsExactly(tuple("producer.id.expiration.ms", "3600000"),
+                tuple("producer.id.expiration.check.interval.ms", "1000"));
+    }
+
+    @Test
+    void theImplicitAddRetryHasKafkasDefaultsAndRefusesBadValuesNamingTheKey() {
+        assertThat(BrokerConfig.of(LOCAL).implicitAddRetry()).isEqualTo(new BrokerConfig.ImplicitAddRetry(20, 100));
+        Map<String, String> set = new HashMap<>(LOCAL);
+        set.put("add.partitions.to.txn.retry.backoff.ms", "5");
+        set.put("add.partitions.to.txn.retry.backoff.max.ms", "0");
+        assertThat(BrokerConfig.of(set).implicitAddRetry()).isEqualTo(new BrokerConfig.ImplicitAddRetry(5, 0));
+        Map<String, List<String>> bad = Map.of("add.partitions.to.txn.retry.backoff.ms", List.of("0", "-1", "soon", ""),
+            "add.partitions.to.txn.retry.backoff.max.ms", List.of("-1", "later", "2147483648"));
+        bad.forEach((key, values) -> values.forEach(value -> {
+            Map<String, String> c = new HashMap<>(LOCAL);
+            c.put(key, value);
+            assertThatThrownBy(() -> BrokerConfig.of(c)).as(key + "=" + value)
+                .isInstanceOf(ConfigException.class)
+                .extracting(e -> ((ConfigException) e).key()).isEqualTo(key);
+        }));
+    }
+
+    @Test
+    void aNegativeZeroOrNonNumericProducerIdExpirationRefusesToStartNamingTheKey() {
+        for (String key : List.of("producer.id.expiration.ms", "producer.id.expiration.check.interval.ms")) {
+            for (String bad : List.of("-1", "0", "one day", "", "2147483648")) {
+                Map<String, String> set = new HashMap<>(LOCAL);
+                set.put(key, bad);
+                assertThatThrownBy(() -> BrokerConfig.of(set)).as(key + "=" + bad)
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining(key)
+                    .extracting(e -> ((ConfigException) e).key()).isEqualTo(key);
+            }
+        }
     }
 
     @Test

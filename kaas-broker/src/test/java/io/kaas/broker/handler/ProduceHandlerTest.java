@@ -17,6 +17,7 @@ import io.kaas.broker.BrokerContext;
 import io.kaas.broker.BrokerEndpoint;
 import io.kaas.broker.auth.AccessGate;
 import io.kaas.broker.config.BrokerConfig;
+import io.kaas.broker.config.BrokerConfig.ImplicitAddRetry;
 import io.kaas.broker.request.ApiContracts;
 import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.broker.request.RequestContext;
@@ -66,6 +67,8 @@ class ProduceHandlerTest {
     private ProduceHandler handler;
     private final AtomicInteger verifications = new AtomicInteger();
     private final VerificationGuards guards = new VerificationGuards();
+    /** Kafka's defaults: retry every 20 ms for up to 100 ms. */
+    private static final ImplicitAddRetry RETRY = new ImplicitAddRetry(20, 100);
 
     @BeforeEach
     void open() throws Exception {
@@ -80,7 +83,7 @@ class ProduceHandlerTest {
         topics.open();
         topics.create("t", 1, 1, Map.of(), false);
         handler = new ProduceHandler(topics, (id, pid, epoch, partitions, verifyOnly) -> CompletableFuture.completedFuture(
-                notInTheTransaction(partitions)), guards);
+                notInTheTransaction(partitions)), guards, RETRY);
     }
 
     /** A backend found as the broker finds it (service binding; the backends do not export their provider packages). */
@@ -103,12 +106,17 @@ class ProduceHandlerTest {
 
     private ProduceResponseData.PartitionProduceResponse produce(ByteBuffer batch, short acks, String transactionalId)
             throws Exception {
+        return produce(batch, acks, transactionalId, (short) 9);
+    }
+
+    private ProduceResponseData.PartitionProduceResponse produce(ByteBuffer batch, short acks, String transactionalId,
+                                                                 short version) throws Exception {
         List<ProduceRequestData.TopicProduceData> data = List.of(new ProduceRequestData.TopicProduceData().setName("t")
                 .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(0)
                         .setRecords(Records.of(Unpooled.wrappedBuffer(batch))))));
         ProduceRequestData request = new ProduceRequestData().setAcks(acks).setTimeoutMs(10_000).setTopicData(data)
                 .setTransactionalId(transactionalId);
-        RequestContext context = new RequestContext((short) 9, 1, "test", new InetSocketAddress("127.0.0.1", 1), "PLAINTEXT");
+        RequestContext context = new RequestContext(version, 1, "test", new InetSocketAddress("127.0.0.1", 1), "PLAINTEXT");
         // Through the pipeline, which gives the handler its contract's access (no authorizer here).
         HandlerRegistry registry = HandlerRegistry.of(List.of(ServedApi.of(ApiContracts.PRODUCE, handler)));
         ProduceResponseData response = (ProduceResponseData) registry.handle(ApiMessageType.PRODUCE, context, request)
@@ -190,7 +198,7 @@ class ProduceHandlerTest {
             Map<TopicPartitionRef, Short> yes = new HashMap<>();
             partitions.forEach(p -> yes.put(p, Errors.NONE));
             return CompletableFuture.completedFuture(yes);
-        }, guards);
+        }, guards, RETRY);
         ByteBuffer batch = MemoryRecords.withTransactionalRecords(Compression.NONE, 5L, (short) 0, 0,
                 new SimpleRecord(1_000L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)))
                 .buffer();
@@ -204,10 +212,56 @@ class ProduceHandlerTest {
             Map<TopicPartitionRef, Short> yes = new HashMap<>();
             partitions.forEach(p -> yes.put(p, Errors.NONE));
             return CompletableFuture.completedFuture(yes);
-        }, guards);
+        }, guards, RETRY);
         assertThat(produce(batch.duplicate(), (short) 1, "txn-a").errorCode()).isEqualTo(Errors.NONE);
         assertThat(topics.log("t", 0).offsets().highWatermark()).isEqualTo(2);
         assertThat(topics.log("t", 0).offsets().lastStableOffset()).isEqualTo(1);
+    }
+
+    /** A coordinator that answers CONCURRENT_TRANSACTIONS {@code busyAnswers} times, then adds the partitions. */
+    private ProduceHandler busyCoordinator(int busyAnswers) {
+        return new ProduceHandler(topics, (id, pid, epoch, partitions, verifyOnly) -> {
+            short code = verifications.incrementAndGet() <= busyAnswers ? Errors.CONCURRENT_TRANSACTIONS : Errors.NONE;
+            Map<TopicPartitionRef, Short> out = new HashMap<>();
+            partitions.forEach(p -> out.put(p, code));
+            return CompletableFuture.completedFuture(out);
+        }, guards, RETRY);
+    }
+
+    private static ByteBuffer transactionalBatch() {
+        return MemoryRecords.withTransactionalRecords(Compression.NONE, 5L, (short) 0, 0,
+                new SimpleRecord(1_000L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)))
+                .buffer();
+    }
+
+    @Test
+    void anImplicitAddThatMeetsConcurrentTransactionsIsRetriedByTheBroker() throws Exception {
+        // As Kafka 4.x: the previous transaction's markers are still being written; the broker retries the add.
+        handler = busyCoordinator(2);
+        assertThat(produce(transactionalBatch(), (short) 1, "txn-a", (short) 12).errorCode()).isEqualTo(Errors.NONE);
+        assertThat(verifications).as("two busy answers, then the add").hasValue(3);
+        assertThat(topics.log("t", 0).offsets().highWatermark()).isEqualTo(1);
+    }
+
+    @Test
+    void anImplicitAddStillConcurrentAfterTheRetryWindowIsNotEnoughReplicasAndNotStored() throws Exception {
+        handler = busyCoordinator(Integer.MAX_VALUE);
+        ProduceResponseData.PartitionProduceResponse response =
+                produce(transactionalBatch(), (short) 1, "txn-a", (short) 12);
+        assertThat(response.errorCode()).isEqualTo(Errors.NOT_ENOUGH_REPLICAS);
+        assertThat(response.errorMessage()).contains("Unable to verify");
+        assertThat(verifications.get()).as("retried within add.partitions.to.txn.retry.backoff.max.ms")
+                .isBetween(2, 6);
+        assertThat(topics.log("t", 0).offsets().highWatermark()).isZero();
+    }
+
+    @Test
+    void aVerifyOnlyCheckIsNotRetried() throws Exception {
+        // Kafka retries only the implicit add of transactions V2, not the verification of older producers.
+        handler = busyCoordinator(Integer.MAX_VALUE);
+        assertThat(produce(transactionalBatch(), (short) 1, "txn-a", (short) 11).errorCode())
+                .isEqualTo(Errors.NOT_ENOUGH_REPLICAS);
+        assertThat(verifications).hasValue(1);
     }
 
     @Test

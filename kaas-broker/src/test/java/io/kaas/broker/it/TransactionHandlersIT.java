@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.FeatureMetadata;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddOffsetsToTxnResponseData;
@@ -44,6 +46,8 @@ import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
 import org.apache.kafka.common.message.ListTransactionsRequestData;
 import org.apache.kafka.common.message.ListTransactionsResponseData;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
@@ -235,9 +239,11 @@ class TransactionHandlersIT {
         try (Admin admin = broker.admin()) {
             TopicPartition tp1 = new TopicPartition(TOPIC, 1);
             long before = latest(admin, tp1, IsolationLevel.READ_UNCOMMITTED);
-            // v11: below transactions V2 the partition must have been added (KIP-890 part 1)
-            short code = produced(produce("not-added", 1, transactional(p.producerId(), p.producerEpoch(), 0, "x")), 11);
-            assertThat(Errors.forCode(code)).isEqualTo(Errors.INVALID_TXN_STATE);
+            // below transactions V2 the partition must have been added (KIP-890 part 1)
+            short v10 = produced(produce("not-added", 1, transactional(p.producerId(), p.producerEpoch(), 0, "x")), 10);
+            assertThat(Errors.forCode(v10)).isEqualTo(Errors.INVALID_TXN_STATE);
+            short v11 = produced(produce("not-added", 1, transactional(p.producerId(), p.producerEpoch(), 0, "x")), 11);
+            assertThat(Errors.forCode(v11)).as("clients from v11 abort on it").isEqualTo(Errors.TRANSACTION_ABORTABLE);
             assertThat(latest(admin, tp1, IsolationLevel.READ_UNCOMMITTED)).as("nothing stored").isEqualTo(before);
             assertThat(latest(admin, tp1, IsolationLevel.READ_COMMITTED)).as("no transaction left open").isEqualTo(before);
 
@@ -275,7 +281,7 @@ class TransactionHandlersIT {
                 new AddPartitionsToTxnRequestData().setTransactions(txns));
         assertThat(verify.errorCode()).isZero();
         assertThat(verify.resultsByTransaction().find("adds").topicResults().find(TOPIC).resultsByPartition()
-                .find(0).partitionErrorCode()).isEqualTo(Errors.INVALID_TXN_STATE.code());
+                .find(0).partitionErrorCode()).as("Kafka's coordinator's answer").isEqualTo(Errors.TRANSACTION_ABORTABLE.code());
     }
 
     @Test
@@ -376,6 +382,123 @@ class TransactionHandlersIT {
     }
 
     @Test
+    void describeAndListShowOnlyWhatThePrincipalMayDescribe() throws Exception {
+        TestBroker secured = TestBroker.builder(dir.resolve("acl-describe"))
+                .config("transaction.state.log.num.partitions", "1")
+                .acl("""
+                        allow * ALL topic:*
+                        allow * ALL transactional-id:*
+                        deny * DESCRIBE transactional-id:hidden-*
+                        deny * DESCRIBE topic:secret
+                        """).start();
+        try {
+            secured.createTopic("secret", 1);
+            secured.createTopic("visible", 1);
+            int port = secured.port();
+            for (String id : List.of("shown-tx", "hidden-tx")) {
+                InitProducerIdResponseData p = send(port, ApiKeys.INIT_PRODUCER_ID, 4, new InitProducerIdRequestData()
+                        .setTransactionalId(id).setTransactionTimeoutMs(30_000).setProducerId(-1)
+                        .setProducerEpoch((short) -1));
+                assertThat(Errors.forCode(p.errorCode())).as(id).isEqualTo(Errors.NONE);
+                AddPartitionsToTxnTopicCollection topics = new AddPartitionsToTxnTopicCollection();
+                topics.add(new AddPartitionsToTxnTopic().setName("secret").setPartitions(List.of(0)));
+                topics.add(new AddPartitionsToTxnTopic().setName("visible").setPartitions(List.of(0)));
+                AddPartitionsToTxnResponseData added = send(port, ApiKeys.ADD_PARTITIONS_TO_TXN, 3,
+                        new AddPartitionsToTxnRequestData().setV3AndBelowTransactionalId(id)
+                                .setV3AndBelowProducerId(p.producerId()).setV3AndBelowProducerEpoch(p.producerEpoch())
+                                .setV3AndBelowTopics(topics));
+                assertThat(errorsV3(added, "secret")).as("WRITE is allowed").containsEntry(0, Errors.NONE.code());
+            }
+            DescribeTransactionsResponseData d = send(port, ApiKeys.DESCRIBE_TRANSACTIONS, 0,
+                    new DescribeTransactionsRequestData().setTransactionalIds(List.of("shown-tx", "hidden-tx")));
+            assertThat(Errors.forCode(d.transactionStates().get(0).errorCode())).isEqualTo(Errors.NONE);
+            assertThat(d.transactionStates().get(0).transactionState()).isEqualTo("Ongoing");
+            assertThat(d.transactionStates().get(0).topics()).as("only the topics it may DESCRIBE")
+                    .extracting(DescribeTransactionsResponseData.TopicData::topic).containsExactly("visible");
+            assertThat(Errors.forCode(d.transactionStates().get(1).errorCode()))
+                    .isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+            ListTransactionsResponseData listed = send(port, ApiKeys.LIST_TRANSACTIONS, 1,
+                    new ListTransactionsRequestData().setDurationFilter(-1));
+            assertThat(listed.transactionStates()).extracting(ListTransactionsResponseData.TransactionState::transactionalId)
+                    .containsExactly("shown-tx");
+        } finally {
+            secured.close();
+        }
+    }
+
+    @Test
+    void theTransactionApisCheckTheirAclsAsKafka() throws Exception {
+        TestBroker secured = TestBroker.builder(dir.resolve("acl-write"))
+                .config("transaction.state.log.num.partitions", "1")
+                .acl("""
+                        allow * ALL topic:*
+                        deny * WRITE topic:nowrite
+                        deny * READ topic:noread
+                        allow * DESCRIBE transactional-id:*
+                        allow * WRITE transactional-id:w-*
+                        allow * READ group:g-ok
+                        """).start();
+        try {
+            for (String t : List.of("ok", "nowrite", "noread")) {
+                secured.createTopic(t, 1);
+            }
+            int port = secured.port();
+            // no WRITE on the transactional id
+            ProduceRequestData.TopicProduceDataCollection data = new ProduceRequestData.TopicProduceDataCollection();
+            data.add(new ProduceRequestData.TopicProduceData().setName("ok").setPartitionData(List.of(
+                    new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(transactional(1, (short) 0, 0, "x")))));
+            ProduceResponseData produced = send(port, ApiKeys.PRODUCE, 11, new ProduceRequestData().setAcks((short) -1)
+                    .setTimeoutMs(10_000).setTransactionalId("r-1").setTopicData(data));
+            assertThat(Errors.forCode(produced.responses().iterator().next().partitionResponses().get(0).errorCode()))
+                    .isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+            EndTxnResponseData ended = send(port, ApiKeys.END_TXN, 3, new EndTxnRequestData().setTransactionalId("r-1")
+                    .setProducerId(1).setProducerEpoch((short) 0).setCommitted(true));
+            assertThat(Errors.forCode(ended.errorCode())).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+            AddOffsetsToTxnResponseData offsetsDenied = send(port, ApiKeys.ADD_OFFSETS_TO_TXN, 3,
+                    new AddOffsetsToTxnRequestData().setTransactionalId("r-1").setProducerId(1)
+                            .setProducerEpoch((short) 0).setGroupId("g-ok"));
+            assertThat(Errors.forCode(offsetsDenied.errorCode())).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+            AddPartitionsToTxnResponseData addDenied = send(port, ApiKeys.ADD_PARTITIONS_TO_TXN, 3,
+                    addV3("r-1", 1, (short) 0, "ok", 0));
+            assertThat(errorsV3(addDenied, "ok")).containsEntry(0, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
+
+            // WRITE on the id, not READ on the group or topic, not WRITE on a topic
+            InitProducerIdResponseData p = send(port, ApiKeys.INIT_PRODUCER_ID, 4, new InitProducerIdRequestData()
+                    .setTransactionalId("w-1").setTransactionTimeoutMs(30_000).setProducerId(-1)
+                    .setProducerEpoch((short) -1));
+            assertThat(Errors.forCode(p.errorCode())).isEqualTo(Errors.NONE);
+            AddPartitionsToTxnTopicCollection topics = new AddPartitionsToTxnTopicCollection();
+            topics.add(new AddPartitionsToTxnTopic().setName("ok").setPartitions(List.of(0)));
+            topics.add(new AddPartitionsToTxnTopic().setName("nowrite").setPartitions(List.of(0)));
+            AddPartitionsToTxnResponseData add = send(port, ApiKeys.ADD_PARTITIONS_TO_TXN, 3,
+                    new AddPartitionsToTxnRequestData().setV3AndBelowTransactionalId("w-1")
+                            .setV3AndBelowProducerId(p.producerId()).setV3AndBelowProducerEpoch(p.producerEpoch())
+                            .setV3AndBelowTopics(topics));
+            assertThat(errorsV3(add, "nowrite")).containsEntry(0, Errors.TOPIC_AUTHORIZATION_FAILED.code());
+            assertThat(errorsV3(add, "ok")).containsEntry(0, Errors.OPERATION_NOT_ATTEMPTED.code());
+            AddOffsetsToTxnResponseData groupDenied = send(port, ApiKeys.ADD_OFFSETS_TO_TXN, 3,
+                    new AddOffsetsToTxnRequestData().setTransactionalId("w-1").setProducerId(p.producerId())
+                            .setProducerEpoch(p.producerEpoch()).setGroupId("g-denied"));
+            assertThat(Errors.forCode(groupDenied.errorCode())).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED);
+            TxnOffsetCommitRequestData commit = new TxnOffsetCommitRequestData().setTransactionalId("w-1")
+                    .setProducerId(p.producerId()).setProducerEpoch(p.producerEpoch())
+                    .setTopics(List.of(new TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic().setName("noread")
+                            .setPartitions(List.of(new TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition()
+                                    .setPartitionIndex(0).setCommittedOffset(1)))));
+            TxnOffsetCommitResponseData noGroup = send(port, ApiKeys.TXN_OFFSET_COMMIT, 3, commit.duplicate()
+                    .setGroupId("g-denied"));
+            assertThat(Errors.forCode(noGroup.topics().get(0).partitions().get(0).errorCode()))
+                    .isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED);
+            TxnOffsetCommitResponseData noTopic = send(port, ApiKeys.TXN_OFFSET_COMMIT, 3, commit.duplicate()
+                    .setGroupId("g-ok"));
+            assertThat(Errors.forCode(noTopic.topics().get(0).partitions().get(0).errorCode()))
+                    .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED);
+        } finally {
+            secured.close();
+        }
+    }
+
+    @Test
     void describeProducersAnswersInvalidAndUnknownTopics() throws Exception {
         DescribeProducersResponseData r = send(ApiKeys.DESCRIBE_PRODUCERS, 0, new DescribeProducersRequestData()
                 .setTopics(List.of(new DescribeProducersRequestData.TopicRequest().setName("no-such-topic")
@@ -395,7 +518,15 @@ class TransactionHandlersIT {
         assertThat(c.coordinators().get(0).port()).isEqualTo(broker.port());
         try (Admin admin = broker.admin()) {
             assertThat(admin.describeTopics(List.of("__transaction_state")).allTopicNames().get(20, TimeUnit.SECONDS)
+                    .get("__transaction_state").partitions()).as("transaction.state.log.num.partitions").hasSize(3);
+            assertThat(admin.describeTopics(List.of("__transaction_state")).allTopicNames().get(20, TimeUnit.SECONDS)
                     .get("__transaction_state").isInternal()).isTrue();
+            ConfigResource state = new ConfigResource(ConfigResource.Type.TOPIC, "__transaction_state");
+            Config configs = admin.describeConfigs(List.of(state)).all().get(20, TimeUnit.SECONDS).get(state);
+            assertThat(configs.get("cleanup.policy").value()).isEqualTo("delete");
+            assertThat(configs.get("retention.ms").value()).isEqualTo("-1");
+            assertThat(configs.get("retention.bytes").value()).isEqualTo("-1");
+            assertThat(configs.get("segment.bytes").value()).as("transaction.state.log.segment.bytes").isEqualTo("104857600");
             ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
             topics.add(new ProduceRequestData.TopicProduceData().setName("__transaction_state")
                     .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(0)
@@ -409,6 +540,24 @@ class TransactionHandlersIT {
             var deleted = admin.deleteRecords(Map.of(state0, RecordsToDelete.beforeOffset(0))).lowWatermarks().get(state0);
             assertThat(deleted).failsWithin(Duration.ofSeconds(20)).withThrowableOfType(java.util.concurrent.ExecutionException.class)
                     .withCauseInstanceOf(InvalidTopicException.class);
+        }
+    }
+
+    @Test
+    void metadataAutoCreationMakesTheStateTopicWithItsOwnSettingsNotTheBrokerDefaults() throws Exception {
+        try (TestBroker auto = TestBroker.builder(dir.resolve("auto")).config("auto.create.topics.enable", "true")
+                .config("num.partitions", "2").config("transaction.state.log.num.partitions", "4").start();
+             Admin admin = auto.admin()) {
+            MetadataResponseData m = send(auto.port(), ApiKeys.METADATA, 12, new MetadataRequestData()
+                    .setAllowAutoTopicCreation(true).setTopics(List.of(
+                            new MetadataRequestData.MetadataRequestTopic().setName("__transaction_state"))));
+            MetadataResponseData.MetadataResponseTopic t = m.topics().find("__transaction_state");
+            assertThat(Errors.forCode(t.errorCode())).isEqualTo(Errors.NONE);
+            assertThat(t.isInternal()).isTrue();
+            assertThat(t.partitions()).as("transaction.state.log.num.partitions, not num.partitions").hasSize(4);
+            ConfigResource state = new ConfigResource(ConfigResource.Type.TOPIC, "__transaction_state");
+            assertThat(admin.describeConfigs(List.of(state)).all().get(20, TimeUnit.SECONDS).get(state)
+                    .get("retention.ms").value()).isEqualTo("-1");
         }
     }
 

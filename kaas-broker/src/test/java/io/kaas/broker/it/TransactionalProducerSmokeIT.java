@@ -48,11 +48,54 @@ class TransactionalProducerSmokeIT {
     }
 
     @Test
+    void commitAbortCommitOnTheRocksDbEngine() throws Exception {
+        try (TestBroker broker = TestBroker.builder(dir).engine(TestBroker.ROCKSDB)
+                .config("transaction.state.log.num.partitions", "3").start()) {
+            TransactionDescription d = commitAbortCommit(broker, "rocksdb");
+            assertThat(d.producerEpoch()).isEqualTo(5);
+        }
+    }
+
+    @Test
     void commitAbortCommitUnderTransactionsV1() throws Exception {
         try (TestBroker broker = TestBroker.builder(dir).config("transaction.state.log.num.partitions", "3")
                 .config("transaction.version", "1").start()) {
             TransactionDescription d = commitAbortCommit(broker, "v1");
             assertThat(d.producerEpoch()).as("transactions V1 keep the epoch InitProducerId gave").isZero();
+        }
+    }
+
+    @Test
+    void aTransactionLeftOpenAcrossARestartIsAbortedByTheNextInstanceOfItsProducer() throws Exception {
+        TestBroker.Builder builder = TestBroker.builder(dir).config("transaction.state.log.num.partitions", "3");
+        TopicPartition tp = new TopicPartition("restarted", 0);
+        TestBroker broker = builder.start();
+        try {
+            broker.createTopic(tp.topic(), 1);
+            KafkaProducer<String, String> zombie = broker.producer(Map.of("transactional.id", "restarted-tx"));
+            zombie.initTransactions();
+            zombie.beginTransaction();
+            zombie.send(new ProducerRecord<>(tp.topic(), 0, "k", "left open"));
+            zombie.flush();
+            zombie.close(Duration.ZERO); // a graceful close would abort the transaction
+            broker = broker.restart();
+            try (Admin admin = broker.admin()) {
+                assertThat(latest(admin, tp, IsolationLevel.READ_COMMITTED)).as("still open after the restart").isZero();
+                try (KafkaProducer<String, String> next = broker.producer(Map.of("transactional.id", "restarted-tx"))) {
+                    next.initTransactions(); // fences the zombie and aborts its transaction
+                    Awaitility.await("the ABORT marker").atMost(Duration.ofSeconds(20))
+                            .until(() -> latest(admin, tp, IsolationLevel.READ_COMMITTED) == 2);
+                    next.beginTransaction();
+                    next.send(new ProducerRecord<>(tp.topic(), 0, "k", "committed"));
+                    next.commitTransaction();
+                }
+                try (KafkaConsumer<String, String> committed = broker.consumer(Map.of("isolation.level", "read_committed"))) {
+                    assertThat(Consume.fromBeginning(committed, Set.of(tp), 1, Duration.ofSeconds(20)))
+                            .extracting(ConsumerRecord::value).containsExactly("committed");
+                }
+            }
+        } finally {
+            broker.close();
         }
     }
 

@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
  * Finishes a transaction once its PrepareCommit or PrepareAbort is durable: the markers to every partition (all at
  * once through {@link MarkerWriter}; failed ones retried with backoff, each attempt bounded, with no overall limit;
  * a partition is given up only when the writer answers UNKNOWN_TOPIC_OR_PARTITION, i.e. the topic is gone from the
- * cluster), then the pending offsets of its groups (committed on COMMIT, dropped on ABORT), then the
- * CompleteCommit or CompleteAbort state, retried until durable. Until then the id stays in its Prepare state, so
- * clients get CONCURRENT_TRANSACTIONS. Stops retrying once the coordinator is closed (the next start finishes).
+ * cluster, or, as Kafka, INVALID_PRODUCER_EPOCH: the partition knows a newer epoch of the producer), then the
+ * pending offsets of its groups (committed on COMMIT, dropped on ABORT), then the CompleteCommit or CompleteAbort
+ * state, retried until durable. Until then the id stays in its Prepare state, so clients get
+ * CONCURRENT_TRANSACTIONS. Stops retrying once the coordinator is closed (the next start finishes).
  */
 final class TransactionCompleter {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionCompleter.class);
@@ -117,6 +118,17 @@ final class TransactionCompleter {
                                         prepared.producerId(), prepared.producerEpoch(), tp);
                         continue;
                     }
+                    if (code != null && (code == Errors.INVALID_PRODUCER_EPOCH
+                            || code == Errors.TRANSACTION_COORDINATOR_FENCED)) {
+                        // as Kafka's marker handler: the partition has moved past this epoch, no marker is needed
+                        LOG.atError().addKeyValue("transactionalId", md.transactionalId)
+                                .addKeyValue("producerId", prepared.producerId()).addKeyValue("partition", tp)
+                                .log("Dropped the {} marker of transactional id {} (producer id {}, epoch {}) on {}: "
+                                        + "the partition refuses it (error code {}), it knows a newer epoch",
+                                        result(), md.transactionalId, prepared.producerId(), prepared.producerEpoch(),
+                                        tp, code);
+                        continue;
+                    }
                     left.add(tp);
                     LOG.atWarn().addKeyValue("transactionalId", md.transactionalId)
                             .addKeyValue("producerId", prepared.producerId()).addKeyValue("partition", tp)
@@ -170,7 +182,7 @@ final class TransactionCompleter {
             }
             writer.write(md, target).whenComplete((code, error) -> {
                 if (error == null && code == Errors.NONE) {
-                    LOG.atInfo().addKeyValue("transactionalId", md.transactionalId)
+                    LOG.atDebug() // one per transaction: Kafka logs completions at debug too.addKeyValue("transactionalId", md.transactionalId)
                             .addKeyValue("producerId", prepared.producerId())
                             .log("Completed the {} of the transaction of transactional id {} (producer id {}, epoch {}) "
                                     + "on {} partitions and {} groups", result(), md.transactionalId,
@@ -188,8 +200,9 @@ final class TransactionCompleter {
     }
 
     /**
-     * Kafka's prepareComplete: CompleteCommit or CompleteAbort, no partitions or groups; under transactions V2 with
-     * an exhausted epoch the producer continues with the next producer id at epoch 0.
+     * Kafka's prepareComplete: CompleteCommit or CompleteAbort, no partitions or groups, the last epoch set to the
+     * epoch of the markers; under transactions V2 with an exhausted epoch the producer continues with the next
+     * producer id at epoch 0 (the old id kept as the previous one, so a retried EndTxn is recognised).
      */
     static TransactionImage completed(TransactionImage prepared, long now) {
         TransactionState state = prepared.state() == TransactionState.PREPARE_COMMIT
@@ -197,9 +210,9 @@ final class TransactionCompleter {
         TransactionImage c = prepared.withTransaction(Set.of(), Map.of(), prepared.startTimeMs()).withState(state, now);
         if (prepared.nextProducerId() >= 0) {
             return c.withProducer(prepared.nextProducerId(), prepared.producerId(), -1, (short) 0,
-                    prepared.lastProducerEpoch());
+                    prepared.producerEpoch());
         }
         return c.withProducer(prepared.producerId(), prepared.previousProducerId(), -1, prepared.producerEpoch(),
-                prepared.lastProducerEpoch());
+                prepared.producerEpoch());
     }
 }

@@ -12,7 +12,6 @@ import io.kaas.wire.protocol.Errors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -71,11 +70,12 @@ public final class TransactionCoordinator implements AutoCloseable {
     private final TransactionCompleter completer;
     private final StateCleanup cleanup;
     private final Map<String, TransactionMetadata> txns = new ConcurrentHashMap<>();
+    /** State partitions that could not be loaded at start: their ids are not served. */
+    private final Set<Integer> unloaded = ConcurrentHashMap.newKeySet();
     private final long startWaitMs;
     private volatile boolean active;
     private volatile boolean closed;
-    private volatile CoordinatorTimer.Task abortTask;
-    private volatile CoordinatorTimer.Task expireTask;
+    private final TransactionTimeouts timeouts;
 
     private TransactionCoordinator(CoordinatorContext context, TransactionConfig config, TransactionStateLog log,
                                    MarkerWriter markers, ProducerIds ids, GroupCoordinator groups, long startWaitMs,
@@ -89,6 +89,8 @@ public final class TransactionCoordinator implements AutoCloseable {
         this.completer = new TransactionCompleter(timer, markers, offsets, this::write, () -> closed);
         this.cleanup = new StateCleanup(state, timer, txns, cleanupMinRecords);
         this.startWaitMs = startWaitMs;
+        this.timeouts = new TransactionTimeouts(timer, config, txns, state, cleanup, this::fenceAndAbort,
+                () -> closed);
     }
 
     /** A coordinator over {@code log}; call {@link #start} before anything else. */
@@ -114,7 +116,9 @@ public final class TransactionCoordinator implements AutoCloseable {
     /**
      * Loads every partition of the state log that exists (last record per transactional id wins), finishes the
      * transactions found in PrepareCommit, PrepareAbort or PrepareEpochFence (markers, then the Complete state),
-     * re-stages the pending offsets of Ongoing ones, and schedules the timeout and expiry passes.
+     * re-stages the pending offsets of Ongoing ones, and schedules the timeout and expiry passes. A partition that
+     * cannot be read is logged and left out: its ids answer COORDINATOR_NOT_AVAILABLE (their state is not lost,
+     * the next start loads it), the others are served.
      */
     public void start() throws IOException {
         if (log.partitionCount() != config.stateLogPartitions()) {
@@ -126,7 +130,9 @@ public final class TransactionCoordinator implements AutoCloseable {
             for (int p = 0; p < state.count(); p++) {
                 Map<String, TransactionImage> loaded = new LinkedHashMap<>();
                 int partition = p;
-                long records = state.load(p, (id, image) -> {
+                long records;
+                try {
+                    records = state.load(p, (id, image) -> {
                     if (image == null || image.state() == TransactionState.DEAD) {
                         loaded.remove(id);
                     } else if (partitionFor(id) != partition) {
@@ -135,7 +141,14 @@ public final class TransactionCoordinator implements AutoCloseable {
                     } else {
                         loaded.put(id, image);
                     }
-                });
+                    });
+                } catch (IOException | RuntimeException e) {
+                    unloaded.add(p);
+                    LOG.atError().setCause(e).addKeyValue("partition", TOPIC + "-" + p)
+                            .log("Could not load {}-{}: its transactional ids answer COORDINATOR_NOT_AVAILABLE until "
+                                    + "the broker is restarted with the partition readable", TOPIC, p);
+                    continue;
+                }
                 loaded.forEach((id, image) -> txns.put(id, new TransactionMetadata(id, partition, image, true)));
                 if (records > 0) {
                     LOG.info("Loaded {} transactional ids from {} records of {}-{}", loaded.size(), records, TOPIC, p);
@@ -160,8 +173,7 @@ public final class TransactionCoordinator implements AutoCloseable {
         }
         awaitStartCompletions(completing);
         active = true;
-        scheduleAbortPass();
-        scheduleExpirePass();
+        timeouts.start();
     }
 
     private void awaitStartCompletions(List<CompletableFuture<Void>> completing) {
@@ -259,6 +271,13 @@ public final class TransactionCoordinator implements AutoCloseable {
      * InitProducerId with a transactional id (non-empty; the handler answers the idempotent case itself with
      * {@link ProducerIds}).
      *
+     * <p>Errors: INVALID_REQUEST (empty id, only one of producer id and epoch), INVALID_TRANSACTION_TIMEOUT (not in
+     * 1..{@code transaction.max.timeout.ms}), TRANSACTIONAL_ID_AUTHORIZATION_FAILED for {@code enable2Pc} and
+     * UNSUPPORTED_VERSION for {@code keepPreparedTxn} (Kafka 4 without two-phase commit), PRODUCER_FENCED (Kafka
+     * answers InitProducerId v0-3 INVALID_PRODUCER_EPOCH instead), CONCURRENT_TRANSACTIONS while a transaction
+     * completes or after fencing an open one (it is aborted; the producer retries), COORDINATOR_LOAD_IN_PROGRESS
+     * before {@link #start}.
+     *
      * @param producerId    -1, or the id the producer has (KIP-360 re-initialisation after an abortable error)
      * @param producerEpoch -1, or the producer's epoch
      */
@@ -270,6 +289,8 @@ public final class TransactionCoordinator implements AutoCloseable {
             error = Errors.INVALID_REQUEST;
         } else if (!active) {
             error = Errors.COORDINATOR_LOAD_IN_PROGRESS;
+        } else if (unloaded.contains(partitionFor(transactionalId))) {
+            error = Errors.COORDINATOR_NOT_AVAILABLE;
         } else if (enable2Pc) {
             error = Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED; // Kafka without transaction.two.phase.commit.enable
         } else if (keepPreparedTxn) {
@@ -306,7 +327,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                     case PREPARE_COMMIT, PREPARE_ABORT, PREPARE_EPOCH_FENCE, DEAD ->
                             step = Step.error(Errors.CONCURRENT_TRANSACTIONS);
                     case ONGOING -> {
-                        step = new Step(Errors.NONE, fenceImage(md, now));
+                        step = new Step(Errors.NONE, md.image.fenced(now));
                         fence = true;
                     }
                     default -> step = initStep(img, expected, producerEpoch, transactionTimeoutMs, now);
@@ -378,21 +399,8 @@ public final class TransactionCoordinator implements AutoCloseable {
         return Step.error(Errors.PRODUCER_FENCED);
     }
 
-    /**
-     * Kafka's prepareFenceProducerEpoch, continued as an abort: PrepareAbort at the next epoch. Under md. (Kafka
-     * bumps the epoch in memory before the write and so must not bump it again after a failed one; here memory
-     * changes only once the write is durable, so every fence bumps from the durable epoch.)
-     */
-    private static TransactionImage fenceImage(TransactionMetadata md, long now) {
-        TransactionImage img = md.image;
-        short epoch = img.producerEpoch() == Short.MAX_VALUE ? img.producerEpoch() : (short) (img.producerEpoch() + 1);
-        // not a V2 end: the fenced producer's old epoch must not pass as a retry of this one
-        return img.withProducer(img.producerId(), img.previousProducerId(), -1, epoch, (short) -1)
-                .withTransactionV2(false).withState(TransactionState.PREPARE_ABORT, now);
-    }
-
     /** Writes a fencing PrepareAbort (pending set by the caller) and completes the abort. */
-    private CompletableFuture<Short> fenceAndAbort(TransactionMetadata md, TransactionImage target) {
+    CompletableFuture<Short> fenceAndAbort(TransactionMetadata md, TransactionImage target) {
         return write(md, target).thenApply(code -> {
             if (code == Errors.NONE) {
                 completer.complete(md, target);
@@ -407,10 +415,12 @@ public final class TransactionCoordinator implements AutoCloseable {
      * AddPartitionsToTxn, and the broker's own verification of a transactional Produce (KIP-890).
      *
      * <p>Errors, the same for every partition unless stated: an unknown id or another producer id
-     * INVALID_PRODUCER_ID_MAPPING; another epoch PRODUCER_FENCED (AddPartitionsToTxn v0-2 and Produce answer
-     * INVALID_PRODUCER_EPOCH instead: the handler maps it, as Kafka); a change in flight or a transaction
-     * completing CONCURRENT_TRANSACTIONS; verify-only: INVALID_TXN_STATE for each partition not in the ongoing
-     * transaction.
+     * INVALID_PRODUCER_ID_MAPPING; another epoch PRODUCER_FENCED (Kafka's handlers answer INVALID_PRODUCER_EPOCH
+     * instead to AddPartitionsToTxn v0-1 and to every Produce); a change in flight or a transaction completing
+     * CONCURRENT_TRANSACTIONS; verify-only: INVALID_TXN_STATE for each partition not in the ongoing transaction
+     * (Kafka's coordinator says TRANSACTION_ABORTABLE, which its broker turns into INVALID_TXN_STATE for Produce
+     * v0-10 and TxnOffsetCommit v0-3 and passes on to later versions: a handler maps INVALID_TXN_STATE back to
+     * TRANSACTION_ABORTABLE for those).
      *
      * @param verifyOnly true: only checks that every partition is in the ongoing transaction (v4+ verify-only
      *                   form, Produce below v12); false: adds those missing, durably, opening the transaction if
@@ -459,7 +469,10 @@ public final class TransactionCoordinator implements AutoCloseable {
         return write(md, step.target).thenApply(code -> all(asked, code));
     }
 
-    /** AddOffsetsToTxn: adds {@code groupId}'s offsets to the transaction, durably (errors as addPartitions). */
+    /**
+     * AddOffsetsToTxn: adds {@code groupId}'s offsets to the transaction, durably. Errors as addPartitions (Kafka
+     * answers AddOffsetsToTxn v0-1 INVALID_PRODUCER_EPOCH for PRODUCER_FENCED), INVALID_GROUP_ID for a null group.
+     */
     public CompletableFuture<Short> addOffsets(String transactionalId, long producerId, short producerEpoch,
                                                String groupId) {
         TransactionMetadata md = txns.get(transactionalId == null ? "" : transactionalId);
@@ -497,9 +510,9 @@ public final class TransactionCoordinator implements AutoCloseable {
      * coordinator (OffsetFetch with require_stable answers UNSTABLE_OFFSET_COMMIT for them) until the transaction
      * ends: committed on COMMIT, dropped on ABORT.
      *
-     * <p>Errors: those of addPartitions for the transaction (PRODUCER_FENCED for another epoch; v0-1 clients expect
-     * INVALID_PRODUCER_EPOCH, which the handler maps), INVALID_TXN_STATE for a group not added (without implicit
-     * add) or no open transaction, then the group's (ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID,
+     * <p>Errors: those of addPartitions for the transaction (PRODUCER_FENCED for another epoch, which Kafka answers as
+     * INVALID_PRODUCER_EPOCH), INVALID_TXN_STATE for a group not added (without implicit add) or no open
+     * transaction (TRANSACTION_ABORTABLE from v4, as for Produce), then the group's (ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID,
      * COORDINATOR_NOT_AVAILABLE), then per partition UNKNOWN_TOPIC_OR_PARTITION or OFFSET_METADATA_TOO_LARGE.
      *
      * @param implicitAdd true for v5+ (transactions V2): the group is added to the transaction if missing;
@@ -600,6 +613,9 @@ public final class TransactionCoordinator implements AutoCloseable {
         if (!active) {
             return Errors.COORDINATOR_LOAD_IN_PROGRESS;
         }
+        if (unloaded.contains(partitionFor(transactionalId))) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
         return md == null ? Errors.INVALID_PRODUCER_ID_MAPPING : Errors.NONE;
     }
 
@@ -624,8 +640,8 @@ public final class TransactionCoordinator implements AutoCloseable {
      * follow (a new transaction meanwhile gets CONCURRENT_TRANSACTIONS).
      *
      * <p>Errors: an unknown id or another producer id INVALID_PRODUCER_ID_MAPPING; an epoch that is neither the
-     * current one nor (transactions V2) the retry of the last end PRODUCER_FENCED (EndTxn v0-1 clients expect
-     * INVALID_PRODUCER_EPOCH: the handler maps it); the same end still completing CONCURRENT_TRANSACTIONS; the
+     * current one nor (transactions V2) the retry of the last end PRODUCER_FENCED (Kafka answers EndTxn v0-1
+     * INVALID_PRODUCER_EPOCH instead); the same end still completing CONCURRENT_TRANSACTIONS; the
      * other end, or an end with no transaction, INVALID_TXN_STATE; a retry of an end already complete NONE.
      * Under transactions V2 an abort with no transaction open bumps the epoch (Kafka 4: the producer fences its
      * own earlier epoch).
@@ -669,15 +685,13 @@ public final class TransactionCoordinator implements AutoCloseable {
                 }
                 case COMPLETE_COMMIT, COMPLETE_ABORT -> {
                     boolean same = commit == (img.state() == TransactionState.COMPLETE_COMMIT);
-                    if (retry || (!v2 && !transactionV2)) {
+                    if (retry || !transactionV2) { // the end already done answers NONE again, the other one fails
                         return CompletableFuture.completedFuture(same
                                 ? new EndResult(Errors.NONE, img.producerId(), img.producerEpoch())
                                 : invalidState(md, commit));
                     }
-                    if (commit || !transactionV2) {
-                        return CompletableFuture.completedFuture(same && !transactionV2
-                                ? new EndResult(Errors.NONE, img.producerId(), img.producerEpoch())
-                                : invalidState(md, commit));
+                    if (commit) { // V2 at the current epoch: no transaction was started since
+                        return CompletableFuture.completedFuture(invalidState(md, commit));
                     }
                     emptyAbort = true;
                 }
@@ -777,117 +791,10 @@ public final class TransactionCoordinator implements AutoCloseable {
         return out;
     }
 
-    // ---- timers ----
-
-    private void scheduleAbortPass() {
-        if (!closed) {
-            abortTask = timer.schedule(config.abortTimedOutIntervalMs(), () -> {
-                try {
-                    abortTimedOut();
-                } finally {
-                    scheduleAbortPass();
-                }
-            });
-        }
-    }
-
-    private void scheduleExpirePass() {
-        if (!closed) {
-            expireTask = timer.schedule(config.removeExpiredIntervalMs(), () -> {
-                try {
-                    expireIdle();
-                    cleanup.rewriteAllDue();
-                } finally {
-                    scheduleExpirePass();
-                }
-            });
-        }
-    }
-
-    /** Kafka's abortTimedOutTransactions: fence (bump the epoch) then abort each Ongoing transaction past its timeout. */
-    void abortTimedOut() {
-        long now = timer.nowMs();
-        for (TransactionMetadata md : txns.values()) {
-            TransactionImage target;
-            synchronized (md) {
-                TransactionImage img = md.image;
-                if (img.state() != TransactionState.ONGOING || md.pending != null || img.startTimeMs() < 0
-                        || now - img.startTimeMs() <= img.timeoutMs()) {
-                    continue;
-                }
-                target = fenceImage(md, now);
-                md.pending = target.state();
-                LOG.atInfo().addKeyValue("transactionalId", md.transactionalId)
-                        .log("Aborting the transaction of transactional id {} (producer id {}, epoch {}): open for {} "
-                                + "ms, beyond its timeout of {} ms; the producer is fenced with epoch {}",
-                                md.transactionalId, img.producerId(), img.producerEpoch(), now - img.startTimeMs(),
-                                img.timeoutMs(), target.producerEpoch());
-            }
-            fenceAndAbort(md, target);
-        }
-    }
-
-    /** Removes ids idle (no transaction open) longer than {@code transactional.id.expiration.ms}: a tombstone. */
-    void expireIdle() {
-        long now = timer.nowMs();
-        for (TransactionMetadata md : txns.values()) {
-            synchronized (md) {
-                TransactionImage img = md.image;
-                boolean idle = img.state() == TransactionState.EMPTY || img.isComplete();
-                if (!idle || md.pending != null || now - img.lastUpdateMs() < config.idExpirationMs()) {
-                    continue;
-                }
-                md.pending = TransactionState.DEAD;
-            }
-            state.write(md.partition, md.transactionalId, null).whenComplete((r, e) -> {
-                synchronized (md) {
-                    md.pending = null;
-                    if (e == null) {
-                        md.image = md.image.withState(TransactionState.DEAD, now);
-                        txns.remove(md.transactionalId, md);
-                    }
-                }
-                if (e == null) {
-                    LOG.atInfo().addKeyValue("transactionalId", md.transactionalId)
-                            .log("Removed transactional id {} (producer id {}): idle for more than {} ms",
-                                    md.transactionalId, md.image.producerId(), config.idExpirationMs());
-                } else {
-                    LOG.atWarn().addKeyValue("transactionalId", md.transactionalId)
-                            .log("Could not remove the expired transactional id {}: {}", md.transactionalId,
-                                    e.toString());
-                }
-            });
-        }
-    }
-
-    /** The ids known, for tests and the cleanup. */
-    Map<String, TransactionMetadata> metadata() {
-        return txns;
-    }
-
-    StatePartitions statePartitions() {
-        return state;
-    }
-
     @Override
     public void close() {
         closed = true;
         active = false;
-        CoordinatorTimer.Task a = abortTask;
-        CoordinatorTimer.Task e = expireTask;
-        if (a != null) {
-            a.cancel();
-        }
-        if (e != null) {
-            e.cancel();
-        }
-    }
-
-    /** The id → partition map of loaded ids, for logs. */
-    @Override
-    public String toString() {
-        Map<Integer, Integer> perPartition = new HashMap<>();
-        txns.values().forEach(md -> perPartition.merge(md.partition, 1, Integer::sum));
-        return "TransactionCoordinator" + perPartition;
+        timeouts.close();
     }
 }

@@ -72,6 +72,18 @@ record TransactionImage(long producerId, long previousProducerId, long nextProdu
                 timeoutMs, state, partitions, groups, startTimeMs, lastUpdateMs, v2);
     }
 
+    /**
+     * Kafka's prepareFenceProducerEpoch continued as an abort (a new instance initialises, or the transaction timed
+     * out): PrepareAbort at the next epoch, no last epoch, and not a V2 end, so the fenced producer's old epoch never
+     * passes as a retry. (Kafka bumps in memory before the write and must not bump twice after a failed one; here
+     * memory changes only once the write is durable, so every fence bumps from the durable epoch.)
+     */
+    TransactionImage fenced(long now) {
+        short epoch = producerEpoch == Short.MAX_VALUE ? producerEpoch : (short) (producerEpoch + 1);
+        return withProducer(producerId, previousProducerId, -1, epoch, (short) -1).withTransactionV2(false)
+                .withState(TransactionState.PREPARE_ABORT, now);
+    }
+
     boolean isPrepare() {
         return state == TransactionState.PREPARE_COMMIT || state == TransactionState.PREPARE_ABORT
                 || state == TransactionState.PREPARE_EPOCH_FENCE;

@@ -56,6 +56,16 @@ final class TransactionRecordCodec {
     private TransactionRecordCodec() {
     }
 
+    /** The state's id in the format (Kafka's), from the table, not the enum order. */
+    private static int stateId(TransactionState state) {
+        for (int i = 0; i < STATES.length; i++) {
+            if (STATES[i] == state) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no id for state " + state);
+    }
+
     static byte[] key(String transactionalId) {
         byte[] id = transactionalId.getBytes(StandardCharsets.UTF_8);
         byte[] key = new byte[2 + id.length];
@@ -93,7 +103,7 @@ final class TransactionRecordCodec {
             out.writeShort(image.producerEpoch());
             out.writeShort(image.lastProducerEpoch());
             out.writeInt(image.timeoutMs());
-            out.writeByte(image.state().ordinal());
+            out.writeByte(stateId(image.state()));
             out.writeByte(image.transactionV2() ? 1 : 0);
             out.writeLong(image.startTimeMs());
             out.writeLong(image.lastUpdateMs());

@@ -36,6 +36,8 @@ final class EngineMarkerWriter implements MarkerWriter {
     final AtomicInteger calls = new AtomicInteger();
     private final Map<TopicPartitionRef, AtomicInteger> failures = new ConcurrentHashMap<>();
     volatile boolean down;
+    /** Partitions that answer INVALID_PRODUCER_EPOCH (they know a newer epoch of the producer). */
+    final Set<TopicPartitionRef> refusing = ConcurrentHashMap.newKeySet();
 
     EngineMarkerWriter(StorageEngine engine, ClusterStateStore store) {
         this.engine = engine;
@@ -56,6 +58,10 @@ final class EngineMarkerWriter implements MarkerWriter {
             Optional<TopicRecord> topic = store.topic(tp.topic());
             if (topic.isEmpty() || tp.partition() >= topic.get().partitions()) {
                 out.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                continue;
+            }
+            if (refusing.contains(tp)) {
+                out.put(tp, Errors.INVALID_PRODUCER_EPOCH);
                 continue;
             }
             AtomicInteger f = failures.get(tp);

@@ -168,8 +168,13 @@ class TransactionCoordinatorTest extends TxnTestSupport {
         TransactionCoordinator.InitResult p = initOk("app");
         add("app", p, tp(0), tp(1));
         h.markers.failTimes(tp(1), 3);
-        end("app", p.producerId(), p.producerEpoch(), true, false);
-        await(() -> state("app") == TransactionState.COMPLETE_COMMIT, 200);
+        try (LogCapture logs = new LogCapture(TransactionCompleter.class)) {
+            end("app", p.producerId(), p.producerEpoch(), true, false);
+            await(() -> state("app") == TransactionState.COMPLETE_COMMIT, 200);
+            assertThat(logs.messages(ch.qos.logback.classic.Level.WARN)).hasSize(3).allSatisfy(m -> assertThat(m)
+                    .contains("COMMIT marker of transactional id app").contains("orders-1")
+                    .contains("producer id " + p.producerId()));
+        }
         assertThat(h.markers.written).extracting(EngineMarkerWriter.Marker::partition)
                 .containsExactlyInAnyOrder(tp(0), tp(1));
         assertThat(h.markers.calls.get()).isGreaterThanOrEqualTo(4);
@@ -179,8 +184,26 @@ class TransactionCoordinatorTest extends TxnTestSupport {
     void aPartitionWhoseTopicIsGoneIsGivenUp() throws Exception {
         TransactionCoordinator.InitResult p = initOk("app");
         add("app", p, tp(0), new io.kaas.api.cluster.TopicPartitionRef("gone", 0));
-        end("app", p.producerId(), p.producerEpoch(), false, false);
-        await(() -> state("app") == TransactionState.COMPLETE_ABORT, 200);
+        try (LogCapture logs = new LogCapture(TransactionCompleter.class)) {
+            end("app", p.producerId(), p.producerEpoch(), false, false);
+            await(() -> state("app") == TransactionState.COMPLETE_ABORT, 200);
+            assertThat(logs.messages(ch.qos.logback.classic.Level.WARN)).singleElement().satisfies(m -> assertThat(m)
+                    .contains("Gave up the ABORT marker").contains("gone-0").contains("no longer exists"));
+        }
+        assertThat(h.markers.written).extracting(EngineMarkerWriter.Marker::partition).containsExactly(tp(0));
+    }
+
+    @Test
+    void aPartitionThatKnowsANewerEpochIsDroppedAsKafka() throws Exception {
+        TransactionCoordinator.InitResult p = initOk("app");
+        add("app", p, tp(0), tp(1));
+        h.markers.refusing.add(tp(1));
+        try (LogCapture logs = new LogCapture(TransactionCompleter.class)) {
+            end("app", p.producerId(), p.producerEpoch(), true, false);
+            await(() -> state("app") == TransactionState.COMPLETE_COMMIT, 200);
+            assertThat(logs.messages(ch.qos.logback.classic.Level.ERROR)).singleElement()
+                    .satisfies(m -> assertThat(m).contains("orders-1").contains("knows a newer epoch"));
+        }
         assertThat(h.markers.written).extracting(EngineMarkerWriter.Marker::partition).containsExactly(tp(0));
     }
 
@@ -219,6 +242,9 @@ class TransactionCoordinatorTest extends TxnTestSupport {
                 (short) (p.producerEpoch() + 1)));
         assertThat(end("app", p.producerId(), p.producerEpoch(), false, true).errorCode())
                 .isEqualTo(Errors.INVALID_TXN_STATE);
+        // a re-initialisation with the epoch from before the end is a stale producer (Kafka: last epoch = marker epoch)
+        assertThat(get(c().initProducerId("app", TIMEOUT, p.producerId(), p.producerEpoch(), false, false))
+                .errorCode()).isEqualTo(Errors.PRODUCER_FENCED);
         // the next transaction with the new epoch (Produce v12 adds partitions implicitly)
         assertThat(get(c().addPartitions("app", r.producerId(), r.producerEpoch(), List.of(tp(1)), false)))
                 .containsEntry(tp(1), Errors.NONE);

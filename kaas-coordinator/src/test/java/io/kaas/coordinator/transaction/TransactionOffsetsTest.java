@@ -53,11 +53,33 @@ class TransactionOffsetsTest extends TxnTestSupport {
 
         end("app", p.producerId(), p.producerEpoch(), true, false);
         awaitState("app", TransactionState.COMPLETE_COMMIT);
+        assertThat(h.groups.offsets().fetch(G, null, true).partitions()).singleElement()
+                .matches(f -> f.partition().equals(tp(0)) && f.errorCode() == Errors.NONE && f.offset().offset() == 42);
         CommittedOffset o = h.store.committedOffsets(G).get(tp(0));
         assertThat(o.offset()).isEqualTo(42);
         assertThat(o.leaderEpoch()).isEqualTo(3);
         assertThat(o.metadata()).isEqualTo("m42");
         assertThat(fetchError(0)).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void fetchingAllOffsetsMarksTheCommittedOnesWithAPendingOffsetUnstable() throws Exception {
+        TransactionCoordinator.InitResult p = initOk("app");
+        get(c().addOffsets("app", p.producerId(), p.producerEpoch(), G));
+        commitOffsets("app", p, G, "", -1, null, false, offset(0, 1), offset(1, 2));
+        end("app", p.producerId(), p.producerEpoch(), true, false);
+        awaitState("app", TransactionState.COMPLETE_COMMIT);
+        TransactionCoordinator.InitResult q = initOk("app");
+        get(c().addOffsets("app", q.producerId(), q.producerEpoch(), G));
+        commitOffsets("app", q, G, "", -1, null, false, offset(1, 20));
+        List<OffsetManager.Fetched> all = h.groups.offsets().fetch(G, null, true).partitions();
+        assertThat(all).extracting(OffsetManager.Fetched::partition).containsExactly(tp(0), tp(1));
+        assertThat(all.get(0).errorCode()).isEqualTo(Errors.NONE);
+        assertThat(all.get(0).offset().offset()).isEqualTo(1);
+        assertThat(all.get(1).errorCode()).isEqualTo(Errors.UNSTABLE_OFFSET_COMMIT);
+        assertThat(all.get(1).offset()).isNull();
+        // without require_stable the committed offset is answered
+        assertThat(h.groups.offsets().fetch(G, null, false).partitions().get(1).offset().offset()).isEqualTo(2);
     }
 
     @Test

@@ -188,6 +188,30 @@ class TransactionRestartTest extends TxnTestSupport {
         assertThat(again.producerEpoch()).isZero();
     }
 
+    @Test
+    void aStatePartitionThatCannotBeReadIsLeftOutAndTheOthersServed() throws Exception {
+        String lost = "in-bad-partition";
+        String other = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "other-" + i)
+                .filter(id -> c().partitionFor(id) != c().partitionFor(lost)).findFirst().orElseThrow();
+        TransactionCoordinator.InitResult p = initOk(lost);
+        initOk(other);
+        int bad = c().partitionFor(lost);
+        h.reopenBackends();
+        h.stateLog.unreadable.add(bad);
+        try (LogCapture logs = new LogCapture(TransactionCoordinator.class)) {
+            h.start();
+            assertThat(logs.messages(ch.qos.logback.classic.Level.ERROR)).anySatisfy(m -> assertThat(m)
+                    .contains("Could not load __transaction_state-" + bad));
+        }
+        assertThat(init(lost).errorCode()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(add(lost, p, tp(0))).containsEntry(tp(0), Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(initOk(other).producerEpoch()).isEqualTo((short) 1);
+        // readable again: nothing was lost
+        h.stateLog.unreadable.clear();
+        h.restart();
+        assertThat(initOk(lost)).isEqualTo(new TransactionCoordinator.InitResult(Errors.NONE, p.producerId(), (short) 1));
+    }
+
     private void writeDirectly(String id, TransactionImage image) throws Exception {
         int partition = (id.hashCode() == Integer.MIN_VALUE ? 0 : Math.abs(id.hashCode())) % TxnHarness.STATE_PARTITIONS;
         new StatePartitions(h.stateLog, h.timer).write(partition, id, image).join();

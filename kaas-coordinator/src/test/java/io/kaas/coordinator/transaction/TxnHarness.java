@@ -24,7 +24,9 @@ import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -142,6 +144,7 @@ final class TxnHarness implements AutoCloseable {
         volatile boolean exists = true;
         volatile CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
         volatile boolean failAppends;
+        final Set<Integer> unreadable = ConcurrentHashMap.newKeySet();
 
         EngineStateLog(StorageEngine engine) {
             this.engine = engine;
@@ -166,6 +169,9 @@ final class TxnHarness implements AutoCloseable {
                             }
                             CompletableFuture<Void> g = gate;
                             return ((CompletableFuture<?>) invoke(method, real, args)).thenCombine(g, (r, v) -> r);
+                        }
+                        if (method.getName().equals("read") && unreadable.contains(index)) {
+                            throw new KafkaStorageException("injected: " + real.key() + " cannot be read");
                         }
                         return invoke(method, real, args);
                     });

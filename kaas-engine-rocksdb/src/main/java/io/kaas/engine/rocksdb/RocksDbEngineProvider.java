@@ -34,7 +34,8 @@ public final class RocksDbEngineProvider implements StorageEngineProvider {
     @Override
     public StorageEngine open(EngineContext context) throws IOException {
         RocksDbConfig config = RocksDbConfig.from(context.config());
-        return RocksDbEngine.open(context.dataDir().resolve(DIRECTORY), config, context.clock());
+        return RocksDbEngine.open(context.dataDir().resolve(DIRECTORY), config, context.clock(),
+                context.producerExpiration());
     }
 
     @Override

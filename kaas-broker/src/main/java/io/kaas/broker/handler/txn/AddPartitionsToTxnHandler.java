@@ -27,7 +27,8 @@ import java.util.concurrent.CompletableFuture;
  * AddPartitionsToTxn v0-5. v0-3 is the client's form (one transaction): WRITE on the transactional id and on each
  * topic (internal topics are never writable), then the coordinator adds the partitions durably. v4-5 is the
  * brokers' batched form (the contract requires CLUSTER_ACTION): several transactions, each either added or, with
- * {@code verify_only}, only checked to be in its ongoing transaction (KIP-890 part 1). As Kafka, one refused
+ * {@code verify_only}, only checked to be in its ongoing transaction (KIP-890 part 1: TRANSACTION_ABORTABLE for a
+ * partition that is not, as Kafka's coordinator answers). As Kafka, one refused
  * partition (TOPIC_AUTHORIZATION_FAILED, UNKNOWN_TOPIC_OR_PARTITION) fails its whole transaction, the others
  * answered OPERATION_NOT_ATTEMPTED; PRODUCER_FENCED is INVALID_PRODUCER_EPOCH below v2.
  */
@@ -104,7 +105,8 @@ public final class AddPartitionsToTxnHandler
         return coordinator.addPartitions(id, t.producerId(), t.producerEpoch(), asked, t.verifyOnly())
                 .thenApply(errors -> {
                     Map<Key, Short> byKey = new LinkedHashMap<>();
-                    errors.forEach((tp, code) -> byKey.put(new Key(tp.topic(), tp.partition()), code));
+                    errors.forEach((tp, code) -> byKey.put(new Key(tp.topic(), tp.partition()),
+                            t.verifyOnly() ? TxnErrors.verified(code) : code));
                     return result(id, t, byKey, Errors.UNKNOWN_SERVER_ERROR, version);
                 });
     }

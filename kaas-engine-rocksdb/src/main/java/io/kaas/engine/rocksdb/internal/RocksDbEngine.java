@@ -4,7 +4,9 @@ import io.kaas.api.storage.InvalidConfigException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.ProducerExpiration;
 import io.kaas.api.storage.StorageEngine;
+import io.kaas.records.ProducerWindows;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -48,14 +50,16 @@ public final class RocksDbEngine implements StorageEngine {
     private final Store store;
     private final Map<PartitionKey, RocksPartitionLog> partitions = new HashMap<>();
     private final ScheduledExecutorService retention;
+    private final ProducerExpiration producerExpiration;
     private boolean closed;
 
     private RocksDbEngine(Path dir, List<AutoCloseable> natives, List<ColumnFamilyHandle> handles, Store store,
-                          long retentionCheckIntervalMs) {
+                          long retentionCheckIntervalMs, ProducerExpiration producerExpiration) {
         this.dir = dir;
         this.natives = natives;
         this.handles = handles;
         this.store = store;
+        this.producerExpiration = producerExpiration;
         this.retention = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kaas-rocksdb-retention");
             t.setDaemon(true);
@@ -63,6 +67,44 @@ public final class RocksDbEngine implements StorageEngine {
         });
         retention.scheduleWithFixedDelay(this::retentionPass, retentionCheckIntervalMs, retentionCheckIntervalMs,
                 TimeUnit.MILLISECONDS);
+        retention.scheduleWithFixedDelay(this::producerExpiryPass, producerExpiration.checkIntervalMs(),
+                producerExpiration.checkIntervalMs(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Removes, in every open partition, the producers idle for {@code producer.id.expiration.ms} with no open
+     * transaction; runs on the retention thread every {@code producer.id.expiration.check.interval.ms}. One failing
+     * partition does not stop the others.
+     *
+     * @return the number of producers removed
+     */
+    int producerExpiryPass() {
+        List<RocksPartitionLog> open;
+        synchronized (this) {
+            if (closed) {
+                return 0;
+            }
+            open = List.copyOf(partitions.values());
+        }
+        long now = store.clock().millis();
+        int removed = 0;
+        for (RocksPartitionLog log : open) {
+            try {
+                List<Long> expired = log.expireProducers(now, producerExpiration);
+                if (!expired.isEmpty()) {
+                    removed += expired.size();
+                    LOG.atInfo().addKeyValue("partition", log.key()).addKeyValue("count", expired.size())
+                            .addKeyValue("producerIds", ProducerWindows.describe(expired))
+                            .log("Removed the state of {} producer(s) of {} idle for producer.id.expiration.ms={}: {}",
+                                    expired.size(), log.key(), producerExpiration.expirationMs(),
+                                    ProducerWindows.describe(expired));
+                }
+            } catch (RuntimeException e) {
+                LOG.atWarn().setCause(e).addKeyValue("partition", log.key())
+                        .log("Producer expiry pass of {} failed", log.key());
+            }
+        }
+        return removed;
     }
 
     /** Applies retention.ms and retention.bytes to every open partition; one failing partition does not stop the others. */
@@ -89,8 +131,14 @@ public final class RocksDbEngine implements StorageEngine {
         }
     }
 
-    /** Opens or creates the database in {@code dir}. */
+    /** {@link #open(Path, RocksDbConfig, Clock, ProducerExpiration)} with Kafka's default producer expiration. */
     public static RocksDbEngine open(Path dir, RocksDbConfig config, Clock clock) throws IOException {
+        return open(dir, config, clock, ProducerExpiration.KAFKA_DEFAULTS);
+    }
+
+    /** Opens or creates the database in {@code dir}; idle producers expire as {@code producerExpiration} says. */
+    public static RocksDbEngine open(Path dir, RocksDbConfig config, Clock clock, ProducerExpiration producerExpiration)
+            throws IOException {
         RocksDB.loadLibrary();
         Files.createDirectories(dir);
         List<AutoCloseable> natives = new ArrayList<>();
@@ -120,7 +168,7 @@ public final class RocksDbEngine implements StorageEngine {
             Store store = new Store(db, handles.get(1), handles.get(2), unsynced, synced, syncer, clock);
             LOG.atInfo().addKeyValue("dir", dir).addKeyValue("config", config)
                     .log("Opened rocksdb storage engine");
-            return new RocksDbEngine(dir, natives, handles, store, config.retentionCheckIntervalMs());
+            return new RocksDbEngine(dir, natives, handles, store, config.retentionCheckIntervalMs(), producerExpiration);
         } catch (RocksDBException | RuntimeException e) {
             closeAll(natives, List.of());
             throw new IOException("cannot open the rocksdb engine in " + dir + ": " + e.getMessage(), e);

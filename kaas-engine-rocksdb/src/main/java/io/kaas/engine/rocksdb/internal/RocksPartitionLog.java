@@ -14,6 +14,7 @@ import io.kaas.api.storage.LogSlice;
 import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.ProducerExpiration;
 import io.kaas.api.storage.ProducerState;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.RecordTooLargeException;
@@ -238,6 +239,42 @@ final class RocksPartitionLog implements PartitionLog {
         lock.lock();
         try {
             return producers.states(transactions.openTransactions());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Removes the producers idle for {@code producer.id.expiration.ms} at {@code now} with no open transaction
+     * (Kafka's {@code removeExpiredProducers}): their keys are deleted in one {@link WriteBatch}, then they leave the
+     * memory state, so a restart does not bring them back. The WAL sync is requested, not awaited: a crash before it
+     * may bring them back, and the next pass removes them again. Under the partition lock.
+     *
+     * @return the producer ids removed
+     * @throws KafkaStorageException if the delete could not be written (nothing changed)
+     */
+    List<Long> expireProducers(long now, ProducerExpiration expiration) {
+        lock.lock();
+        try {
+            if (deleted) {
+                return List.of();
+            }
+            List<Long> expired = producers.expired(now, expiration, transactions);
+            if (expired.isEmpty()) {
+                return expired;
+            }
+            try (WriteBatch wb = new WriteBatch()) {
+                for (long producerId : expired) {
+                    wb.delete(store.meta(), Keys.producer(prefix, producerId));
+                }
+                store.db().write(store.unsynced(), wb);
+            } catch (RocksDBException e) {
+                throw new KafkaStorageException("could not delete the expired producers " + ProducerWindows.describe(expired)
+                        + " of " + key + ": " + e.getMessage(), e);
+            }
+            producers.forget(expired);
+            store.syncer().requestSync(); // soon durable, without holding the lock for a WAL sync
+            return expired;
         } finally {
             lock.unlock();
         }

@@ -3,6 +3,7 @@ package io.kaas.engine.segments.internal;
 import io.kaas.api.record.BatchHeader;
 import io.kaas.api.storage.AbortedTransaction;
 import io.kaas.api.storage.LogConfig;
+import io.kaas.api.storage.ProducerExpiration;
 import io.kaas.records.ProducerWindows;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -43,12 +44,6 @@ import org.slf4j.LoggerFactory;
  */
 final class LogCleaner {
     private static final Logger LOG = LoggerFactory.getLogger(LogCleaner.class);
-    /**
-     * Kafka's {@code producer.id.expiration.ms} default: a producer with no open transaction and nothing written for
-     * this long is no longer active, so the marker it wrote last need not be kept for its epoch.
-     */
-    static final long PRODUCER_ID_EXPIRATION_MS = 86_400_000L;
-
     /** What a pass decided to clean, with the key map it was built with. */
     private record Plan(List<Segment> segments, KeyMap keyMap, long firstDirty, long mapEnd) {
     }
@@ -72,11 +67,13 @@ final class LogCleaner {
     }
 
     /**
-     * Runs one pass if the partition is compacted and dirty enough.
+     * Runs one pass if the partition is compacted and dirty enough. A producer with no open transaction and nothing
+     * written for {@code producer.id.expiration.ms} ({@code expiration}) is no longer active, so the marker it wrote
+     * last need not be kept for its epoch.
      *
      * @return the number of segments rewritten
      */
-    static int run(SegmentPartitionLog log, long nowMs, int maxKeys) throws IOException {
+    static int run(SegmentPartitionLog log, long nowMs, int maxKeys, ProducerExpiration expiration) throws IOException {
         LogConfig config = log.config();
         if (!config.compact()) {
             return 0;
@@ -99,8 +96,7 @@ final class LogCleaner {
             for (Map.Entry<Long, ProducerWindows.Producer> e : log.producers.producers().entrySet()) {
                 e.getValue().batches().forEach(b -> producerBatches.add(b.firstOffset()));
                 ProducerWindows.Producer p = e.getValue();
-                boolean active = nowMs - p.lastTimestamp() < PRODUCER_ID_EXPIRATION_MS
-                        || open.containsKey(e.getKey());
+                boolean active = !expiration.isExpired(p.lastTimestamp(), nowMs) || open.containsKey(e.getKey());
                 if (p.batches().isEmpty() && active) {
                     markerOnlyProducers.put(e.getKey(), p.epoch());
                 }

@@ -27,6 +27,7 @@ import org.slf4j.LoggerFactory;
  * The segment storage engine: a set of {@link SegmentPartitionLog}s under the data directory, one
  * small committer pool shared by all partitions for group-commit fsyncs, a {@link DeferredCloser}
  * for deleted segments, one background thread for retention and compaction passes ({@code retention.check.interval.ms})
+ * and producer expiry passes ({@code producer.id.expiration.check.interval.ms}, from the {@link EngineContext})
  * and one watchdog thread that times fsyncs ({@code fsync.timeout.ms}) and flushes non-durable appends
  * ({@code flush.interval.ms}). The watchdog has its own thread because a retention pass may itself block
  * in an fsync (a roll). Partition open, delete and close are serialized on the engine.
@@ -66,6 +67,9 @@ public final class SegmentEngine implements StorageEngine {
         this.watchdog = daemonScheduler("kaas-segments-fsync-watchdog");
         cleaner.scheduleWithFixedDelay(this::retentionPassQuietly, config.retentionCheckIntervalMs(),
                 config.retentionCheckIntervalMs(), TimeUnit.MILLISECONDS);
+        long expiryInterval = context.producerExpiration().checkIntervalMs();
+        cleaner.scheduleWithFixedDelay(this::producerExpiryPassQuietly, expiryInterval, expiryInterval,
+                TimeUnit.MILLISECONDS);
         watchdog.scheduleWithFixedDelay(this::watchdogTick, config.watchdogTickMs(), config.watchdogTickMs(),
                 TimeUnit.MILLISECONDS);
     }
@@ -111,12 +115,40 @@ public final class SegmentEngine implements StorageEngine {
         long now = context.clock().millis();
         for (SegmentPartitionLog log : openLogs) {
             try {
-                rewritten += LogCleaner.run(log, now, config.cleanerMaxKeysPerPass());
+                rewritten += LogCleaner.run(log, now, config.cleanerMaxKeysPerPass(), context.producerExpiration());
             } catch (IOException | RuntimeException e) {
                 LOG.atWarn().addKeyValue("partition", log.key()).setCause(e).setMessage("compaction pass failed").log();
             }
         }
         return rewritten;
+    }
+
+    /**
+     * Removes, in every open partition, the producers idle for {@code producer.id.expiration.ms} with no open
+     * transaction (see {@link SegmentPartitionLog#expireProducers}), on the calling thread; the background thread
+     * calls it every {@code producer.id.expiration.check.interval.ms}. A partition that fails is logged and skipped.
+     *
+     * @return the number of producers removed
+     */
+    public int runProducerExpiryPass() {
+        int removed = 0;
+        long now = context.clock().millis();
+        for (SegmentPartitionLog log : openLogs) {
+            try {
+                removed += log.expireProducers(now, context.producerExpiration());
+            } catch (RuntimeException e) {
+                LOG.atWarn().addKeyValue("partition", log.key()).setCause(e).log("Producer expiry pass of {} failed", log.key());
+            }
+        }
+        return removed;
+    }
+
+    private void producerExpiryPassQuietly() {
+        try {
+            runProducerExpiryPass();
+        } catch (RuntimeException e) {
+            LOG.atWarn().setCause(e).log("Producer expiry pass failed");
+        }
     }
 
     private void retentionPassQuietly() {

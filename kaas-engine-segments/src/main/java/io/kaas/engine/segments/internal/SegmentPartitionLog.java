@@ -10,6 +10,7 @@ import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.PartitionOfflineException;
+import io.kaas.api.storage.ProducerExpiration;
 import io.kaas.api.storage.ProducerState;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.TimestampOffset;
@@ -448,6 +449,55 @@ public final class SegmentPartitionLog implements PartitionLog {
         writeProducerSnapshot(state.current().logEndOffset());
         LOG.atInfo().addKeyValue("partition", key).addKeyValue("abortedTransactions", removed)
                 .setMessage("compaction removed the ABORT markers of transactions whose data was gone").log();
+    }
+
+    /**
+     * Removes the producers whose last write is {@code producer.id.expiration.ms} old at {@code nowMs} and that have
+     * no open transaction (Kafka's {@code removeExpiredProducers}), then writes the producer snapshot without them
+     * as of the log end (fsyncing the active segment first if the log end is not durable yet), so neither a restart
+     * nor a crash brings them back. Under the lock; a closed or offline partition is skipped. A failed fsync takes
+     * the partition offline, as everywhere. If the snapshot cannot be written the producers are still gone from
+     * memory; the older snapshot still holds them, so after a restart the next pass removes them again.
+     *
+     * @return the number of producers removed
+     */
+    int expireProducers(long nowMs, ProducerExpiration expiration) {
+        lock.lock();
+        try {
+            if (isClosedOrOffline()) {
+                return 0;
+            }
+            List<Long> expired = producers.expire(nowMs, expiration, transactions);
+            if (expired.isEmpty()) {
+                return 0;
+            }
+            LogState s = state.current();
+            try {
+                // the snapshot is as of the log end: make that durable first, or a crash that cut the log below it
+                // would discard the snapshot and rebuild the producer state from the oldest segment
+                if (committer.durableOffset() < s.logEndOffset()) {
+                    lockedForce(s.active().channel(), s.active().logPath());
+                    committer.markDurable(s.logEndOffset());
+                }
+            } catch (IOException e) {
+                goOffline(e);
+                return expired.size();
+            }
+            try {
+                writeProducerSnapshot(s.logEndOffset());
+            } catch (IOException e) {
+                LOG.atWarn().addKeyValue("partition", key).setCause(e)
+                        .log("Could not write the producer snapshot of {} after expiring producers", key);
+            }
+            LOG.atInfo().addKeyValue("partition", key).addKeyValue("count", expired.size())
+                    .addKeyValue("producerIds", ProducerWindows.describe(expired))
+                    .addKeyValue("producerIdExpirationMs", expiration.expirationMs())
+                    .log("Removed the state of {} producer(s) of {} idle for producer.id.expiration.ms={}: {}",
+                            expired.size(), key, expiration.expirationMs(), ProducerWindows.describe(expired));
+            return expired.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Deletes closed segments whose every offset is below the log start; their channels close later. */

@@ -9,6 +9,7 @@ import io.kaas.api.storage.FileSlice;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.LogSlice;
 import io.kaas.api.storage.PartitionKey;
+import io.kaas.api.storage.ProducerExpiration;
 import io.kaas.api.storage.ReadResult;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -46,6 +47,12 @@ final class LogFixture {
         Map<String, String> all = new java.util.HashMap<>(settings);
         all.putIfAbsent("deleted.segment.close.delay.ms", "0");
         return new SegmentEngine(new EngineContext(dataDir, PluginConfig.of(all), 1, clock), hooks);
+    }
+
+    /** An engine whose idle producers expire as {@code expiration} says, with {@code clock}. */
+    static SegmentEngine engine(Path dataDir, Clock clock, ProducerExpiration expiration) throws IOException {
+        return new SegmentEngine(new EngineContext(dataDir, PluginConfig.of(Map.of("deleted.segment.close.delay.ms", "0")),
+                1, clock, expiration), IoHooks.NONE);
     }
 
     /** A clock tests move by hand. */

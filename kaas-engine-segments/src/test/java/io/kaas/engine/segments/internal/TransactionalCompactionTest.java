@@ -9,6 +9,7 @@ import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AbortedTransaction;
 import io.kaas.api.storage.LogConfig;
+import io.kaas.api.storage.ProducerExpiration;
 import io.kaas.engine.segments.internal.KeyedBatches.Read;
 import io.kaas.plugin.tck.TestBatches;
 import java.io.IOException;
@@ -176,7 +177,7 @@ class TransactionalCompactionTest {
         }
         assertThat(kinds(log)).as("the data went, the marker holding the producer's epoch stays")
                 .containsExactly("1 marker", "2 data", "3 data");
-        clock.advance(LogCleaner.PRODUCER_ID_EXPIRATION_MS);
+        clock.advance(ProducerExpiration.KAFKA_DEFAULTS.expirationMs());
         append(log, batch(now(), 0, kv("d", "1")), false);                                                     // 4
         roll(log);
         append(log, batch(now(), 0, kv("tail", "t2")), false);                                                 // 5

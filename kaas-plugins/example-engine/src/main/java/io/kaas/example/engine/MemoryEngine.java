@@ -5,19 +5,60 @@ import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.StorageEngine;
+import io.kaas.api.storage.ProducerExpiration;
+import io.kaas.records.ProducerWindows;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The running engine: one {@link MemoryPartitionLog} per partition. Thread-safe. */
+/**
+ * The running engine: one {@link MemoryPartitionLog} per partition, and one background thread that removes idle
+ * producers' state every {@code producer.id.expiration.check.interval.ms} (as the host passes it in the
+ * {@link io.kaas.api.storage.EngineContext}). Thread-safe.
+ */
 final class MemoryEngine implements StorageEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(MemoryEngine.class);
     private final Clock clock;
     private final long maxPartitionBytes;
+    private final ProducerExpiration expiration;
     private final Map<PartitionKey, MemoryPartitionLog> partitions = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService expiry;
 
-    MemoryEngine(Clock clock, long maxPartitionBytes) {
+    MemoryEngine(Clock clock, long maxPartitionBytes, ProducerExpiration expiration) {
         this.clock = clock;
         this.maxPartitionBytes = maxPartitionBytes;
+        this.expiration = expiration;
+        this.expiry = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "kaas-memory-producer-expiry");
+            t.setDaemon(true);
+            return t;
+        });
+        expiry.scheduleWithFixedDelay(this::expireProducers, expiration.checkIntervalMs(), expiration.checkIntervalMs(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** One expiry pass over every partition; a partition that fails is logged and skipped. */
+    private void expireProducers() {
+        long now = clock.millis();
+        for (MemoryPartitionLog log : partitions.values()) {
+            try {
+                List<Long> removed = log.expireProducers(now, expiration);
+                if (!removed.isEmpty()) {
+                    LOG.atInfo().addKeyValue("partition", log.key()).addKeyValue("count", removed.size())
+                            .addKeyValue("producerIds", ProducerWindows.describe(removed))
+                            .log("Removed the state of {} producer(s) of {} idle for producer.id.expiration.ms={}: {}",
+                                    removed.size(), log.key(), expiration.expirationMs(), ProducerWindows.describe(removed));
+                }
+            } catch (RuntimeException e) {
+                LOG.atWarn().addKeyValue("partition", log.key()).setCause(e).log("Producer expiry pass failed");
+            }
+        }
     }
 
     /** Refuses {@code cleanup.policy=compact}: this engine keeps every batch and never compacts. */
@@ -41,9 +82,15 @@ final class MemoryEngine implements StorageEngine {
         partitions.remove(key);
     }
 
-    /** Drops every partition: an in-memory engine has nothing to flush. */
+    /** Stops the expiry thread and drops every partition: an in-memory engine has nothing to flush. */
     @Override
     public void close() {
+        expiry.shutdownNow();
+        try {
+            expiry.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         partitions.clear();
     }
 }

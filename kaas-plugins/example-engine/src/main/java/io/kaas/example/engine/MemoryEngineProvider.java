@@ -31,6 +31,6 @@ public final class MemoryEngineProvider implements StorageEngineProvider {
     @Override
     public StorageEngine open(EngineContext context) {
         long maxPartitionBytes = context.config().getLong("max.partition.bytes", -1);
-        return new MemoryEngine(context.clock(), maxPartitionBytes);
+        return new MemoryEngine(context.clock(), maxPartitionBytes, context.producerExpiration());
     }
 }

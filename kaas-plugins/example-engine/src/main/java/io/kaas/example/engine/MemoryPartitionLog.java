@@ -13,6 +13,7 @@ import io.kaas.api.storage.LogSlice;
 import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.ProducerExpiration;
 import io.kaas.api.storage.ProducerState;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.RecordTooLargeException;
@@ -153,6 +154,16 @@ final class MemoryPartitionLog implements PartitionLog {
     @Override
     public synchronized List<ProducerState> producers() {
         return producers.states(transactions.openTransactions());
+    }
+
+    /**
+     * Removes the producers idle for {@code producer.id.expiration.ms} with no open transaction (the engine's
+     * background pass calls it); their next batch starts them afresh, at any sequence.
+     *
+     * @return the producer ids removed
+     */
+    synchronized List<Long> expireProducers(long nowMs, ProducerExpiration expiration) {
+        return producers.expire(nowMs, expiration, transactions);
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.ProducerExpiration;
 import io.kaas.api.storage.ReadResult;
 import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
@@ -51,6 +52,10 @@ public abstract class EngineTckSupport {
     /** The engine under test; opened before each test, closed after it. */
     protected StorageEngine engine;
 
+    /** Set by {@link #restartWith}: the clock and producer expiration of this test's later engines. */
+    private Clock clockOverride;
+    private ProducerExpiration producerExpiration = ProducerExpiration.KAFKA_DEFAULTS;
+
     /** The provider of the engine under test: a new instance, as ServiceLoader would create it. */
     protected abstract StorageEngineProvider provider();
 
@@ -83,9 +88,13 @@ public abstract class EngineTckSupport {
         }
     }
 
-    /** Opens an engine over {@link #dataDir} through the provider. */
+    /**
+     * Opens an engine over {@link #dataDir} through the provider, with {@link #clock()} and Kafka's default producer
+     * expiration, or what {@link #restartWith} set.
+     */
     protected StorageEngine openNewEngine() throws IOException {
-        StorageEngine opened = provider().open(new EngineContext(dataDir, config(), 1, clock()));
+        StorageEngine opened = provider().open(new EngineContext(dataDir, config(), 1,
+                clockOverride != null ? clockOverride : clock(), producerExpiration));
         assertThat(opened).as("provider %s opened no engine", provider().name()).isNotNull();
         return opened;
     }
@@ -94,6 +103,16 @@ public abstract class EngineTckSupport {
     protected void restart() throws IOException {
         closeEngine();
         engine = openNewEngine();
+    }
+
+    /**
+     * Closes the engine and opens a new one over the same data directory with this clock and producer expiration
+     * ({@code producer.id.expiration.ms} and its check interval), which the test's later {@link #restart}s keep.
+     */
+    protected void restartWith(Clock clock, ProducerExpiration expiration) throws IOException {
+        clockOverride = clock;
+        producerExpiration = expiration;
+        restart();
     }
 
     /** A partition of a topic no other test uses. */

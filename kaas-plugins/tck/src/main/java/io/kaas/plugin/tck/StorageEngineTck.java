@@ -41,11 +41,12 @@ import org.junit.jupiter.api.Timeout;
  * DeleteRecords, durability across a restart and partition deletion. The optional parts (timestamp
  * lookups, log-append time, idempotence) come from its superclass {@link StorageEngineFeatureTck}, transactions
  * (last stable offset, aborted ranges) from {@link TransactionTck} and producer state (what
- * {@code producers()} lists, markers checked against the producer's epoch and coordinator epoch) from
- * {@link ProducerStateTck}; extend this class and implement {@link #provider()}.
+ * {@code producers()} lists, markers checked against the producer's epoch and coordinator epoch, idle producers
+ * expired as {@code producer.id.expiration.ms} says) from {@link ProducerStateTck}; extend this class and implement
+ * {@link #provider()}.
  *
  * <p>Each test uses fresh partitions in a fresh data directory, and runs in well under a second on
- * a reasonable engine. Byte comparisons mask the partition leader epoch (see {@link #maskLeaderEpoch}).
+ * a reasonable engine (the producer-expiration cases wait for the engine's expiry pass, run every 20 ms there). Byte comparisons mask the partition leader epoch (see {@link #maskLeaderEpoch}).
  */
 @Timeout(60)
 public abstract class StorageEngineTck extends StorageEngineFeatureTck {
