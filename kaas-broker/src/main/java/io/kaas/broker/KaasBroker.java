@@ -40,6 +40,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -98,6 +99,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             broker.bindInBackground();
             BackendCatalog catalog = BackendCatalog.discover(PluginsDirectory.resolve(config.originalValue("plugins.dir")));
             engine = catalog.select(StorageEngineProvider.class, "storage.engine", config.storageEngine());
+            logKeysWithoutEffect(config, engine);
             store = catalog.select(ClusterStateStoreProvider.class, "cluster.store", config.clusterStore());
             broker.authorizerProvider = catalog.selectOrNone(AuthorizerProvider.class, "authorizer",
                 config.authorizer(), "none");
@@ -134,7 +136,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         clusterStore = storeProvider.open(new ClusterStoreContext(dataDir,
             config.backendConfig("cluster." + storeProvider.name() + "."), config.nodeId()));
         storageEngine = engineProvider.open(new EngineContext(dataDir,
-            config.backendConfig("storage." + engineProvider.name() + "."), config.nodeId(), clock,
+            config.engineConfig(engineProvider.name(), engineProvider.configKeys()), config.nodeId(), clock,
             config.producerExpiration()));
         scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kaas-scheduler");
@@ -299,14 +301,20 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         }
     }
 
+    /** One line, once: the Kafka keys set that change nothing here (with this engine), so none is dropped silently. */
+    private static void logKeysWithoutEffect(BrokerConfig config, StorageEngineProvider engine) {
+        Set<String> keys = config.keysWithoutEffect(engine.name(), engine.configKeys());
+        if (!keys.isEmpty()) {
+            LOG.atInfo().addKeyValue("keys", keys).addKeyValue("engine", engine.name())
+                .log("Kafka config keys set but without effect in kaas (storage engine '{}'): {}", engine.name(),
+                    String.join(", ", keys));
+        }
+    }
+
     private static void logConfigWarnings(BrokerConfig config) {
         if (!config.unknownKeys().isEmpty()) {
             LOG.atWarn().addKeyValue("keys", config.unknownKeys())
                 .log("Unknown config keys (ignored): {}", String.join(", ", config.unknownKeys()));
-        }
-        if (!config.ignoredKeys().isEmpty()) {
-            LOG.atInfo().addKeyValue("keys", config.ignoredKeys())
-                .log("Kafka config keys accepted but not used by kaas: {}", String.join(", ", config.ignoredKeys()));
         }
         if (config.listeners().size() > 1) {
             LOG.atWarn().log("Only the first broker listener is served ({}); ignoring {}", config.listeners().get(0),

@@ -45,7 +45,8 @@ public interface PartitionLog {
      * @throws RecordTooLargeException if a batch exceeds {@link LogConfig#maxMessageBytes()}; nothing is stored
      * @throws InvalidRecordException if {@link LogConfig#compact()} is set and a record has no key (Kafka's
      *         "Compacted topic cannot accept message without key"); nothing is stored. Engines that compact
-     *         decompress batches of compacted topics only, to check this
+     *         decompress batches of compacted topics only, to check this, and name every keyless record in
+     *         {@link InvalidRecordException#recordErrors()} ({@link InvalidRecordException#forRecords})
      * @see InvalidProducerEpochException a batch or marker of an older producer epoch (future, nothing stored)
      * @see OutOfOrderSequenceException a sequence gap, or a new epoch not starting at 0 (future, nothing stored)
      * @see TransactionCoordinatorFencedException a marker of an older coordinator epoch (future, nothing stored)

@@ -153,6 +153,15 @@ public final class BrokerConfig {
         return longValue(LOG_FLUSH_INTERVAL_MS);
     }
 
+    public long logRetentionCheckIntervalMs() {
+        return longValue(LOG_RETENTION_CHECK_INTERVAL_MS);
+    }
+
+    /** The incremental fetch sessions kept at once; 0: none (every fetch is a full one). */
+    public int maxIncrementalFetchSessionCacheSlots() {
+        return integer(MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS);
+    }
+
     /** {@code CreateTime} or {@code LogAppendTime}. */
     public String logMessageTimestampType() {
         return string(LOG_MESSAGE_TIMESTAMP_TYPE);
@@ -257,6 +266,49 @@ public final class BrokerConfig {
      */
     public PluginConfig backendConfig(String prefix) {
         return PluginConfig.of(explicit).withPrefix(prefix);
+    }
+
+    /**
+     * The settings of storage engine {@code engine} ({@code storage.<engine>.*}, prefix removed), plus the Kafka keys
+     * that stand for one of the settings it reads ({@code engineKeys}) when that setting is not set itself:
+     * {@code log.retention.check.interval.ms} for {@code retention.check.interval.ms}, {@code log.flush.interval.ms}
+     * for {@code flush.interval.ms} (0, "at once", as the least interval an engine takes: 1 ms).
+     */
+    public PluginConfig engineConfig(String engine, Set<String> engineKeys) {
+        Map<String, String> settings = new HashMap<>(backendConfig(enginePrefix(engine)).asMap());
+        ENGINE_FALLBACKS.forEach((kafkaKey, engineKey) -> {
+            if (explicit.containsKey(kafkaKey) && engineKeys.contains(engineKey) && !settings.containsKey(engineKey)) {
+                long v = longValue(kafkaKey);
+                settings.put(engineKey, String.valueOf(kafkaKey.equals(LOG_FLUSH_INTERVAL_MS) ? Math.max(1, v) : v));
+            }
+        });
+        return PluginConfig.of(settings);
+    }
+
+    /**
+     * Every Kafka key set explicitly that changes nothing with storage engine {@code engine} (which reads
+     * {@code engineKeys}): the accepted-unused ones ({@link #ignoredKeys()}), the defined ones without effect
+     * ({@code queued.max.requests}), and a Kafka key standing for an engine setting the engine does not read or
+     * that is set itself.
+     */
+    public Set<String> keysWithoutEffect(String engine, Set<String> engineKeys) {
+        Set<String> out = new TreeSet<>(ignoredKeys());
+        for (String k : DEFINED_WITHOUT_EFFECT) {
+            if (explicit.containsKey(k)) {
+                out.add(k);
+            }
+        }
+        ENGINE_FALLBACKS.forEach((kafkaKey, engineKey) -> {
+            if (explicit.containsKey(kafkaKey) && (!engineKeys.contains(engineKey)
+                    || explicit.containsKey(enginePrefix(engine) + engineKey))) {
+                out.add(kafkaKey);
+            }
+        });
+        return out;
+    }
+
+    private static String enginePrefix(String engine) {
+        return "storage." + engine + ".";
     }
 
     /** The raw explicit value of any key (known or not), or null. */

@@ -36,6 +36,8 @@ final class BrokerConfigDef {
     static final String LOG_RETENTION_BYTES = "log.retention.bytes";
     static final String LOG_FLUSH_INTERVAL_MESSAGES = "log.flush.interval.messages";
     static final String LOG_FLUSH_INTERVAL_MS = "log.flush.interval.ms";
+    static final String LOG_RETENTION_CHECK_INTERVAL_MS = "log.retention.check.interval.ms";
+    static final String MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS = "max.incremental.fetch.session.cache.slots";
     static final String LOG_MESSAGE_TIMESTAMP_TYPE = "log.message.timestamp.type";
     static final String LOG_CLEANUP_POLICY = "log.cleanup.policy";
     static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
@@ -102,7 +104,11 @@ final class BrokerConfigDef {
         ConfigKey.atLeast(LOG_RETENTION_BYTES, LONG, -1, -1, "Size a partition may grow to before old segments go; -1 is unlimited."),
         ConfigKey.atLeast(LOG_FLUSH_INTERVAL_MESSAGES, LONG, 1, 1,
             "Messages appended before an fsync (kaas default: 1, i.e. acks=all answers after fsync)."),
-        ConfigKey.atLeast(LOG_FLUSH_INTERVAL_MS, LONG, Long.MAX_VALUE, 0, "Maximum time data stays unflushed."),
+        ConfigKey.atLeast(LOG_FLUSH_INTERVAL_MS, LONG, Long.MAX_VALUE, 0,
+            "Maximum time acks=1 data stays unflushed: the storage engine's flush.interval.ms when that is not set "
+                + "(an engine without one: no effect)."),
+        ConfigKey.atLeast(LOG_RETENTION_CHECK_INTERVAL_MS, LONG, 300000, 1,
+            "How often the storage engine's retention pass runs: its retention.check.interval.ms when that is not set."),
         ConfigKey.of(LOG_MESSAGE_TIMESTAMP_TYPE, STRING, "CreateTime", "CreateTime or LogAppendTime."),
         ConfigKey.of(LOG_CLEANUP_POLICY, LIST, "delete", "delete, compact, or both."),
         ConfigKey.atLeast(SOCKET_REQUEST_MAX_BYTES, INT, 104857600, 1, "Largest request frame accepted."),
@@ -112,6 +118,8 @@ final class BrokerConfigDef {
         ConfigKey.atLeast(NUM_IO_THREADS, INT, 8, 1, "Request-handler threads."),
         ConfigKey.atLeast(QUEUED_MAX_REQUESTS, INT, 500, 1, "Accepted for compatibility; kaas bounds in-flight requests per connection instead."),
         ConfigKey.atLeast(CONNECTIONS_MAX_IDLE_MS, LONG, 600000, -1, "Idle connections are closed after this; -1 never."),
+        ConfigKey.atLeast(MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS, INT, 1000, 0,
+            "Most incremental fetch sessions (KIP-227) kept at once; 0 disables them."),
         ConfigKey.of(STORAGE_ENGINE, STRING, "segments", "The storage engine backend, by name."),
         ConfigKey.of(CLUSTER_STORE, STRING, "files", "The cluster-state store backend, by name."),
         ConfigKey.of(AUTHORIZER, STRING, "none", "The authorizer backend, by name (none, acl, or a plugin's); none allows everything."),
@@ -168,7 +176,7 @@ final class BrokerConfigDef {
         "process.roles", "controller.quorum.voters", "controller.quorum.bootstrap.servers",
         "listener.security.protocol.map", "inter.broker.listener.name", "security.inter.broker.protocol",
         "num.recovery.threads.per.data.dir", "offsets.topic.replication.factor", "offsets.topic.num.partitions",
-        "log.retention.check.interval.ms", "broker.id",
+        "broker.id",
         "share.coordinator.state.topic.replication.factor", "share.coordinator.state.topic.min.isr",
         "num.replica.fetchers", "min.insync.replicas", "unclean.leader.election.enable", "auto.leader.rebalance.enable",
         "log.index.size.max.bytes", "log.index.interval.bytes", "log.preallocate", "background.threads",
@@ -176,6 +184,17 @@ final class BrokerConfigDef {
         "num.replica.alter.log.dirs.threads", "controlled.shutdown.enable", "authorizer.class.name",
         "broker.rack", "reserved.broker.max.id", "log.message.format.version", "inter.broker.protocol.version",
         "transaction.state.log.replication.factor", "transaction.state.log.min.isr");
+
+    /** Kafka keys kaas defines (and validates, and DescribeConfigs reports) but that change nothing. */
+    static final Set<String> DEFINED_WITHOUT_EFFECT = Set.of(QUEUED_MAX_REQUESTS);
+
+    /**
+     * Kafka keys that stand for a storage engine's own setting (the key under {@code storage.<engine>.}) when the
+     * engine reads that setting and it is not set explicitly. An engine that does not read it ignores the Kafka key.
+     */
+    static final Map<String, String> ENGINE_FALLBACKS = Map.of(
+        LOG_RETENTION_CHECK_INTERVAL_MS, "retention.check.interval.ms",
+        LOG_FLUSH_INTERVAL_MS, "flush.interval.ms");
 
     /** Prefixes of Kafka keys kaas accepts without using. */
     static final List<String> ACCEPTED_UNUSED_PREFIXES = List.of(

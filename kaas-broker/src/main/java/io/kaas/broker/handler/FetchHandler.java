@@ -35,9 +35,6 @@ import java.util.function.Predicate;
  * when idle.
  */
 public final class FetchHandler implements ApiHandler<FetchRequestData, FetchResponseData> {
-    /** {@code max.incremental.fetch.session.cache.slots}, as in Kafka. */
-    static final String SESSION_SLOTS = "max.incremental.fetch.session.cache.slots";
-    static final int DEFAULT_SESSION_SLOTS = 1000;
     /** {@code min.incremental.fetch.session.eviction.ms}, as in Kafka. */
     static final long SESSION_EVICTION_MS = 120_000;
 
@@ -49,7 +46,7 @@ public final class FetchHandler implements ApiHandler<FetchRequestData, FetchRes
     public FetchHandler(BrokerContext ctx, TopicManager topics) {
         this.ctx = ctx;
         this.topics = topics;
-        this.sessions = new FetchSessions(new FetchSessionCache(sessionSlots(ctx), SESSION_EVICTION_MS),
+        this.sessions = new FetchSessions(new FetchSessionCache(ctx.config().maxIncrementalFetchSessionCacheSlots(), SESSION_EVICTION_MS),
                 ctx.clock());
         this.rereads = newRereadPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
     }
@@ -99,15 +96,6 @@ public final class FetchHandler implements ApiHandler<FetchRequestData, FetchRes
         var log = topic.map(t -> t.log(partition)).orElse(null);
         short error = topic.isEmpty() ? missing : log == null ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NONE;
         return new FetchReader.Target(resolved, topicId, partition, fetchOffset, maxBytes, log, error);
-    }
-
-    private static int sessionSlots(BrokerContext ctx) {
-        String v = ctx.config().originalValue(SESSION_SLOTS);
-        try {
-            return v == null ? DEFAULT_SESSION_SLOTS : Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(SESSION_SLOTS + " must be an integer, got '" + v + "'", e);
-        }
     }
 
     private static ExecutorService newRereadPool(int threads) {

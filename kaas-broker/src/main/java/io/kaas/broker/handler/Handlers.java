@@ -22,6 +22,7 @@ public final class Handlers {
                         ctx.config().implicitAddRetry())),
                 ServedApi.of(ApiContracts.FETCH, new FetchHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.LIST_OFFSETS, new ListOffsetsHandler(topics)),
+                ServedApi.of(ApiContracts.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics)),
                 ServedApi.of(ApiContracts.METADATA, new MetadataHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.CREATE_TOPICS, new CreateTopicsHandler(nodeId, topics)),
                 ServedApi.of(ApiContracts.DELETE_TOPICS, new DeleteTopicsHandler(topics)),

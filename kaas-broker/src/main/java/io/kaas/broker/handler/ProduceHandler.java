@@ -7,6 +7,7 @@ import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
+import io.kaas.api.storage.InvalidRecordException;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.broker.config.BrokerConfig.ImplicitAddRetry;
 import io.kaas.broker.request.ApiHandler;
@@ -16,11 +17,13 @@ import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
 import io.kaas.broker.handler.txn.TxnErrors;
+import io.kaas.broker.transaction.ProducerOrder;
 import io.kaas.broker.transaction.VerificationGuards;
 import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceRequestData.PartitionProduceData;
 import io.kaas.wire.message.ProduceRequestData.TopicProduceData;
 import io.kaas.wire.message.ProduceResponseData;
+import io.kaas.wire.message.ProduceResponseData.BatchIndexAndErrorMessage;
 import io.kaas.wire.message.ProduceResponseData.PartitionProduceResponse;
 import io.kaas.wire.message.ProduceResponseData.TopicProduceResponse;
 import io.kaas.wire.protocol.BufferRecords;
@@ -55,6 +58,10 @@ import java.util.concurrent.TimeUnit;
  * accepted from a client (INVALID_RECORD, before any verification); markers are written by the coordinator
  * through WriteTxnMarkers. Internal topics ({@code __transaction_state}) are not writable by clients:
  * INVALID_TOPIC_EXCEPTION.
+ *
+ * <p>A batch the engine refuses for some of its records (KIP-467: a compacted topic's keyless records) is
+ * INVALID_RECORD with Kafka's partition-level message, the log start offset, and from v8 {@code record_errors}:
+ * the index and message of each refused record.
  */
 public final class ProduceHandler implements ApiHandler<ProduceRequestData, ProduceResponseData> {
     /** The first version whose transactional partitions the coordinator adds itself (transactions V2). */
@@ -67,6 +74,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
     private final TransactionVerifier transactions;
     private final VerificationGuards guards;
     private final ImplicitAddRetry retry;
+    private final ProducerOrder order = new ProducerOrder();
 
     /**
      * @param guards what keeps a verified batch from landing after its transaction's marker
@@ -195,25 +203,27 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         }
         long producerId = producerIds.iterator().next();
         short epoch = epochs.iterator().next();
-        long guard = guards.begin();
-        boolean verifyOnly = version < IMPLICIT_ADD_VERSION;
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(verifyOnly ? 0 : retry.maxMs());
-        CompletableFuture<Map<TopicPartitionRef, Short>> verified = verify(transactionalId, producerId, epoch,
-                transactional.stream().map(Accepted::ref).toList(), verifyOnly, deadline);
-        verified.whenComplete((errors, failure) -> {
-            for (Accepted a : accepted) {
-                short code = !a.transactional() ? Errors.NONE
-                        : failure != null ? Errors.COORDINATOR_NOT_AVAILABLE
-                        : errors.getOrDefault(a.ref(), Errors.UNKNOWN_SERVER_ERROR);
-                if (version < IMPLICIT_ADD_VERSION) {
-                    code = TxnErrors.verified(code);
-                }
-                if (code == Errors.NONE) {
-                    append(a, durable, a.transactional() ? guard : NO_GUARD);
-                } else {
-                    a.result().complete(verificationError(a.partition(), code, version));
-                }
-            }
+        // A later request of this producer waits for this one's verification: appends stay in request order.
+        order.run(producerId, () -> {
+            long guard = guards.begin();
+            boolean verifyOnly = version < IMPLICIT_ADD_VERSION;
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(verifyOnly ? 0 : retry.maxMs());
+            return verify(transactionalId, producerId, epoch, transactional.stream().map(Accepted::ref).toList(),
+                    verifyOnly, deadline).whenComplete((errors, failure) -> {
+                        for (Accepted a : accepted) {
+                            short code = !a.transactional() ? Errors.NONE
+                                    : failure != null ? Errors.COORDINATOR_NOT_AVAILABLE
+                                    : errors.getOrDefault(a.ref(), Errors.UNKNOWN_SERVER_ERROR);
+                            if (version < IMPLICIT_ADD_VERSION) {
+                                code = TxnErrors.verified(code);
+                            }
+                            if (code == Errors.NONE) {
+                                append(a, durable, a.transactional() ? guard : NO_GUARD);
+                            } else {
+                                a.result().complete(verificationError(a.partition(), code, version));
+                            }
+                        }
+                    });
         });
     }
 
@@ -281,13 +291,13 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
                 appended = holder.get(0);
             }
         } catch (RuntimeException e) {
-            a.result().complete(error(partition, StorageErrors.code(e), StorageErrors.message(e)));
+            a.result().complete(failed(partition, log, e));
             return;
         }
         // The batches are readable once append returns (before an acks=all fsync): wake the fetches waiting now, once.
         topics.appended(log.key());
         appended.whenComplete((r, e) -> a.result().complete(e != null
-                ? error(partition, StorageErrors.code(e), StorageErrors.message(e))
+                ? failed(partition, log, e)
                 : new PartitionProduceResponse().setIndex(partition).setErrorCode(Errors.NONE)
                         .setBaseOffset(r.baseOffset()).setLogAppendTimeMs(r.logAppendTime())
                         .setLogStartOffset(r.logStartOffset()).setErrorMessage(null)));
@@ -357,6 +367,25 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         } catch (CorruptBatchException e) {
             throw new RejectedBatch(Errors.CORRUPT_MESSAGE, e.getMessage());
         }
+    }
+
+    /**
+     * The answer for an append the engine refused. A batch refused for some of its records (KIP-467) carries each
+     * one's index and message as {@code record_errors} and, as Kafka's ReplicaManager, the log start offset.
+     */
+    private static PartitionProduceResponse failed(int partition, PartitionLog log, Throwable e) {
+        PartitionProduceResponse response = error(partition, StorageErrors.code(e), StorageErrors.message(e));
+        List<InvalidRecordException.RecordError> recordErrors = StorageErrors.recordErrors(e);
+        if (!recordErrors.isEmpty()) {
+            response.setRecordErrors(recordErrors.stream().map(r -> new BatchIndexAndErrorMessage()
+                    .setBatchIndex(r.batchIndex()).setBatchIndexErrorMessage(r.message())).toList());
+            try {
+                response.setLogStartOffset(log.offsets().logStartOffset());
+            } catch (RuntimeException unreadable) {
+                // the partition went offline meanwhile: -1, as for any other failure
+            }
+        }
+        return response;
     }
 
     private static PartitionProduceResponse error(int partition, short code, String message) {

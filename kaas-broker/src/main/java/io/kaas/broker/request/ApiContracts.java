@@ -69,6 +69,8 @@ import io.kaas.wire.message.ListGroupsRequestData;
 import io.kaas.wire.message.ListGroupsResponseData;
 import io.kaas.wire.message.ListOffsetsRequestData;
 import io.kaas.wire.message.ListOffsetsResponseData;
+import io.kaas.wire.message.OffsetForLeaderEpochRequestData;
+import io.kaas.wire.message.OffsetForLeaderEpochResponseData;
 import io.kaas.wire.message.MetadataRequestData;
 import io.kaas.wire.message.MetadataResponseData;
 import io.kaas.wire.message.OffsetCommitRequestData;
@@ -116,6 +118,15 @@ public final class ApiContracts {
     public static final ApiSpec<ListOffsetsRequestData, ListOffsetsResponseData> LIST_OFFSETS =
             ApiSpec.<ListOffsetsRequestData, ListOffsetsResponseData>of(ApiMessageType.LIST_OFFSETS, 1, 10)
                     .checks(Check.of(Operation.DESCRIBE, TOPIC));
+
+    /**
+     * As Kafka 4.x (v0-1 removed by KIP-896): CLUSTER_ACTION on the cluster (a follower) allows every topic, else
+     * DESCRIBE on each topic (a consumer validating its position, KIP-320).
+     */
+    public static final ApiSpec<OffsetForLeaderEpochRequestData, OffsetForLeaderEpochResponseData> OFFSET_FOR_LEADER_EPOCH =
+            ApiSpec.<OffsetForLeaderEpochRequestData, OffsetForLeaderEpochResponseData>of(
+                            ApiMessageType.OFFSET_FOR_LEADER_EPOCH, 2, 4)
+                    .checks(Check.of(Operation.CLUSTER_ACTION, CLUSTER), Check.of(Operation.DESCRIBE, TOPIC));
 
     public static final ApiSpec<DeleteRecordsRequestData, DeleteRecordsResponseData> DELETE_RECORDS =
             ApiSpec.<DeleteRecordsRequestData, DeleteRecordsResponseData>of(ApiMessageType.DELETE_RECORDS, 0, 2)

@@ -15,6 +15,7 @@ import io.kaas.api.storage.TransactionCoordinatorFencedException;
 import io.kaas.api.storage.UnsupportedFeatureException;
 import io.kaas.wire.protocol.Errors;
 import io.kaas.broker.topic.TopicException;
+import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
@@ -81,6 +82,11 @@ public final class StorageErrors {
     public static String message(Throwable t) {
         Throwable e = unwrap(t);
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
+    /** The records an engine refused the batch for (KIP-467 record_errors), none if {@code t} names none. */
+    public static List<InvalidRecordException.RecordError> recordErrors(Throwable t) {
+        return unwrap(t) instanceof InvalidRecordException e ? e.recordErrors() : List.of();
     }
 
     public static Throwable unwrap(Throwable t) {

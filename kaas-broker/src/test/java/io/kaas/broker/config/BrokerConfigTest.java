@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -312,5 +313,71 @@ class BrokerConfigTest {
         assertThat(c.ignoredKeys()).containsExactly("transaction.state.log.min.isr",
                 "transaction.state.log.replication.factor");
         assertThat(c.unknownKeys()).isEmpty();
+    }
+
+    private static final Set<String> SEGMENT_KEYS = Set.of("retention.check.interval.ms", "flush.interval.ms",
+            "committer.threads");
+    private static final Set<String> ROCKS_KEYS = Set.of("retention.check.interval.ms", "block.cache.bytes");
+
+    @Test
+    void kafkasRetentionCheckAndFlushIntervalsReachTheEngineThatReadsThemUnlessItsOwnKeyIsSet() {
+        Map<String, String> set = new HashMap<>(LOCAL);
+        set.put("log.retention.check.interval.ms", "1234");
+        set.put("log.flush.interval.ms", "250");
+        set.put("storage.segments.committer.threads", "3");
+        BrokerConfig c = BrokerConfig.of(set);
+        assertThat(c.unknownKeys()).isEmpty();
+        assertThat(c.logRetentionCheckIntervalMs()).isEqualTo(1234);
+        assertThat(c.engineConfig("segments", SEGMENT_KEYS).asMap()).containsOnly(
+                Map.entry("retention.check.interval.ms", "1234"), Map.entry("flush.interval.ms", "250"),
+                Map.entry("committer.threads", "3"));
+        assertThat(c.engineConfig("rocksdb", ROCKS_KEYS).asMap()).as("rocksdb reads no flush interval")
+                .containsOnly(Map.entry("retention.check.interval.ms", "1234"));
+        assertThat(c.keysWithoutEffect("segments", SEGMENT_KEYS)).isEmpty();
+        assertThat(c.keysWithoutEffect("rocksdb", ROCKS_KEYS)).containsExactly("log.flush.interval.ms");
+
+        set.put("storage.segments.retention.check.interval.ms", "99");
+        set.put("log.flush.interval.ms", "0");
+        BrokerConfig own = BrokerConfig.of(set);
+        assertThat(own.engineConfig("segments", SEGMENT_KEYS).asMap()).as("the engine's own key wins; 0 is 1 ms")
+                .contains(Map.entry("retention.check.interval.ms", "99"), Map.entry("flush.interval.ms", "1"));
+        assertThat(own.keysWithoutEffect("segments", SEGMENT_KEYS)).containsExactly("log.retention.check.interval.ms");
+
+        BrokerConfig none = BrokerConfig.of(LOCAL);
+        assertThat(none.engineConfig("segments", SEGMENT_KEYS).asMap()).as("unset: the engine keeps its defaults").isEmpty();
+        assertThat(none.keysWithoutEffect("segments", SEGMENT_KEYS)).isEmpty();
+    }
+
+    @Test
+    void keysWithoutEffectListsTheAcceptedUnusedAndTheDefinedOnesThatChangeNothing() {
+        Map<String, String> set = new HashMap<>(LOCAL);
+        set.put("queued.max.requests", "100");
+        set.put("process.roles", "broker");
+        set.put("max.incremental.fetch.session.cache.slots", "10");
+        set.put("num.io.threads", "2");
+        BrokerConfig c = BrokerConfig.of(set);
+        assertThat(c.unknownKeys()).as("max.incremental.fetch.session.cache.slots is read").isEmpty();
+        assertThat(c.maxIncrementalFetchSessionCacheSlots()).isEqualTo(10);
+        assertThat(c.keysWithoutEffect("segments", SEGMENT_KEYS)).containsExactly("process.roles", "queued.max.requests");
+        assertThat(BrokerConfig.of(LOCAL).maxIncrementalFetchSessionCacheSlots()).as("Kafka's default").isEqualTo(1000);
+    }
+
+    @Test
+    void badRetentionCheckFlushIntervalAndSessionSlotsRefuseToStartNamingTheKey() {
+        Map<String, List<String>> bad = Map.of(
+            "log.retention.check.interval.ms", List.of("0", "-1", "often", ""),
+            "log.flush.interval.ms", List.of("-1", "never", "9223372036854775808"),
+            "max.incremental.fetch.session.cache.slots", List.of("-1", "many", "2147483648"));
+        bad.forEach((key, values) -> values.forEach(value -> {
+            Map<String, String> c = new HashMap<>(LOCAL);
+            c.put(key, value);
+            assertThatThrownBy(() -> BrokerConfig.of(c)).as(key + "=" + value)
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(key)
+                .extracting(e -> ((ConfigException) e).key()).isEqualTo(key);
+        }));
+        Map<String, String> zero = new HashMap<>(LOCAL);
+        zero.put("max.incremental.fetch.session.cache.slots", "0");
+        assertThat(BrokerConfig.of(zero).maxIncrementalFetchSessionCacheSlots()).as("0 disables sessions, as Kafka").isZero();
     }
 }

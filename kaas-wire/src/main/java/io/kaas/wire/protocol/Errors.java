@@ -49,6 +49,8 @@ public final class Errors {
     public static final short NON_EMPTY_GROUP = 68;
     public static final short GROUP_ID_NOT_FOUND = 69;
     public static final short TOPIC_DELETION_DISABLED = 73;
+    public static final short FENCED_LEADER_EPOCH = 74;
+    public static final short UNKNOWN_LEADER_EPOCH = 75;
     public static final short MEMBER_ID_REQUIRED = 79;
     public static final short GROUP_MAX_SIZE_REACHED = 81;
     public static final short FENCED_INSTANCE_ID = 82;

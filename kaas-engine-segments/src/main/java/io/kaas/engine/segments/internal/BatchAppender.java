@@ -230,10 +230,16 @@ final class BatchAppender {
         return fresh;
     }
 
-    /** Compacted topics only (records are decompressed): every record needs a key, as Kafka requires. */
+    /**
+     * Compacted topics only (records are decompressed): every record needs a key, as Kafka requires. Every keyless
+     * record is named by its index (counted across the appended records) so Produce can answer its record_errors.
+     */
     private void requireKeys(ProducedBatches produced) {
+        List<InvalidRecordException.RecordError> keyless = new ArrayList<>();
+        int index = 0;
         for (BatchHeader h : produced.headers()) {
             if (h.isControl() || h.recordCount() == 0) {
+                index += Math.max(0, h.recordCount());
                 continue;
             }
             KeyedRecords records;
@@ -244,10 +250,14 @@ final class BatchAppender {
             }
             for (KeyedRecords.Rec r : records.records()) {
                 if (!r.hasKey()) {
-                    throw new InvalidRecordException("Compacted topic cannot accept message without key in topic partition "
-                            + log.key() + ".");
+                    keyless.add(new InvalidRecordException.RecordError(index,
+                            "Compacted topic cannot accept message without key in topic partition " + log.key()));
                 }
+                index++;
             }
+        }
+        if (!keyless.isEmpty()) {
+            throw InvalidRecordException.forRecords(keyless);
         }
     }
 }

@@ -151,6 +151,13 @@ public abstract class StorageEngineFeatureTck extends TransactionTck {
         append(log, batch().build());
         assertFailsWith(InvalidRecordException.class, () -> log.append(produced(batch().withoutKeys().build()), false));
         assertThat(log.offsets().highWatermark()).as("the keyless batch is not stored").isEqualTo(batch().recordCount());
+        InvalidRecordException mixed = assertFailsWith(InvalidRecordException.class, () -> log.append(produced(
+                batch().record("a", "1").record(null, "2").record("b", "3").record(null, "4").build()), false));
+        assertThat(mixed.recordErrors()).as("each keyless record, by its index in the batch (KIP-467)")
+                .extracting(InvalidRecordException.RecordError::batchIndex).containsExactly(1, 3);
+        assertThat(mixed.recordErrors()).allSatisfy(e -> assertThat(e.message())
+                .startsWith("Compacted topic cannot accept message without key in topic partition "));
+        assertThat(log.offsets().highWatermark()).as("nor is a batch with some keyless records").isEqualTo(batch().recordCount());
     }
 
     // ---- log-append time -------------------------------------------------------------------------
