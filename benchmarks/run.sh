@@ -4,7 +4,8 @@
 # benchmarks/results/<date>.md and .json. Extra arguments go to the harness, e.g.
 #   benchmarks/run.sh --rounds 5
 #   benchmarks/run.sh --mode smoke --systems kaas,kafka
-# Takes about 20-25 minutes on a 2-core machine in the default (full) mode.
+#   benchmarks/run.sh --workloads txn-produce,txn-e2e --rounds 1
+# Takes about 25-30 minutes on a 2-core machine in the default (full) mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -B -ntp -q install -DskipTests

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.FinalizedVersionRange;
 import org.apache.kafka.clients.admin.NewTopic;
 
 /**
@@ -24,7 +25,8 @@ import org.apache.kafka.clients.admin.NewTopic;
  * <pre>
  * java -cp &lt;benchmarks runtime classpath&gt; io.kaas.benchmarks.Harness
  *     --kaas-home distribution/target/kaas-0.1.0-SNAPSHOT [--out benchmarks/results] [--mode full|smoke]
- *     [--rounds N] [--systems kaas,kaas-rocksdb,kafka,kafka-flush1] [--work DIR]
+ *     [--rounds N] [--systems kaas,kaas-rocksdb,kaas-tv1,kafka,kafka-flush1,kafka-tv1] [--work DIR]
+ *     [--workloads all|produce,consume,consume-assigned,e2e,wide,large,txn-produce,txn-e2e] [--name BASENAME]
  * </pre>
  */
 public final class Harness {
@@ -32,15 +34,26 @@ public final class Harness {
     static final String E2E_TOPIC = "bench-e2e";
     static final String WIDE_TOPIC = "bench-wide";
     static final String LARGE_TOPIC = "bench-16k";
+    static final String TXN_TOPIC = "bench-txn";
+    static final String TXN_E2E_TOPIC = "bench-txn-e2e";
+    /** The transactional produce workload's name (the prefix of its figures and of its target's). */
+    static final String TXN_PRODUCE = "produce 1 KiB x3p transactional " + Sizes.TRANSACTION_MILLIS + " ms";
 
     private final Sizes sizes;
+    private final Workloads workloads;
     private final List<BrokerUnderTest> systems;
     private final Path work;
     private final String classpath;
     private final Results results = new Results();
 
     Harness(Sizes sizes, List<BrokerUnderTest> systems, Path work, String classpath) {
+        this(sizes, Workloads.all(), systems, work, classpath);
+    }
+
+    Harness(Sizes sizes, Workloads workloads, List<BrokerUnderTest> systems, Path work, String classpath) {
         this.sizes = sizes;
+        this.workloads = workloads;
+        results.workloads(workloads.toString());
         this.systems = systems;
         this.work = work;
         this.classpath = classpath;
@@ -61,12 +74,17 @@ public final class Harness {
                 case "kaas-rocksdb" -> new KaasUnderTest(kaasHome.toAbsolutePath(), "rocksdb");
                 case "kafka" -> new KafkaUnderTest(false, classpath);
                 case "kafka-flush1" -> new KafkaUnderTest(true, classpath);
-                default -> throw new IllegalArgumentException("unknown system '" + s + "'; known: kaas, kaas-rocksdb, kafka, kafka-flush1");
+                case "kaas-tv1" -> new KaasUnderTest(kaasHome.toAbsolutePath(), "segments", 1);
+                case "kafka-tv1" -> new KafkaUnderTest(false, 1, classpath);
+                default -> throw new IllegalArgumentException("unknown system '" + s
+                        + "'; known: kaas, kaas-rocksdb, kaas-tv1, kafka, kafka-flush1, kafka-tv1");
             });
         }
-        Harness h = new Harness(sizes, systems, work, classpath);
+        Workloads workloads = opts.containsKey("workloads") ? Workloads.parse(opts.get("workloads")) : Workloads.all();
+        Harness h = new Harness(sizes, workloads, systems, work, classpath);
         Results r = h.run();
-        String name = sizes.name().equals("full") ? LocalDate.now().toString() : LocalDate.now() + "-" + sizes.name();
+        String name = opts.getOrDefault("name",
+                sizes.name().equals("full") ? LocalDate.now().toString() : LocalDate.now() + "-" + sizes.name());
         r.write(out, name, "kaas vs Apache Kafka " + kafkaVersion() + " — " + LocalDate.now(), machine(), sizes);
         System.out.println(r.markdown("kaas vs Apache Kafka", machine(), sizes));
         System.out.println("Results written to " + out.resolve(name + ".md") + " and .json");
@@ -95,8 +113,10 @@ public final class Harness {
     }
 
     private void runOne(BrokerUnderTest system, int round, Path dir) throws IOException, InterruptedException {
+        double load = ProcStats.loadAverage();
         BrokerUnderTest.Running b = system.start(dir);
         String label = system.label();
+        results.add("machine load average (1 min) before start", label, load);
         long pid = b.process().pid();
         try {
             results.add("start-up to first Metadata ms", label, b.startupMillis());
@@ -109,28 +129,57 @@ public final class Harness {
             createTopics(b.bootstrap());
             LoadTools tools = new LoadTools(classpath, dir);
             int n = sizes.recordsSmall();
-            double cpu0 = ProcStats.cpuSeconds(pid);
-            step(label, round, "produce 1 KiB x3p acks=all", () -> tools.produce(b.bootstrap(), KIB_TOPIC, n, 1024, "all"));
-            step(label, round, "produce 1 KiB x3p acks=1", () -> tools.produce(b.bootstrap(), KIB_TOPIC, n, 1024, "1"));
-            double cpu1 = ProcStats.cpuSeconds(pid);
-            results.add("CPU s per GB produced", label, (cpu1 - cpu0) / (2.0 * n * 1024 / 1e9));
-            int passes = sizes.consumePasses();
-            int consumedPasses = step(label, round, "consume 1 KiB x3p",
-                    () -> medianOf(passes, () -> tools.consume(b.bootstrap(), KIB_TOPIC, 2 * n))) ? passes : 0;
-            consumedPasses += step(label, round, "consume 1 KiB x3p, assigned (no group)",
-                    () -> medianOf(passes, () -> tools.consumeAssigned(b.bootstrap(), KIB_TOPIC, 2 * n))) ? passes : 0;
-            double cpu2 = ProcStats.cpuSeconds(pid);
-            // Every pass reads the whole topic once; a failed workload (no group support) reads nothing counted.
-            results.add("CPU s per GB consumed", label, (cpu2 - cpu1) / (Math.max(1, consumedPasses) * 2.0 * n * 1024 / 1e9));
-            step(label, round, "end-to-end 1 KiB one at a time", () -> tools.endToEnd(b.bootstrap(), E2E_TOPIC,
-                    sizes.e2eMessages(), sizes.e2eRecordSize()));
-            step(label, round, "produce 1 KiB x" + sizes.widePartitions() + "p acks=all", () -> tools.produce(b.bootstrap(),
-                    WIDE_TOPIC, sizes.wideRecords(), 1024, "all"));
-            results.add("RSS after " + sizes.widePartitions() + " partitions written MiB", label, ProcStats.rssMiB(pid));
-            results.add("live heap after " + sizes.widePartitions() + " partitions written MiB", label,
-                    ProcStats.liveHeapMiB(pid));
-            step(label, round, "produce 16 KiB x3p acks=all", () -> tools.produce(b.bootstrap(), LARGE_TOPIC,
-                    sizes.largeRecords(), 16 * 1024, "all"));
+            if (workloads.has("produce")) {
+                double cpu0 = ProcStats.cpuSeconds(pid);
+                step(label, round, "produce 1 KiB x3p acks=all", () -> tools.produce(b.bootstrap(), KIB_TOPIC, n, 1024, "all"));
+                step(label, round, "produce 1 KiB x3p acks=1", () -> tools.produce(b.bootstrap(), KIB_TOPIC, n, 1024, "1"));
+                double cpu1 = ProcStats.cpuSeconds(pid);
+                results.add("CPU s per GB produced", label, (cpu1 - cpu0) / (2.0 * n * 1024 / 1e9));
+            }
+            if (workloads.has("consume") || workloads.has("consume-assigned")) {
+                int passes = sizes.consumePasses();
+                double cpu1 = ProcStats.cpuSeconds(pid);
+                int consumedPasses = workloads.has("consume") && step(label, round, "consume 1 KiB x3p",
+                        () -> medianOf(passes, () -> tools.consume(b.bootstrap(), KIB_TOPIC, 2 * n))) ? passes : 0;
+                consumedPasses += workloads.has("consume-assigned") && step(label, round, "consume 1 KiB x3p, assigned (no group)",
+                        () -> medianOf(passes, () -> tools.consumeAssigned(b.bootstrap(), KIB_TOPIC, 2 * n))) ? passes : 0;
+                double cpu2 = ProcStats.cpuSeconds(pid);
+                // Every pass reads the whole topic once; a failed workload (no group support) reads nothing counted.
+                results.add("CPU s per GB consumed", label, (cpu2 - cpu1) / (Math.max(1, consumedPasses) * 2.0 * n * 1024 / 1e9));
+            }
+            if (workloads.has("e2e")) {
+                step(label, round, "end-to-end 1 KiB one at a time", () -> tools.endToEnd(b.bootstrap(), E2E_TOPIC,
+                        sizes.e2eMessages(), sizes.e2eRecordSize()));
+            }
+            if (workloads.has("wide")) {
+                step(label, round, "produce 1 KiB x" + sizes.widePartitions() + "p acks=all", () -> tools.produce(b.bootstrap(),
+                        WIDE_TOPIC, sizes.wideRecords(), 1024, "all"));
+                results.add("RSS after " + sizes.widePartitions() + " partitions written MiB", label, ProcStats.rssMiB(pid));
+                results.add("live heap after " + sizes.widePartitions() + " partitions written MiB", label,
+                        ProcStats.liveHeapMiB(pid));
+            }
+            if (workloads.has("large")) {
+                step(label, round, "produce 16 KiB x3p acks=all", () -> tools.produce(b.bootstrap(), LARGE_TOPIC,
+                        sizes.largeRecords(), 16 * 1024, "all"));
+            }
+            if (workloads.transactional()) {
+                results.add("transaction.version finalized", label, finalizedTransactionVersion(b.bootstrap()));
+            }
+            if (workloads.has("txn-produce")) {
+                double cpu0 = ProcStats.cpuSeconds(pid);
+                boolean ok = step(label, round, TXN_PRODUCE,
+                        () -> tools.produceTransactional(b.bootstrap(), TXN_TOPIC, n, 1024,
+                                "bench-txn-" + label + "-" + round, Sizes.TRANSACTION_MILLIS));
+                if (ok) {
+                    results.add("CPU s per GB produced, transactional", label,
+                            (ProcStats.cpuSeconds(pid) - cpu0) / (n * 1024 / 1e9));
+                }
+            }
+            if (workloads.has("txn-e2e")) {
+                step(label, round, "end-to-end 1 KiB one transaction each, read_committed",
+                        () -> tools.transactionalEndToEnd(b.bootstrap(), TXN_E2E_TOPIC, sizes.e2eMessages(),
+                                sizes.e2eRecordSize()));
+            }
         } finally {
             b.stop();
         }
@@ -170,12 +219,36 @@ public final class Harness {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "120000");
+        List<NewTopic> topics = new ArrayList<>(List.of(new NewTopic(KIB_TOPIC, 3, (short) 1),
+                new NewTopic(E2E_TOPIC, 1, (short) 1), new NewTopic(LARGE_TOPIC, 3, (short) 1)));
+        if (workloads.has("wide")) {
+            topics.add(new NewTopic(WIDE_TOPIC, sizes.widePartitions(), (short) 1));
+        }
+        if (workloads.transactional()) {
+            topics.add(new NewTopic(TXN_TOPIC, 3, (short) 1));
+            topics.add(new NewTopic(TXN_E2E_TOPIC, 1, (short) 1));
+        }
         try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(KIB_TOPIC, 3, (short) 1), new NewTopic(E2E_TOPIC, 1, (short) 1),
-                    new NewTopic(WIDE_TOPIC, sizes.widePartitions(), (short) 1), new NewTopic(LARGE_TOPIC, 3, (short) 1)))
-                    .all().get(120, TimeUnit.SECONDS);
+            admin.createTopics(topics).all().get(120, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IOException("cannot create the benchmark topics: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The broker's finalized {@code transaction.version} (DescribeFeatures), which decides whether the
+     * 4.x producer runs transactions V2 (KIP-890) or V1; 0 if none is finalized, NaN if the broker did not say.
+     */
+    private static double finalizedTransactionVersion(String bootstrap) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(p)) {
+            FinalizedVersionRange v = admin.describeFeatures().featureMetadata().get(30, TimeUnit.SECONDS)
+                    .finalizedFeatures().get("transaction.version");
+            return v == null ? 0 : v.maxVersionLevel();
+        } catch (Exception e) {
+            System.out.println("   (no finalized features: " + e.getMessage() + ")");
+            return Double.NaN;
         }
     }
 

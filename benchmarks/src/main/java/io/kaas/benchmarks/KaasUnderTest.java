@@ -3,6 +3,7 @@ package io.kaas.benchmarks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,25 +14,35 @@ import java.util.List;
 final class KaasUnderTest extends BrokerUnderTest {
     private final Path home;
     private final String engine;
+    private final int transactionVersion;
 
     /**
      * @param engine the storage engine by name: {@code segments} (the default, labelled {@code kaas}) or
      *               another, e.g. {@code rocksdb} from the shipped plugin (labelled {@code kaas-rocksdb})
      */
     KaasUnderTest(Path home, String engine) {
+        this(home, engine, 0);
+    }
+
+    /**
+     * @param transactionVersion kaas's {@code transaction.version} setting (the finalized feature
+     *                           level: 1 or 2); 0 for its default (2)
+     */
+    KaasUnderTest(Path home, String engine, int transactionVersion) {
         this.home = home;
         this.engine = engine;
+        this.transactionVersion = transactionVersion;
     }
 
     @Override
     String label() {
-        return engine.equals("segments") ? "kaas" : "kaas-" + engine;
+        return (engine.equals("segments") ? "kaas" : "kaas-" + engine) + (transactionVersion > 0 ? "-tv" + transactionVersion : "");
     }
 
     @Override
     String describe() {
-        return "kaas, storage.engine=" + engine + ": fsync before acks=all answers; "
-                + "bin/kaas-server-start.sh defaults (-Xms256m -Xmx1g, G1)";
+        return "kaas, storage.engine=" + engine + (transactionVersion > 0 ? ", transaction.version=" + transactionVersion : "")
+                + ": fsync before acks=all answers; bin/kaas-server-start.sh defaults (-Xms256m -Xmx1g, G1)";
     }
 
     @Override
@@ -40,13 +51,17 @@ final class KaasUnderTest extends BrokerUnderTest {
         if (!Files.isRegularFile(script)) {
             throw new IOException("no kaas distribution at " + home + " (build it: ./mvnw -pl distribution -am install -DskipTests)");
         }
-        return List.of("bash", script.toString(), home.resolve("config/server.properties").toString(),
+        List<String> cmd = new ArrayList<>(List.of("bash", script.toString(), home.resolve("config/server.properties").toString(),
                 "--override", "log.dirs=" + dataDir,
                 "--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
                 "--override", "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
                 "--override", "auto.create.topics.enable=false",
                 // As the Kafka broker under test (Kafka's sample server.properties), so group joins compare fairly.
                 "--override", "group.initial.rebalance.delay.ms=0",
-                "--override", "storage.engine=" + engine);
+                "--override", "storage.engine=" + engine));
+        if (transactionVersion > 0) {
+            cmd.addAll(List.of("--override", "transaction.version=" + transactionVersion));
+        }
+        return cmd;
     }
 }

@@ -21,22 +21,33 @@ final class KafkaUnderTest extends BrokerUnderTest {
             "-XX:MaxInlineLevel=15", "-Djava.awt.headless=true");
 
     private final boolean flushEveryMessage;
+    private final int transactionVersion;
     private final String classpath;
 
     KafkaUnderTest(boolean flushEveryMessage, String classpath) {
+        this(flushEveryMessage, 0, classpath);
+    }
+
+    /**
+     * @param transactionVersion the {@code transaction.version} feature level to format with
+     *                           ({@code --feature transaction.version=N}); 0 for the release's default (2 in 4.1)
+     */
+    KafkaUnderTest(boolean flushEveryMessage, int transactionVersion, String classpath) {
         this.flushEveryMessage = flushEveryMessage;
+        this.transactionVersion = transactionVersion;
         this.classpath = classpath;
     }
 
     @Override
     String label() {
-        return flushEveryMessage ? "kafka-flush1" : "kafka";
+        return (flushEveryMessage ? "kafka-flush1" : "kafka") + (transactionVersion > 0 ? "-tv" + transactionVersion : "");
     }
 
     @Override
     String describe() {
         return (flushEveryMessage ? "Kafka with log.flush.interval.messages=1 (fsync every append)"
                 : "Kafka default: no fsync on ack (page cache only)")
+                + (transactionVersion > 0 ? ", formatted with transaction.version=" + transactionVersion : "")
                 + "; kafka-server-start.sh JVM flags (-Xms1G -Xmx1G, G1), KRaft combined mode";
     }
 
@@ -75,10 +86,13 @@ final class KafkaUnderTest extends BrokerUnderTest {
         return cmd;
     }
 
-    /** {@code kafka-storage.sh format -t <uuid> -c server.properties}, as a separate JVM. */
+    /** {@code kafka-storage.sh format -t <uuid> -c server.properties [--feature ...]}, as a separate JVM. */
     private void format(Path workDir, Path config) throws IOException {
-        List<String> cmd = List.of(javaBin(), "-Xmx256m", "-cp", classpath, "kafka.tools.StorageTool", "format",
-                "-t", Uuid.randomUuid().toString(), "-c", config.toString());
+        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m", "-cp", classpath, "kafka.tools.StorageTool",
+                "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()));
+        if (transactionVersion > 0) {
+            cmd.addAll(List.of("--feature", "transaction.version=" + transactionVersion));
+        }
         Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(workDir.resolve("format.log").toFile()).start();
         try {

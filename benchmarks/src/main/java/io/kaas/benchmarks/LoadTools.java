@@ -22,6 +22,8 @@ final class LoadTools {
     private static final Pattern ASSIGNED_SUMMARY = Pattern.compile("MB\\.sec=([\\d.]+) nMsg\\.sec=([\\d.]+)");
     private static final Pattern E2E_AVG = Pattern.compile("Avg latency: ([\\d.]+) ms");
     private static final Pattern E2E_PERCENTILES = Pattern.compile("50th = (\\d+), 99th = (\\d+), 99.9th = (\\d+)");
+    private static final Pattern TXN_E2E_SUMMARY = Pattern.compile("txn-e2e: messages=\\d+ avg=([\\d.]+) p50=([\\d.]+) "
+            + "p99=([\\d.]+) p999=([\\d.]+) commit\\.avg=([\\d.]+) commit\\.p99=([\\d.]+)");
 
     private final String classpath;
     private final Path logDir;
@@ -35,9 +37,28 @@ final class LoadTools {
     /** ProducerPerformance at full speed; figures: records/s, MB/s, latency avg/p50/p99/p999 (ms). */
     Map<String, Double> produce(String bootstrap, String topic, int records, int recordSize, String acks)
             throws IOException, InterruptedException {
-        String out = run("org.apache.kafka.tools.ProducerPerformance", List.of("--topic", topic,
+        return producerPerformance(List.of("--topic", topic,
                 "--num-records", Integer.toString(records), "--record-size", Integer.toString(recordSize),
                 "--throughput", "-1", "--producer-props", "bootstrap.servers=" + bootstrap, "acks=" + acks));
+    }
+
+    /**
+     * ProducerPerformance as a transactional producer ({@code --transactional-id}): it commits a
+     * transaction every {@code transactionMillis} and once at the end; the transactional producer
+     * implies {@code acks=all} and idempotence. Same figures as {@link #produce}.
+     */
+    Map<String, Double> produceTransactional(String bootstrap, String topic, int records, int recordSize,
+                                             String transactionalId, int transactionMillis)
+            throws IOException, InterruptedException {
+        return producerPerformance(List.of("--topic", topic,
+                "--num-records", Integer.toString(records), "--record-size", Integer.toString(recordSize),
+                "--throughput", "-1", "--transactional-id", transactionalId,
+                "--transaction-duration-ms", Integer.toString(transactionMillis),
+                "--producer-props", "bootstrap.servers=" + bootstrap));
+    }
+
+    private Map<String, Double> producerPerformance(List<String> args) throws IOException, InterruptedException {
+        String out = run("org.apache.kafka.tools.ProducerPerformance", args);
         Matcher m = lastMatch(PRODUCER_SUMMARY, out);
         Map<String, Double> f = new LinkedHashMap<>();
         f.put("records/s", Double.parseDouble(m.group(2)));
@@ -111,6 +132,25 @@ final class LoadTools {
         f.put("latency p50 ms", Double.parseDouble(p.group(1)));
         f.put("latency p99 ms", Double.parseDouble(p.group(2)));
         f.put("latency p999 ms", Double.parseDouble(p.group(3)));
+        return f;
+    }
+
+    /**
+     * {@link TransactionalEndToEndLatency}: one record per transaction, read back with read_committed;
+     * figures in ms: send to visible (avg/p50/p99/p999) and the commit call (avg/p99).
+     */
+    Map<String, Double> transactionalEndToEnd(String bootstrap, String topic, int messages, int size)
+            throws IOException, InterruptedException {
+        String out = run(TransactionalEndToEndLatency.class.getName(), List.of(bootstrap, topic,
+                Integer.toString(messages), Integer.toString(size)));
+        Matcher m = lastMatch(TXN_E2E_SUMMARY, out);
+        Map<String, Double> f = new LinkedHashMap<>();
+        f.put("latency avg ms", Double.parseDouble(m.group(1)));
+        f.put("latency p50 ms", Double.parseDouble(m.group(2)));
+        f.put("latency p99 ms", Double.parseDouble(m.group(3)));
+        f.put("latency p999 ms", Double.parseDouble(m.group(4)));
+        f.put("commit avg ms", Double.parseDouble(m.group(5)));
+        f.put("commit p99 ms", Double.parseDouble(m.group(6)));
         return f;
     }
 

@@ -34,6 +34,19 @@ final class ProcStats {
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS_PER_SECOND;
     }
 
+    /**
+     * The machine's 1-minute load average ({@code /proc/loadavg}); NaN off Linux. Taken before a broker
+     * starts, it shows how busy the machine was with other work (on 2 cores, anything above about 1
+     * means the broker and its load generator shared the cores with someone else).
+     */
+    static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
     /** Heap in use in MiB after a full GC (the live set), from {@code jcmd}; NaN if jcmd fails. */
     static double liveHeapMiB(long pid) {
         try {

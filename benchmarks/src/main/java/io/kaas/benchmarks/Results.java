@@ -31,6 +31,10 @@ final class Results {
                     "p99 produce latency (acks=all) no worse than Kafka's"),
             new Target("produce 1 KiB x3p acks=1: latency p99 ms", "kafka", 1.0, false,
                     "p99 produce latency (acks=1) no worse than Kafka's"),
+            new Target(Harness.TXN_PRODUCE + ": records/s", "kafka", 1.5, true,
+                    "transactional produce records/s (kaas fsyncs) >= 1.5x Kafka default (no fsync)"),
+            new Target(Harness.TXN_PRODUCE + ": records/s", "kafka-flush1", 1.5, true,
+                    "transactional produce records/s >= 1.5x Kafka with flush.messages=1"),
             new Target("start-up to first Metadata ms", "kafka", 0.25, false, "start-up <= 1/4 of Kafka's"),
             new Target("RSS after 10 s idle MiB", "kafka", 1.0 / 3, false, "idle RSS <= 1/3 of Kafka's"));
 
@@ -38,6 +42,12 @@ final class Results {
     private final List<String> errors = new ArrayList<>();
     private final List<String> systems = new ArrayList<>();
     private final Map<String, String> descriptions = new LinkedHashMap<>();
+    private String workloads = Workloads.all().toString();
+
+    /** The workloads the run selected, named in the report. */
+    void workloads(String names) {
+        this.workloads = names;
+    }
 
     void system(String label, String description) {
         if (!systems.contains(label)) {
@@ -85,25 +95,26 @@ final class Results {
         b.append("Machine: ").append(machine).append(". Mode `").append(sizes.name()).append("`, ")
                 .append(sizes.rounds()).append(" round(s); every figure is the median over rounds. ")
                 .append("Brokers and load generators are separate JVMs on loopback, run one system after the other ")
-                .append("within each round; each round starts each broker afresh on an empty data dir.\n\n");
+                .append("within each round; each round starts each broker afresh on an empty data dir. ")
+                .append("Workloads: `").append(workloads).append("`.\n\n");
         for (String s : systems) {
             b.append("- **").append(s).append("**: ").append(descriptions.get(s)).append('\n');
         }
+        List<String[]> ratios = ratioColumns();
         b.append("\n| figure |");
         systems.forEach(s -> b.append(' ').append(s).append(" |"));
-        List<String> others = systems.stream().filter(s -> !s.equals("kaas")).toList();
-        others.forEach(s -> b.append(" kaas/").append(s).append(" |"));
+        ratios.forEach(r -> b.append(' ').append(r[0]).append('/').append(r[1]).append(" |"));
         b.append("\n|---|");
         systems.forEach(s -> b.append("---:|"));
-        others.forEach(s -> b.append("---:|"));
+        ratios.forEach(r -> b.append("---:|"));
         b.append('\n');
         for (String figure : samples.keySet()) {
             b.append("| ").append(figure).append(" |");
             for (String s : systems) {
                 b.append(' ').append(fmt(median(figure, s))).append(" |");
             }
-            for (String s : others) {
-                b.append(' ').append(fmt(median(figure, "kaas") / median(figure, s))).append(" |");
+            for (String[] r : ratios) {
+                b.append(' ').append(fmt(median(figure, r[0]) / median(figure, r[1]))).append(" |");
             }
             b.append('\n');
         }
@@ -120,10 +131,32 @@ final class Results {
         return b.toString();
     }
 
+    /**
+     * The ratio columns, as {numerator, denominator}: {@code kaas} against every other system (or, in a
+     * run without {@code kaas}, the first kaas variant against the others), and each variant against
+     * its Kafka counterpart ({@code kaas-tv1/kafka-tv1}).
+     */
+    List<String[]> ratioColumns() {
+        List<String[]> columns = new ArrayList<>();
+        String reference = systems.contains("kaas") ? "kaas"
+                : systems.stream().filter(s -> s.startsWith("kaas")).findFirst().orElse(null);
+        if (reference != null) {
+            systems.stream().filter(s -> !s.equals(reference)).forEach(s -> columns.add(new String[] {reference, s}));
+        }
+        for (String s : systems) {
+            String counterpart = "kafka" + s.substring("kaas".length());
+            if (s.startsWith("kaas-") && systems.contains(counterpart) && !s.equals(reference)) {
+                columns.add(new String[] {s, counterpart});
+            }
+        }
+        return columns;
+    }
+
     String json(String machine, Sizes sizes) {
         StringBuilder b = new StringBuilder("{\n");
         b.append("  \"machine\": ").append(str(machine)).append(",\n");
         b.append("  \"mode\": ").append(str(sizes.name())).append(",\n  \"rounds\": ").append(sizes.rounds()).append(",\n");
+        b.append("  \"workloads\": ").append(str(workloads)).append(",\n");
         b.append("  \"systems\": {");
         int i = 0;
         for (String s : systems) {

@@ -7,11 +7,15 @@ package io.kaas.benchmarks;
 record Sizes(String name, int rounds, int recordsSmall, int wideRecords, int widePartitions, int largeRecords,
              int e2eMessages, int idleSeconds, int e2eRecordSize, int consumePasses) {
 
+    /** ProducerPerformance's {@code --transaction-duration-ms} in the transactional produce workload. */
+    static final int TRANSACTION_MILLIS = 100;
+
     /**
      * 500,000 records per produce run (several seconds even for kaas, so JIT warm-up of the broker and
      * the load generator is not most of it), and each consume workload read three times per round,
      * its median pass reported: a 1 GB read takes two seconds, and one pass per round was a cold read
-     * rounded to ConsumerPerformance's milliseconds.
+     * rounded to ConsumerPerformance's milliseconds. The transactional end-to-end run commits one
+     * transaction per record, as many as the plain end-to-end run sends (about 10 s on Kafka).
      */
     static Sizes full() {
         return new Sizes("full", 3, 500_000, 100_000, 1000, 10_000, 2_000, 10, 1024, 3);

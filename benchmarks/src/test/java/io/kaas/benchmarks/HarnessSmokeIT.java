@@ -21,7 +21,9 @@ class HarnessSmokeIT {
     Path work;
 
     @Test
-    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    // About a minute per broker; a broker that cannot run a workload costs up to the client's 60 s
+    // max.block.ms for each (the transactional ones on a broker without a transaction coordinator).
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void oneTinyRoundAgainstBothBrokersProducesEveryReport() throws Exception {
         Path home = Path.of(System.getProperty("kaas.home", "../distribution/target/kaas-0.1.0-SNAPSHOT"));
         assumeTrue(Files.isRegularFile(home.resolve("bin/kaas-server-start.sh")),
@@ -35,14 +37,24 @@ class HarnessSmokeIT {
         Path out = Path.of("target", "smoke-results");
         results.write(out, "smoke", "kaas vs Apache Kafka (smoke)", Harness.machine(), Sizes.smoke());
         for (String system : List.of("kaas", "kafka")) {
-            assertThat(results.median("start-up to first Metadata ms", system)).as(system).isPositive();
-            assertThat(results.median("RSS after 10 s idle MiB", system)).as(system).isPositive();
-            assertThat(results.median("produce 1 KiB x3p acks=all: records/s", system)).as(system).isPositive();
-            assertThat(results.median("produce 1 KiB x3p acks=1: records/s", system)).as(system).isPositive();
-            assertThat(results.median("consume 1 KiB x3p, assigned (no group): MB/s", system)).as(system).isPositive();
-            assertThat(results.median("produce 16 KiB x3p acks=all: records/s", system)).as(system).isPositive();
+            assertCameOut(results, "start-up to first Metadata ms", system);
+            assertCameOut(results, "RSS after 10 s idle MiB", system);
+            assertCameOut(results, "produce 1 KiB x3p acks=all: records/s", system);
+            assertCameOut(results, "produce 1 KiB x3p acks=1: records/s", system);
+            assertCameOut(results, "consume 1 KiB x3p, assigned (no group): MB/s", system);
+            assertCameOut(results, "produce 16 KiB x3p acks=all: records/s", system);
+            assertThat(results.median("transaction.version finalized", system)).as(system).isEqualTo(2.0);
+            assertCameOut(results, "end-to-end 1 KiB one transaction each, read_committed: latency p99 ms", system);
         }
+        // kaas's transactions V2 produce at full speed (5 requests in flight) still fails in its first transaction
+        // (results/2026-12-01-transactions.md); assert it for kaas too once that is fixed.
+        assertCameOut(results, Harness.TXN_PRODUCE + ": records/s", "kafka");
         assertThat(Files.readString(out.resolve("smoke.md"))).contains("| figure |", "kaas/kafka");
         assertThat(Files.readString(out.resolve("smoke.json"))).contains("\"figures\"", "\"targets\"");
+    }
+
+    /** A figure the run recorded: a real positive number (a workload that failed leaves NaN, which isPositive accepts). */
+    private static void assertCameOut(Results results, String figure, String system) {
+        assertThat(results.median(figure, system)).as(system + ": " + figure).isNotNaN().isPositive();
     }
 }
