@@ -22,10 +22,7 @@ public final class Handlers {
         int nodeId = ctx.nodeId();
         GroupConfigs groupConfigs = groups.groupConfigs();
         return List.of(
-                ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics,
-                        (id, pid, epoch, partitions, verifyOnly) -> verifyOnly
-                                ? transactions.addPartitions(id, pid, epoch, partitions, true)
-                                : transactions.addPartitionsImplicitly(id, pid, epoch, partitions), guards,
+                ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics, transactions::addPartitions, guards,
                         ctx.config().implicitAddRetry())),
                 ServedApi.of(ApiContracts.FETCH, new FetchHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.LIST_OFFSETS, new ListOffsetsHandler(topics)),

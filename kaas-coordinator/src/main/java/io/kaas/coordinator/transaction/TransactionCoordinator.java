@@ -43,8 +43,6 @@ public final class TransactionCoordinator implements AutoCloseable {
     static final String TOPIC = "__transaction_state";
     /** How long {@link #start} waits for the transactions it found prepared before it lets them finish behind. */
     static final long START_COMPLETION_WAIT_MS = 10_000;
-    /** How long an implicit add waits for the previous transaction of its id to complete before it answers. */
-    static final long COMPLETION_WAIT_MS = 100;
 
     /** InitProducerId's answer. */
     public record InitResult(short errorCode, long producerId, short producerEpoch) {
@@ -433,27 +431,6 @@ public final class TransactionCoordinator implements AutoCloseable {
                                                                          short producerEpoch,
                                                                          Collection<TopicPartitionRef> partitions,
                                                                          boolean verifyOnly) {
-        return addPartitions(transactionalId, producerId, producerEpoch, partitions, verifyOnly, false);
-    }
-
-    /**
-     * The implicit add of a Produce v12+ (transactions V2): as {@link #addPartitions} with {@code verifyOnly} false,
-     * but an add that finds the id's previous transaction still completing (its markers being written, which a V2
-     * producer that starts its next transaction at once always meets) waits for that completion, at most
-     * {@link #COMPLETION_WAIT_MS}, instead of answering CONCURRENT_TRANSACTIONS at once and leaving the broker to poll.
-     * AddPartitionsToTxn itself keeps Kafka's immediate answer.
-     */
-    public CompletableFuture<Map<TopicPartitionRef, Short>> addPartitionsImplicitly(String transactionalId,
-                                                                                   long producerId, short producerEpoch,
-                                                                                   Collection<TopicPartitionRef> partitions) {
-        return addPartitions(transactionalId, producerId, producerEpoch, partitions, false, true);
-    }
-
-    /** @param await whether to wait for a completion in progress once (see {@link #addPartitionsImplicitly}) */
-    private CompletableFuture<Map<TopicPartitionRef, Short>> addPartitions(String transactionalId, long producerId,
-                                                                          short producerEpoch,
-                                                                          Collection<TopicPartitionRef> partitions,
-                                                                          boolean verifyOnly, boolean await) {
         Set<TopicPartitionRef> asked = new LinkedHashSet<>(partitions);
         TransactionMetadata md = txns.get(transactionalId == null ? "" : transactionalId);
         short error = preCheck(transactionalId, md, producerId, producerEpoch);
@@ -476,13 +453,6 @@ public final class TransactionCoordinator implements AutoCloseable {
                         : Errors.INVALID_TXN_STATE));
                 return CompletableFuture.completedFuture(out);
             } else if (md.pending != null || img.isPrepare() || img.state() == TransactionState.DEAD) {
-                CompletableFuture<Void> completing = md.completion;
-                if (await && img.isPrepare() && completing != null && !completing.isDone()) {
-                    return completing.copy().completeOnTimeout(null, COMPLETION_WAIT_MS, TimeUnit.MILLISECONDS)
-                            .handle((ignored, failure) -> null)
-                            .thenCompose(ignored -> addPartitions(transactionalId, producerId, producerEpoch,
-                                    partitions, false, false));
-                }
                 step = Step.error(Errors.CONCURRENT_TRANSACTIONS);
             } else if (img.state() == TransactionState.ONGOING && img.partitions().containsAll(asked)) {
                 step = Step.error(Errors.NONE);

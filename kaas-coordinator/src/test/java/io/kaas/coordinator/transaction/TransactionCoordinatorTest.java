@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kaas.api.storage.LogOffsets;
 import io.kaas.wire.protocol.Errors;
 import java.util.List;
-import io.kaas.api.cluster.TopicPartitionRef;
-import java.util.concurrent.CompletableFuture;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -164,32 +161,6 @@ class TransactionCoordinatorTest extends TxnTestSupport {
         h.markers.down = false;
         await(() -> state("app") == TransactionState.COMPLETE_COMMIT, TransactionCompleter.MAX_BACKOFF_MS);
         assertThat(add("app", p, tp(1))).containsEntry(tp(1), Errors.NONE);
-    }
-
-    @Test
-    void anImplicitAddWaitsForThePreviousTransactionToCompleteInsteadOfAnsweringConcurrent() throws Exception {
-        TransactionCoordinator.InitResult p = initOk("app");
-        add("app", p, tp(0));
-        h.markers.down = true;
-        assertThat(end("app", p.producerId(), p.producerEpoch(), true, false).errorCode()).isEqualTo(Errors.NONE);
-        // the markers cannot be written: the wait is bounded, then Kafka's answer
-        assertThat(get(c().addPartitionsImplicitly("app", p.producerId(), p.producerEpoch(), List.of(tp(1)))))
-                .containsEntry(tp(1), Errors.CONCURRENT_TRANSACTIONS);
-        // the markers go through and the Complete state is being written: the add waits for it, then opens
-        CompletableFuture<Void> gate = new CompletableFuture<>();
-        h.stateLog.gate = gate;
-        h.markers.down = false;
-        await(() -> h.markers.written.stream().anyMatch(m -> m.partition().equals(tp(0))),
-                TransactionCompleter.MAX_BACKOFF_MS);
-        CompletableFuture<Map<TopicPartitionRef, Short>> adding =
-                c().addPartitionsImplicitly("app", p.producerId(), p.producerEpoch(), List.of(tp(1)));
-        assertThat(adding).isNotDone();
-        // AddPartitionsToTxn itself answers at once, as Kafka
-        assertThat(add("app", p, tp(1))).containsEntry(tp(1), Errors.CONCURRENT_TRANSACTIONS);
-        gate.complete(null);
-        h.stateLog.gate = CompletableFuture.completedFuture(null);
-        assertThat(get(adding)).containsEntry(tp(1), Errors.NONE);
-        assertThat(state("app")).isEqualTo(TransactionState.ONGOING);
     }
 
     @Test
