@@ -1,5 +1,6 @@
 package io.kaas.broker.handler;
 
+import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.broker.BrokerContext;
 import io.kaas.broker.request.ApiContracts;
 import io.kaas.broker.request.ServedApi;
@@ -9,7 +10,10 @@ import io.kaas.coordinator.group.GroupConfigs;
 import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.coordinator.transaction.ProducerIds;
 import io.kaas.coordinator.transaction.TransactionCoordinator;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /** Registers every topic, produce/fetch and admin handler with its contract; the registry adds ApiVersions. */
 public final class Handlers {
@@ -22,7 +26,7 @@ public final class Handlers {
         int nodeId = ctx.nodeId();
         GroupConfigs groupConfigs = groups.groupConfigs();
         return List.of(
-                ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics, transactions::addPartitions, guards,
+                ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics, verifier(transactions), guards,
                         ctx.config().implicitAddRetry())),
                 ServedApi.of(ApiContracts.FETCH, new FetchHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.LIST_OFFSETS, new ListOffsetsHandler(topics)),
@@ -39,5 +43,21 @@ public final class Handlers {
                 ServedApi.of(ApiContracts.LIST_CONFIG_RESOURCES, new ListConfigResourcesHandler(nodeId, topics, groupConfigs)),
                 ServedApi.of(ApiContracts.DESCRIBE_CLUSTER, new DescribeClusterHandler(ctx)),
                 ServedApi.of(ApiContracts.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(ctx, topics)));
+    }
+
+    /** Produce's view of the coordinator: verification, and the completion a retried implicit add waits for. */
+    private static TransactionVerifier verifier(TransactionCoordinator transactions) {
+        return new TransactionVerifier() {
+            @Override
+            public CompletableFuture<Map<TopicPartitionRef, Short>> addPartitions(String transactionalId, long producerId,
+                    short producerEpoch, Collection<TopicPartitionRef> partitions, boolean verifyOnly) {
+                return transactions.addPartitions(transactionalId, producerId, producerEpoch, partitions, verifyOnly);
+            }
+
+            @Override
+            public CompletableFuture<Void> completion(String transactionalId) {
+                return transactions.completion(transactionalId);
+            }
+        };
     }
 }

@@ -37,7 +37,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -250,9 +249,15 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
             if (!errors.containsValue(Errors.CONCURRENT_TRANSACTIONS) || System.nanoTime() + backoffNanos > deadline) {
                 return CompletableFuture.completedFuture(new Verified(errors, guard));
             }
-            Executor later = CompletableFuture.delayedExecutor(retry.backoffMs(), TimeUnit.MILLISECONDS);
-            return CompletableFuture.supplyAsync(() -> null, later)
-                    .thenCompose(ignored -> verify(transactionalId, producerId, epoch, partitions, verifyOnly, deadline));
+            // The previous transaction is completing: ask again once it is complete (or after the backoff if nothing
+            // is known to be completing), never past the deadline. The new attempt takes its own guard.
+            CompletableFuture<Void> completing = transactions.completion(transactionalId);
+            CompletableFuture<Void> wait = completing.isDone()
+                    ? CompletableFuture.runAsync(() -> { },
+                            CompletableFuture.delayedExecutor(retry.backoffMs(), TimeUnit.MILLISECONDS))
+                    : completing.completeOnTimeout(null, Math.max(1, TimeUnit.NANOSECONDS.toMillis(
+                            deadline - System.nanoTime())), TimeUnit.MILLISECONDS);
+            return wait.thenCompose(ignored -> verify(transactionalId, producerId, epoch, partitions, verifyOnly, deadline));
         });
     }
 

@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
  * How Produce asks the transaction coordinator about a transactional batch before appending it (KIP-890 part 1):
  * the signature of {@code TransactionCoordinator.addPartitions}, which the broker passes.
  */
-@FunctionalInterface
 public interface TransactionVerifier {
 
     /**
@@ -21,4 +20,13 @@ public interface TransactionVerifier {
                                                                   short producerEpoch,
                                                                   Collection<TopicPartitionRef> partitions,
                                                                   boolean verifyOnly);
+
+    /**
+     * Completes once the transactional id's last ended transaction is complete (at once if none is completing): what
+     * an implicit add answered CONCURRENT_TRANSACTIONS waits for before it asks again. The default has none to wait
+     * for, and the broker then waits its retry backoff.
+     */
+    default CompletableFuture<Void> completion(String transactionalId) {
+        return CompletableFuture.completedFuture(null);
+    }
 }

@@ -266,6 +266,31 @@ class ProduceHandlerTest {
     }
 
     @Test
+    void aRetriedImplicitAddWaitsForThePreviousTransactionsCompletionRatherThanPolling() throws Exception {
+        CompletableFuture<Void> completion = new CompletableFuture<>();
+        handler = new ProduceHandler(topics, new TransactionVerifier() {
+            @Override
+            public CompletableFuture<Map<TopicPartitionRef, Short>> addPartitions(String id, long pid, short epoch,
+                    Collection<TopicPartitionRef> partitions, boolean verifyOnly) {
+                short code = completion.isDone() ? Errors.NONE : Errors.CONCURRENT_TRANSACTIONS;
+                if (verifications.incrementAndGet() == 1) {
+                    scheduler.schedule(() -> completion.complete(null), 60, TimeUnit.MILLISECONDS);
+                }
+                Map<TopicPartitionRef, Short> out = new HashMap<>();
+                partitions.forEach(p -> out.put(p, code));
+                return CompletableFuture.completedFuture(out);
+            }
+
+            @Override
+            public CompletableFuture<Void> completion(String transactionalId) {
+                return completion.copy();
+            }
+        }, guards, new ImplicitAddRetry(20, 30_000));
+        assertThat(produce(transactionalBatch(), (short) 1, "txn-a", (short) 12).errorCode()).isEqualTo(Errors.NONE);
+        assertThat(verifications).as("asked once, then once the completion came, not every 20 ms").hasValue(2);
+    }
+
+    @Test
     void anImplicitAddStillConcurrentAfterTheRetryWindowIsNotEnoughReplicasAndNotStored() throws Exception {
         handler = busyCoordinator(Integer.MAX_VALUE);
         ProduceResponseData.PartitionProduceResponse response =

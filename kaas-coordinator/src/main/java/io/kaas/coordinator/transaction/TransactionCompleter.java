@@ -57,6 +57,7 @@ final class TransactionCompleter {
      */
     CompletableFuture<Void> complete(TransactionMetadata md, TransactionImage prepared) {
         Completion c = new Completion(md, prepared);
+        md.completion = c.done;
         timer.schedule(0, () -> c.sendMarkers(new LinkedHashSet<>(prepared.partitions()), 0));
         return c.done;
     }

@@ -470,6 +470,18 @@ public final class TransactionCoordinator implements AutoCloseable {
     }
 
     /**
+     * Completes once the last transaction of {@code transactionalId} that was ended is complete (its markers written,
+     * its Complete state durable), or at once if none is completing. A Produce v12+ whose implicit add was answered
+     * CONCURRENT_TRANSACTIONS waits on it before it asks again, rather than polling. Never completes exceptionally
+     * for the caller: a completion cut short by the coordinator's close completes it too.
+     */
+    public CompletableFuture<Void> completion(String transactionalId) {
+        TransactionMetadata md = transactionalId == null ? null : txns.get(transactionalId);
+        CompletableFuture<Void> c = md == null ? null : md.completion;
+        return c == null ? CompletableFuture.completedFuture(null) : c.handle((ignored, failure) -> null);
+    }
+
+    /**
      * AddOffsetsToTxn: adds {@code groupId}'s offsets to the transaction, durably. Errors as addPartitions (Kafka
      * answers AddOffsetsToTxn v0-1 INVALID_PRODUCER_EPOCH for PRODUCER_FENCED), INVALID_GROUP_ID for a null group.
      */

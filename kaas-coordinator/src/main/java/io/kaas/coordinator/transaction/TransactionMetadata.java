@@ -13,6 +13,8 @@ final class TransactionMetadata {
     TransactionImage image;
     /** The state being written, or null. */
     TransactionState pending;
+    /** The completion (markers, then the Complete state) of the last Prepare image, once one was started. */
+    volatile java.util.concurrent.CompletableFuture<Void> completion;
     /** The image is in the log (loaded, or written once). */
     boolean durable;
 

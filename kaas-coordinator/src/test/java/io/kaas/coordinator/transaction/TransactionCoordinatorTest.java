@@ -164,6 +164,21 @@ class TransactionCoordinatorTest extends TxnTestSupport {
     }
 
     @Test
+    void theCompletionOfAnEndedTransactionCompletesOnceItIsComplete() throws Exception {
+        TransactionCoordinator.InitResult p = initOk("app");
+        assertThat(c().completion("app")).as("nothing ended yet").isDone();
+        assertThat(c().completion("unknown")).isDone();
+        add("app", p, tp(0));
+        h.markers.down = true;
+        assertThat(end("app", p.producerId(), p.producerEpoch(), true, false).errorCode()).isEqualTo(Errors.NONE);
+        var completion = c().completion("app");
+        assertThat(completion).as("markers not written").isNotDone();
+        h.markers.down = false;
+        await(completion::isDone, TransactionCompleter.MAX_BACKOFF_MS); // the timer runs the marker's retry
+        assertThat(state("app")).isEqualTo(TransactionState.COMPLETE_COMMIT);
+    }
+
+    @Test
     void aFailedMarkerIsRetriedUntilItIsWritten() throws Exception {
         TransactionCoordinator.InitResult p = initOk("app");
         add("app", p, tp(0), tp(1));
