@@ -21,9 +21,6 @@ import java.util.concurrent.ExecutionException;
 
 /** Maps the exceptions of the storage and cluster SPIs to the Kafka error code each one documents. */
 public final class StorageErrors {
-    /** Kafka's TRANSACTION_COORDINATOR_FENCED: a marker of a zombie coordinator (older coordinator epoch). */
-    static final short TRANSACTION_COORDINATOR_FENCED = 52;
-
     private StorageErrors() {
     }
 
@@ -52,7 +49,7 @@ public final class StorageErrors {
             return Errors.INVALID_PRODUCER_EPOCH;
         }
         if (e instanceof TransactionCoordinatorFencedException) {
-            return TRANSACTION_COORDINATOR_FENCED;
+            return Errors.TRANSACTION_COORDINATOR_FENCED;
         }
         if (e instanceof InvalidTxnStateException) {
             return Errors.INVALID_TXN_STATE;
