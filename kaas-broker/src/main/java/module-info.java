@@ -8,6 +8,7 @@ module io.kaas.broker {
     requires io.kaas.wire;
     requires io.kaas.plugins;
     requires io.kaas.records;
+    requires io.kaas.security;
     /* BrokerConfig.groupCoordinator() hands out the coordinator's typed settings. */
     requires transitive io.kaas.coordinator;
     requires io.netty.buffer;

@@ -27,6 +27,15 @@ public interface BrokerContext {
     /** The endpoint clients are told to connect to (advertised listener, with the bound port). */
     BrokerEndpoint advertisedEndpoint();
 
+    /**
+     * The endpoint clients connected on listener {@code listenerName} are told to connect to, so a client
+     * is answered with the addresses of the listener it uses; the first listener's when none is advertised
+     * under that name.
+     */
+    default BrokerEndpoint advertisedEndpoint(String listenerName) {
+        return advertisedEndpoint();
+    }
+
     /** The authorizer the request pipeline asks ({@link AccessGate#ALLOW_ALL} for {@code authorizer=none}). */
     AccessGate accessGate();
 

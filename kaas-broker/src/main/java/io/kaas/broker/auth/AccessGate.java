@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * that answers only the per-resource questions the contract declares. With no authorizer
  * ({@code authorizer=none}, Kafka's default) every question is answered yes without calling anything;
  * otherwise questions become {@link Authorizer#authorize} calls (batched where a request names many
- * resources). The principal is {@code User:ANONYMOUS}: kaas serves PLAINTEXT only.
+ * resources). The principal is the connection's, from its {@link ClientSession}.
  *
  * <p>A denial is answered with {@link ResourceType#deniedErrorCode()} (TOPIC_AUTHORIZATION_FAILED 29,
  * GROUP_AUTHORIZATION_FAILED 30, CLUSTER_AUTHORIZATION_FAILED 31…). An authorizer that throws, or answers

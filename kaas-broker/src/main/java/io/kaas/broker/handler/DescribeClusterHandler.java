@@ -34,7 +34,7 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
                             + (request.endpointType() == 2 ? "CONTROLLER" : "UNKNOWN"))
                     .setBrokers(new ArrayList<>()));
         }
-        BrokerEndpoint endpoint = ctx.advertisedEndpoint();
+        BrokerEndpoint endpoint = ctx.advertisedEndpoint(context.listenerName());
         response.setErrorCode(Errors.NONE).setErrorMessage(null)
                 .setBrokers(new ArrayList<>(List.of(new DescribeClusterBroker().setBrokerId(ctx.nodeId())
                         .setHost(endpoint.host()).setPort(endpoint.port()).setRack(null))))

@@ -40,7 +40,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
     @Override
     public CompletableFuture<MetadataResponseData> handle(RequestContext context, MetadataRequestData request) {
         short version = context.apiVersion();
-        BrokerEndpoint endpoint = ctx.advertisedEndpoint();
+        BrokerEndpoint endpoint = ctx.advertisedEndpoint(context.listenerName());
         MetadataResponseData response = new MetadataResponseData()
                 .setBrokers(new ArrayList<>(List.of(new MetadataResponseBroker()
                         .setNodeId(ctx.nodeId()).setHost(endpoint.host()).setPort(endpoint.port()).setRack(null))))

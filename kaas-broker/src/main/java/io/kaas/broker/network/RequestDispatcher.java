@@ -1,5 +1,6 @@
 package io.kaas.broker.network;
 
+import io.kaas.broker.auth.ClientSession;
 import io.kaas.broker.request.ApiSpec;
 import io.kaas.broker.request.ApiVersionsHandler;
 import io.kaas.broker.request.HandlerRegistry;
@@ -43,6 +44,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private final Executor requestExecutor;
     private final ServerState state;
     private ResponseQueue queue;
+    private ClientSession session;
     private long lastActivity = System.nanoTime();
 
     RequestDispatcher(HandlerRegistry registry, Executor requestExecutor, ServerState state) {
@@ -58,6 +60,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        session = ClientSession.plaintext(state.settings().listenerName(), remote(ctx.channel().remoteAddress()));
         state.register(ctx.channel(), queue);
         scheduleIdleCheck(ctx, state.settings().idleTimeout());
         super.channelActive(ctx);
@@ -153,8 +156,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             return;
         }
         ResponseQueue.Slot slot = queue.open(frame);
-        RequestContext context = new RequestContext(version, correlationId, header.clientId(),
-            remote(ctx.channel().remoteAddress()), state.settings().listenerName());
+        RequestContext context = new RequestContext(version, correlationId, header.clientId(), session);
         EventLoop loop = ctx.channel().eventLoop();
         try {
             requestExecutor.execute(() -> invoke(ctx, loop, slot, api, context, body));

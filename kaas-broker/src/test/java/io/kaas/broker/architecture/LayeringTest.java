@@ -69,7 +69,7 @@ class LayeringTest {
     static final ArchRule BACKENDS_NEVER_IMPORT_THE_BROKER = noClasses()
             .that().resideInAnyPackage("io.kaas.engine..", "io.kaas.cluster..", "io.kaas.plugins..",
                     "io.kaas.authorizer..", "io.kaas.example..", "io.kaas.api..", "io.kaas.wire..",
-                    "io.kaas.records..", "io.kaas.coordinator..")
+                    "io.kaas.records..", "io.kaas.coordinator..", "io.kaas.security..")
             .should().dependOnClassesThat().resideInAPackage("io.kaas.broker..")
             .because("only the distribution and the benchmarks depend on kaas-broker");
 
@@ -89,6 +89,6 @@ class LayeringTest {
         assertThat(packages).contains("io.kaas.broker.network", "io.kaas.broker.handler", "io.kaas.broker.request",
                 "io.kaas.broker.auth", "io.kaas.api.auth", "io.kaas.wire.protocol", "io.kaas.plugins",
                 "io.kaas.engine.segments", "io.kaas.cluster.files", "io.kaas.authorizer.acl", "io.kaas.records",
-                "io.kaas.coordinator.group", "io.kaas.broker.fetch");
+                "io.kaas.coordinator.group", "io.kaas.broker.fetch", "io.kaas.security.sasl");
     }
 }

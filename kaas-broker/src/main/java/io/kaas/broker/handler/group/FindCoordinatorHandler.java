@@ -77,7 +77,7 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
             }
         }
         if (keyType == GROUP || keyType == TRANSACTION) {
-            BrokerEndpoint endpoint = ctx.advertisedEndpoint();
+            BrokerEndpoint endpoint = ctx.advertisedEndpoint(context.listenerName());
             return c.setErrorCode(Errors.NONE).setErrorMessage(null).setNodeId(ctx.nodeId())
                     .setHost(endpoint.host()).setPort(endpoint.port());
         }

@@ -1,0 +1,11 @@
+/**
+ * Client authentication for the broker's listeners, free of the broker: the SASL exchange and its
+ * mechanisms ({@code io.kaas.security.sasl}), TLS contexts and certificate principals.
+ */
+module io.kaas.security {
+    requires transitive io.kaas.api;
+    requires transitive java.security.sasl;
+    requires org.slf4j;
+
+    exports io.kaas.security.sasl;
+}
