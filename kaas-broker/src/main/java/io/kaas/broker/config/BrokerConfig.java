@@ -88,6 +88,46 @@ public final class BrokerConfig {
         return out;
     }
 
+    /**
+     * The listeners to bind with their security protocols and settings, in {@code listeners} order.
+     *
+     * @throws ConfigException if {@code listener.security.protocol.map} names no protocol for one of them
+     */
+    public List<ListenerConfig> listenerConfigs() {
+        Map<String, SecurityProtocol> protocols = securityProtocolMap();
+        List<ListenerConfig> out = new ArrayList<>();
+        for (Listener l : listeners()) {
+            SecurityProtocol protocol = protocols.get(l.name());
+            if (protocol == null) {
+                throw new ConfigException(LISTENER_SECURITY_PROTOCOL_MAP, "no security protocol for listener " + l.name()
+                    + " (map it, e.g. " + l.name() + ":PLAINTEXT)");
+            }
+            out.add(new ListenerConfig(l, protocol, explicit));
+        }
+        return List.copyOf(out);
+    }
+
+    /** {@code listener.security.protocol.map}: listener name (upper case) to protocol. */
+    public Map<String, SecurityProtocol> securityProtocolMap() {
+        Map<String, SecurityProtocol> out = new TreeMap<>();
+        for (String pair : string(LISTENER_SECURITY_PROTOCOL_MAP).split(",")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            int colon = pair.indexOf(':');
+            if (colon <= 0) {
+                throw new ConfigException(LISTENER_SECURITY_PROTOCOL_MAP, "'" + pair.trim() + "' is not NAME:PROTOCOL");
+            }
+            try {
+                out.put(pair.substring(0, colon).trim().toUpperCase(java.util.Locale.ROOT),
+                    SecurityProtocol.forName(pair.substring(colon + 1)));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(LISTENER_SECURITY_PROTOCOL_MAP, e.getMessage());
+            }
+        }
+        return out;
+    }
+
     /** The advertised listeners, every host resolved (never empty, never a wildcard address). */
     public List<Listener> advertisedListeners() {
         return advertisedListeners;
@@ -406,8 +446,8 @@ public final class BrokerConfig {
                 throw new ConfigException(LOG_CLEANUP_POLICY, "expected delete and/or compact, got '" + policy + "'");
             }
         }
-        for (Listener l : listeners()) {
-            if (l.name().equals("SSL") || l.name().equals("SASL_SSL")) {
+        for (ListenerConfig l : listenerConfigs()) {
+            if (l.securityProtocol().usesTls()) {
                 throw new ConfigException(LISTENERS, "TLS listeners are not supported yet: " + l);
             }
         }

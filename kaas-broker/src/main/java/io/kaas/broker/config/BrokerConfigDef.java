@@ -20,6 +20,7 @@ final class BrokerConfigDef {
     static final String LISTENERS = "listeners";
     static final String ADVERTISED_LISTENERS = "advertised.listeners";
     static final String CONTROLLER_LISTENER_NAMES = "controller.listener.names";
+    static final String LISTENER_SECURITY_PROTOCOL_MAP = "listener.security.protocol.map";
     static final String LOG_DIRS = "log.dirs";
     static final String LOG_DIR = "log.dir";
     static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
@@ -89,6 +90,9 @@ final class BrokerConfigDef {
             "Listeners clients are told to use; defaults to listeners, with an empty host replaced by the canonical host name."),
         ConfigKey.of(CONTROLLER_LISTENER_NAMES, STRING, null,
             "Listener names reserved for a KRaft controller; kaas does not bind them."),
+        ConfigKey.of(LISTENER_SECURITY_PROTOCOL_MAP, STRING,
+            "SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT",
+            "The security protocol of each listener name, NAME:PROTOCOL pairs separated by commas."),
         ConfigKey.of(LOG_DIRS, STRING, null, "Data directories; kaas uses the first entry. Overrides log.dir."),
         ConfigKey.of(LOG_DIR, STRING, "./data", "The data directory, used when log.dirs is not set."),
         ConfigKey.of(AUTO_CREATE_TOPICS_ENABLE, BOOLEAN, false,
@@ -186,7 +190,7 @@ final class BrokerConfigDef {
     /** Kafka keys a stock server.properties carries that kaas accepts without using. */
     static final Set<String> ACCEPTED_UNUSED = Set.of(
         "process.roles", "controller.quorum.voters", "controller.quorum.bootstrap.servers",
-        "listener.security.protocol.map", "inter.broker.listener.name", "security.inter.broker.protocol",
+        "inter.broker.listener.name", "security.inter.broker.protocol",
         "num.recovery.threads.per.data.dir", "offsets.topic.replication.factor", "offsets.topic.num.partitions",
         "broker.id",
         "share.coordinator.state.topic.replication.factor", "share.coordinator.state.topic.min.isr",

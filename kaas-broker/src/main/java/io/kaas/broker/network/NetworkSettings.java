@@ -2,12 +2,15 @@ package io.kaas.broker.network;
 
 import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.Listener;
+import io.kaas.broker.config.ListenerConfig;
+import io.kaas.broker.config.SecurityProtocol;
 import java.time.Duration;
 
 /**
  * What the server needs to know, taken from {@link BrokerConfig}.
  *
  * @param listenerName        the listener's name, passed to handlers
+ * @param securityProtocol    the listener's security protocol
  * @param host                the bind host; empty for every interface
  * @param port                the bind port; 0 for an ephemeral port
  * @param maxFrameBytes       {@code socket.request.max.bytes}
@@ -20,7 +23,7 @@ import java.time.Duration;
  * @param idleTimeout         a connection with nothing read, written or pending for this long is
  *                            closed ({@code connections.max.idle.ms}); zero or negative: never
  */
-public record NetworkSettings(String listenerName, String host, int port, int maxFrameBytes, int networkThreads,
+public record NetworkSettings(String listenerName, SecurityProtocol securityProtocol, String host, int port, int maxFrameBytes, int networkThreads,
                               int ioThreads, int maxInFlightPerConnection, int sendBufferBytes,
                               int receiveBufferBytes, Duration drainTimeout, Duration idleTimeout) {
 
@@ -28,14 +31,15 @@ public record NetworkSettings(String listenerName, String host, int port, int ma
     public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(10);
 
     /** The settings of {@code listener} under {@code config}. */
-    public static NetworkSettings from(BrokerConfig config, Listener listener) {
-        return new NetworkSettings(listener.name(), listener.host(), listener.port(), config.socketRequestMaxBytes(),
+    public static NetworkSettings from(BrokerConfig config, ListenerConfig listenerConfig) {
+        Listener listener = listenerConfig.bind();
+        return new NetworkSettings(listener.name(), listenerConfig.securityProtocol(), listener.host(), listener.port(), config.socketRequestMaxBytes(),
             config.numNetworkThreads(), config.numIoThreads(), DEFAULT_MAX_IN_FLIGHT, config.socketSendBufferBytes(),
             config.socketReceiveBufferBytes(), DEFAULT_DRAIN_TIMEOUT, Duration.ofMillis(config.connectionsMaxIdleMs()));
     }
 
     /** The settings of the config's first broker listener. */
     public static NetworkSettings from(BrokerConfig config) {
-        return from(config, config.listeners().get(0));
+        return from(config, config.listenerConfigs().get(0));
     }
 }

@@ -60,7 +60,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        session = ClientSession.plaintext(state.settings().listenerName(), remote(ctx.channel().remoteAddress()));
+        NetworkSettings settings = state.settings();
+        session = new ClientSession(settings.listenerName(), settings.securityProtocol().name(),
+            remote(ctx.channel().remoteAddress()), !settings.securityProtocol().usesSasl());
         state.register(ctx.channel(), queue);
         scheduleIdleCheck(ctx, state.settings().idleTimeout());
         super.channelActive(ctx);

@@ -1,5 +1,6 @@
 package io.kaas.broker.network;
 
+import io.kaas.broker.config.SecurityProtocol;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -18,7 +19,7 @@ class KafkaServerLifecycleTest {
 
     @Test
     void closeDrainsRequestsAlreadyReadThenStopsAccepting() throws Exception {
-        NetworkSettings settings = new NetworkSettings("PLAINTEXT", "127.0.0.1", 0, 1 << 20, 1, 2, 100, -1, -1,
+        NetworkSettings settings = new NetworkSettings("PLAINTEXT", SecurityProtocol.PLAINTEXT, "127.0.0.1", 0, 1 << 20, 1, 2, 100, -1, -1,
             Duration.ofSeconds(5), Duration.ZERO);
         KafkaServer server = new KafkaServer(settings);
         int port = server.start(HandlerRegistry.of(List.of(NetworkBadInputTest.FakeHeartbeat.served()))).getPort();
@@ -40,7 +41,7 @@ class KafkaServerLifecycleTest {
 
     @Test
     void closesConnectionsIdleForConnectionsMaxIdleMs() throws Exception {
-        NetworkSettings settings = new NetworkSettings("PLAINTEXT", "127.0.0.1", 0, 1 << 20, 1, 1, 100, -1, -1,
+        NetworkSettings settings = new NetworkSettings("PLAINTEXT", SecurityProtocol.PLAINTEXT, "127.0.0.1", 0, 1 << 20, 1, 1, 100, -1, -1,
             Duration.ofSeconds(1), Duration.ofMillis(300));
         try (KafkaServer server = new KafkaServer(settings)) {
             int port = server.start(HandlerRegistry.of(List.of())).getPort();

@@ -1,5 +1,6 @@
 package io.kaas.broker.network;
 
+import io.kaas.broker.config.SecurityProtocol;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.broker.request.ApiHandler;
@@ -86,7 +87,7 @@ class NetworkBadInputTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        NetworkSettings settings = new NetworkSettings("PLAINTEXT", "127.0.0.1", 0, MAX_FRAME, 2, 4, 100, -1, -1,
+        NetworkSettings settings = new NetworkSettings("PLAINTEXT", SecurityProtocol.PLAINTEXT, "127.0.0.1", 0, MAX_FRAME, 2, 4, 100, -1, -1,
             Duration.ofSeconds(2), Duration.ofMinutes(10));
         server = new KafkaServer(settings);
         port = server.start(HandlerRegistry.of(List.of(FakeHeartbeat.served(),
