@@ -15,7 +15,9 @@ import io.kaas.broker.handler.Handlers;
 import io.kaas.broker.handler.group.GroupHandlers;
 import io.kaas.broker.handler.txn.TxnHandlers;
 import io.kaas.broker.network.KafkaServer;
+import io.kaas.broker.network.Listeners;
 import io.kaas.broker.network.NetworkSettings;
+import io.kaas.broker.network.ServedListener;
 import io.kaas.broker.request.Features;
 import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.broker.request.ServedApi;
@@ -38,7 +40,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -73,7 +77,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private TopicManager topics;
     private GroupCoordinator groups;
     private TransactionCoordinator transactions;
-    private BrokerEndpoint advertised;
+    private List<ServedListener> listeners = List.of();
+    private Map<String, BrokerEndpoint> advertised = Map.of();
     private boolean closed;
     private volatile boolean serving;
 
@@ -112,19 +117,18 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while starting", e);
         }
+        String listening = broker.listening();
         LOG.atInfo()
             .addKeyValue("nodeId", config.nodeId())
-            .addKeyValue("listener", broker.listener())
-            .addKeyValue("advertised", broker.advertised)
+            .addKeyValue("listeners", listening)
             .addKeyValue("engine", engine.name())
             .addKeyValue("store", store.name())
             .addKeyValue("dataDir", config.logDir().toAbsolutePath().normalize())
             .addKeyValue("startMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began))
-            .log("kaas broker {} started: listening on {} (advertised {}), storage engine '{}', cluster store '{}', "
+            .log("kaas broker {} started: listening on {}, storage engine '{}', cluster store '{}', "
                     + "data in {}, transport {}, in {} ms",
-                config.nodeId(), broker.listener(), broker.advertised.host() + ":" + broker.advertised.port(),
-                engine.name(), store.name(), config.logDir().toAbsolutePath().normalize(), broker.server.transportName(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+                config.nodeId(), listening, engine.name(), store.name(), config.logDir().toAbsolutePath().normalize(),
+                broker.server.transportName(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
         return broker;
     }
 
@@ -143,7 +147,9 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        advertised = advertisedFor(config.listeners().get(0), awaitBound().getPort());
+        awaitBound();
+        advertised = advertisedEndpoints();
+        watchTlsStores();
         topics = new TopicManager(this, TopicNames.reservedBy(engineProvider, storeProvider));
         CoordinatorContext coordinatorContext = CoordinatorContext.of(clusterStore, scheduler, clock);
         groups = GroupCoordinator.create(coordinatorContext, config.groupCoordinator());
@@ -171,9 +177,13 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         serving = true;
     }
 
-    /** Creates the listener's server and binds it on a thread of its own; {@link #awaitBound} joins it. */
+    /**
+     * Creates the server of every listener (TLS stores read here: a bad one fails start-up) and binds them on a
+     * thread of its own; {@link #awaitBound} joins it.
+     */
     private synchronized void bindInBackground() {
-        server = new KafkaServer(NetworkSettings.from(config, config.listenerConfigs().get(0)));
+        listeners = Listeners.of(config);
+        server = new KafkaServer(listeners);
         bound = new FutureTask<>(server::bind);
         Thread binder = new Thread(bound, "kaas-bind");
         binder.setDaemon(true);
@@ -194,21 +204,69 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             if (cause instanceof InterruptedException interrupted) {
                 throw interrupted;
             }
-            throw new IOException("cannot bind " + config.listeners().get(0) + ": " + cause, cause);
+            throw new IOException("cannot bind " + config.listeners() + ": " + cause, cause);
         }
     }
 
-    private BrokerEndpoint advertisedFor(Listener bound, int port) {
-        Listener a = config.advertisedListeners().stream()
-            .filter(l -> l.name().equals(bound.name()))
-            .findFirst()
-            .orElseThrow(() -> new ConfigException("advertised.listeners", "no entry for listener " + bound.name()));
-        return new BrokerEndpoint(a.name(), a.host(), a.port() == 0 || a.port() == bound.port() ? port : a.port());
+    /**
+     * Each listener's advertised endpoint: its {@code advertised.listeners} entry (port 0, or the port asked in
+     * {@code listeners}, standing for the bound port), else its own bound address (an empty or wildcard host
+     * replaced by the canonical host name), as Kafka falls back to {@code listeners}.
+     */
+    private Map<String, BrokerEndpoint> advertisedEndpoints() {
+        Map<String, BrokerEndpoint> out = new LinkedHashMap<>();
+        for (Listener bound : config.listeners()) {
+            int port = server.port(bound.name());
+            Listener a = config.advertisedListeners().stream()
+                .filter(l -> l.name().equals(bound.name()))
+                .findFirst()
+                .orElseGet(() -> new Listener(bound.name(), advertisableHost(bound.host()), bound.port()));
+            out.put(bound.name(), new BrokerEndpoint(a.name(), a.host(),
+                a.port() == 0 || a.port() == bound.port() ? port : a.port()));
+        }
+        return Map.copyOf(out);
     }
 
-    /** The port the listener is bound to (the real one when {@code listeners} asked for port 0). */
+    private static String advertisableHost(String host) {
+        if (host.isEmpty() || host.equals("0.0.0.0") || host.equals("::")) {
+            try {
+                return java.net.InetAddress.getLocalHost().getCanonicalHostName();
+            } catch (java.net.UnknownHostException e) {
+                return "localhost";
+            }
+        }
+        return host;
+    }
+
+    /** Checks every TLS listener's store files on the scheduler; a changed one is reloaded for new connections. */
+    private void watchTlsStores() {
+        long every = config.tlsStoreCheckIntervalMs();
+        for (ServedListener l : listeners) {
+            if (l.tls() != null && !l.tls().watchedFiles().isEmpty()) {
+                scheduler.scheduleWithFixedDelay(() -> {
+                    try {
+                        l.tls().reloadIfChanged();
+                    } catch (RuntimeException e) {
+                        LOG.atWarn().setCause(e).addKeyValue("listener", l.settings().listenerName())
+                            .log("TLS listener {}: checking its store files failed", l.settings().listenerName());
+                    }
+                }, every, every, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    /** The port the first listener is bound to (the real one when {@code listeners} asked for port 0). */
     public int boundPort() {
         return server.port();
+    }
+
+    /**
+     * The port listener {@code listenerName} (upper case, as in {@code listeners}) is bound to.
+     *
+     * @throws IllegalArgumentException if the broker has no such listener
+     */
+    public int boundPort(String listenerName) {
+        return server.port(listenerName.toUpperCase(java.util.Locale.ROOT));
     }
 
     /** Blocks until {@link #close()} has finished. */
@@ -279,16 +337,32 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         return accessGate;
     }
 
+    /** The first listener's advertised endpoint. */
     @Override
     public BrokerEndpoint advertisedEndpoint() {
-        return advertised;
+        return advertised.get(config.listeners().get(0).name());
+    }
+
+    /** Listener {@code listenerName}'s advertised endpoint; the first listener's for an unknown name (or null). */
+    @Override
+    public BrokerEndpoint advertisedEndpoint(String listenerName) {
+        BrokerEndpoint e = listenerName == null ? null : advertised.get(listenerName);
+        return e != null ? e : advertisedEndpoint();
     }
 
     // ---- internals ----
 
-    private String listener() {
-        Listener l = config.listeners().get(0);
-        return l.name() + "://" + (l.host().isEmpty() ? "0.0.0.0" : l.host()) + ":" + (server == null ? l.port() : server.port());
+    /** Every listener with its bound port, protocol and advertised address, for the start-up line. */
+    private String listening() {
+        List<String> out = new ArrayList<>();
+        for (ServedListener served : listeners) {
+            NetworkSettings s = served.settings();
+            BrokerEndpoint a = advertised.get(s.listenerName());
+            out.add(s.listenerName() + "://" + (s.host().isEmpty() ? "0.0.0.0" : s.host()) + ":"
+                + server.port(s.listenerName()) + " (" + s.securityProtocol() + ", advertised " + a.host() + ":" + a.port()
+                + ")");
+        }
+        return String.join(", ", out);
     }
 
     private static void quietly(String what, AutoCloseable closeable) {
@@ -316,10 +390,6 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         if (!config.unknownKeys().isEmpty()) {
             LOG.atWarn().addKeyValue("keys", config.unknownKeys())
                 .log("Unknown config keys (ignored): {}", String.join(", ", config.unknownKeys()));
-        }
-        if (config.listeners().size() > 1) {
-            LOG.atWarn().log("Only the first broker listener is served ({}); ignoring {}", config.listeners().get(0),
-                config.listeners().subList(1, config.listeners().size()));
         }
     }
 }

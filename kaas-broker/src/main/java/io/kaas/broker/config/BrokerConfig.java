@@ -128,6 +128,26 @@ public final class BrokerConfig {
         return out;
     }
 
+    /**
+     * The listener brokers talk to each other on (kept for a multi-broker kaas): {@code inter.broker.listener.name},
+     * else the listener named as {@code security.inter.broker.protocol} when that is set, else the first listener.
+     */
+    public String interBrokerListenerName() {
+        String name = string(INTER_BROKER_LISTENER_NAME);
+        if (name != null && !name.isBlank()) {
+            return name.trim().toUpperCase(java.util.Locale.ROOT);
+        }
+        if (explicit.containsKey(INTER_BROKER_SECURITY_PROTOCOL)) {
+            return SecurityProtocol.forName(string(INTER_BROKER_SECURITY_PROTOCOL)).name();
+        }
+        return listeners().get(0).name();
+    }
+
+    /** How often a TLS listener's store files are checked for changes ({@code tls.store.check.interval.ms}). */
+    public long tlsStoreCheckIntervalMs() {
+        return longValue(TLS_STORE_CHECK_INTERVAL_MS);
+    }
+
     /** The advertised listeners, every host resolved (never empty, never a wildcard address). */
     public List<Listener> advertisedListeners() {
         return advertisedListeners;
@@ -380,7 +400,7 @@ public final class BrokerConfig {
     public Set<String> unknownKeys() {
         Set<String> out = new TreeSet<>();
         for (String k : explicit.keySet()) {
-            if (!KEYS.containsKey(k) && !isAcceptedUnused(k) && !isBackendSetting(k)) {
+            if (!KEYS.containsKey(k) && !isListenerOverride(k) && !isAcceptedUnused(k) && !isBackendSetting(k)) {
                 out.add(k);
             }
         }
@@ -391,7 +411,7 @@ public final class BrokerConfig {
     public Set<String> ignoredKeys() {
         Set<String> out = new TreeSet<>();
         for (String k : explicit.keySet()) {
-            if (!KEYS.containsKey(k) && isAcceptedUnused(k)) {
+            if (!KEYS.containsKey(k) && !isListenerOverride(k) && isAcceptedUnused(k)) {
                 out.add(k);
             }
         }
@@ -400,7 +420,9 @@ public final class BrokerConfig {
 
     @Override
     public String toString() {
-        return "BrokerConfig" + originals();
+        Map<String, String> shown = new TreeMap<>();
+        explicit.forEach((k, v) -> shown.put(k, isSensitive(k) ? "[hidden]" : v));
+        return "BrokerConfig" + shown;
     }
 
     // ---- internals ----
@@ -446,15 +468,7 @@ public final class BrokerConfig {
                 throw new ConfigException(LOG_CLEANUP_POLICY, "expected delete and/or compact, got '" + policy + "'");
             }
         }
-        for (ListenerConfig l : listenerConfigs()) {
-            if (l.securityProtocol().usesTls()) {
-                throw new ConfigException(LISTENERS, "TLS listeners are not supported yet: " + l);
-            }
-        }
-        Listener bound = listeners().get(0);
-        if (advertisedListeners.stream().noneMatch(a -> a.name().equals(bound.name()))) {
-            throw new ConfigException(ADVERTISED_LISTENERS, "no entry for listener " + bound.name());
-        }
+        validateListeners();
         String dirs = string(LOG_DIRS);
         if (dirs != null && dirs.isBlank()) {
             throw new ConfigException(LOG_DIRS, "must name at least one directory");
@@ -469,6 +483,54 @@ public final class BrokerConfig {
         if (tv != 1 && tv != 2) {
             throw new ConfigException(TRANSACTION_VERSION, "expected 1 or 2 (the finalized transaction.version feature), got "
                 + tv);
+        }
+    }
+
+    /**
+     * Kafka's listener rules: distinct names, each with a protocol, advertised names a subset of the bound ones, and
+     * the inter-broker listener ({@code inter.broker.listener.name} or the listener named by
+     * {@code security.inter.broker.protocol}, not both) an advertised one.
+     */
+    private void validateListeners() {
+        List<ListenerConfig> bound = listenerConfigs();
+        Set<String> names = new TreeSet<>();
+        for (ListenerConfig l : bound) {
+            if (!names.add(l.name())) {
+                throw new ConfigException(LISTENERS, "Each listener must have a different name, " + l.name()
+                    + " is given twice");
+            }
+        }
+        Set<String> advertisedNames = new TreeSet<>();
+        advertisedListeners.forEach(a -> advertisedNames.add(a.name()));
+        if (!names.containsAll(advertisedNames)) {
+            throw new ConfigException(ADVERTISED_LISTENERS, "advertised.listeners listener names must be equal to or a "
+                + "subset of the ones defined in listeners. Found " + String.join(",", advertisedNames)
+                + ". The valid options based on the current configuration are " + String.join(",", names));
+        }
+        boolean nameSet = explicit.containsKey(INTER_BROKER_LISTENER_NAME);
+        boolean protocolSet = explicit.containsKey(INTER_BROKER_SECURITY_PROTOCOL);
+        if (nameSet && protocolSet) {
+            throw new ConfigException(INTER_BROKER_LISTENER_NAME, "Only one of inter.broker.listener.name and "
+                + "security.inter.broker.protocol should be set.");
+        }
+        if (protocolSet) {
+            try {
+                SecurityProtocol.forName(string(INTER_BROKER_SECURITY_PROTOCOL));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(INTER_BROKER_SECURITY_PROTOCOL, e.getMessage());
+            }
+        }
+        if (nameSet || protocolSet) {
+            String inter = interBrokerListenerName();
+            if (!securityProtocolMap().containsKey(inter) && nameSet) {
+                throw new ConfigException(INTER_BROKER_LISTENER_NAME, "Listener with name " + inter + " defined in "
+                    + "inter.broker.listener.name not found in listener.security.protocol.map.");
+            }
+            if (!advertisedNames.contains(inter)) {
+                throw new ConfigException(nameSet ? INTER_BROKER_LISTENER_NAME : INTER_BROKER_SECURITY_PROTOCOL,
+                    "inter.broker.listener.name must be a listener name defined in advertised.listeners. The valid "
+                        + "options based on currently configured listeners are " + String.join(",", advertisedNames));
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import static io.kaas.broker.config.ConfigType.LONG;
 import static io.kaas.broker.config.ConfigType.SHORT;
 import static io.kaas.broker.config.ConfigType.STRING;
 
+import io.kaas.security.tls.SslKeys;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,9 @@ final class BrokerConfigDef {
     static final String ADVERTISED_LISTENERS = "advertised.listeners";
     static final String CONTROLLER_LISTENER_NAMES = "controller.listener.names";
     static final String LISTENER_SECURITY_PROTOCOL_MAP = "listener.security.protocol.map";
+    static final String INTER_BROKER_LISTENER_NAME = "inter.broker.listener.name";
+    static final String INTER_BROKER_SECURITY_PROTOCOL = "security.inter.broker.protocol";
+    static final String TLS_STORE_CHECK_INTERVAL_MS = "tls.store.check.interval.ms";
     static final String LOG_DIRS = "log.dirs";
     static final String LOG_DIR = "log.dir";
     static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
@@ -93,6 +97,37 @@ final class BrokerConfigDef {
         ConfigKey.of(LISTENER_SECURITY_PROTOCOL_MAP, STRING,
             "SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT",
             "The security protocol of each listener name, NAME:PROTOCOL pairs separated by commas."),
+        ConfigKey.of(INTER_BROKER_LISTENER_NAME, STRING, null,
+            "The listener brokers use between themselves; must be an advertised listener. Only one of it and "
+                + "security.inter.broker.protocol may be set."),
+        ConfigKey.of(INTER_BROKER_SECURITY_PROTOCOL, STRING, "PLAINTEXT",
+            "The security protocol brokers use between themselves: the listener of that name."),
+        ConfigKey.of(SslKeys.PROTOCOL, STRING, SslKeys.DEFAULT_PROTOCOL, "The TLS protocol of the SSL context."),
+        ConfigKey.of(SslKeys.ENABLED_PROTOCOLS, LIST, SslKeys.DEFAULT_ENABLED_PROTOCOLS,
+            "The TLS protocols a TLS listener accepts."),
+        ConfigKey.of(SslKeys.CIPHER_SUITES, LIST, "", "The cipher suites a TLS listener accepts; empty: the engine's default."),
+        ConfigKey.of(SslKeys.KEYSTORE_TYPE, STRING, SslKeys.DEFAULT_STORE_TYPE, "JKS, PKCS12 or PEM."),
+        ConfigKey.of(SslKeys.KEYSTORE_LOCATION, STRING, null, "The key store file of a TLS listener; reloaded when it changes."),
+        ConfigKey.password(SslKeys.KEYSTORE_PASSWORD, "The key store password (not with PEM)."),
+        ConfigKey.password(SslKeys.KEY_PASSWORD, "The private key's password, if it differs from the key store's."),
+        ConfigKey.password(SslKeys.KEYSTORE_KEY, "A PEM private key (PKCS#8), inline; with ssl.keystore.type=PEM."),
+        ConfigKey.password(SslKeys.KEYSTORE_CERTIFICATE_CHAIN, "The PEM certificate chain of ssl.keystore.key, inline."),
+        ConfigKey.of(SslKeys.TRUSTSTORE_TYPE, STRING, SslKeys.DEFAULT_STORE_TYPE, "JKS, PKCS12 or PEM."),
+        ConfigKey.of(SslKeys.TRUSTSTORE_LOCATION, STRING, null,
+            "The trust store file client certificates are checked against; reloaded when it changes."),
+        ConfigKey.password(SslKeys.TRUSTSTORE_PASSWORD, "The trust store password (not with PEM)."),
+        ConfigKey.password(SslKeys.TRUSTSTORE_CERTIFICATES, "Trusted PEM certificates, inline; with ssl.truststore.type=PEM."),
+        ConfigKey.of(SslKeys.KEYMANAGER_ALGORITHM, STRING, javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm(),
+            "The key manager factory algorithm."),
+        ConfigKey.of(SslKeys.TRUSTMANAGER_ALGORITHM, STRING, javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm(),
+            "The trust manager factory algorithm."),
+        ConfigKey.of(SslKeys.CLIENT_AUTH, STRING, SslKeys.DEFAULT_CLIENT_AUTH,
+            "required, requested or none: whether a TLS listener asks clients for a certificate."),
+        ConfigKey.of(SslKeys.PRINCIPAL_MAPPING_RULES, STRING, SslKeys.DEFAULT_PRINCIPAL_MAPPING_RULES,
+            "Rules mapping a client certificate's distinguished name to a principal name: DEFAULT, "
+                + "RULE:pattern/replacement/[LU], comma separated."),
+        ConfigKey.atLeast(TLS_STORE_CHECK_INTERVAL_MS, LONG, 5000, 100,
+            "How often (kaas only) a TLS listener's key and trust store files are checked for changes and reloaded."),
         ConfigKey.of(LOG_DIRS, STRING, null, "Data directories; kaas uses the first entry. Overrides log.dir."),
         ConfigKey.of(LOG_DIR, STRING, "./data", "The data directory, used when log.dirs is not set."),
         ConfigKey.of(AUTO_CREATE_TOPICS_ENABLE, BOOLEAN, false,
@@ -190,7 +225,8 @@ final class BrokerConfigDef {
     /** Kafka keys a stock server.properties carries that kaas accepts without using. */
     static final Set<String> ACCEPTED_UNUSED = Set.of(
         "process.roles", "controller.quorum.voters", "controller.quorum.bootstrap.servers",
-        "inter.broker.listener.name", "security.inter.broker.protocol",
+        "ssl.endpoint.identification.algorithm", "ssl.secure.random.implementation", "ssl.provider",
+        "ssl.engine.factory.class",
         "num.recovery.threads.per.data.dir", "offsets.topic.replication.factor", "offsets.topic.num.partitions",
         "broker.id",
         "share.coordinator.state.topic.replication.factor", "share.coordinator.state.topic.min.isr",
@@ -215,7 +251,7 @@ final class BrokerConfigDef {
     /** Prefixes of Kafka keys kaas accepts without using. */
     static final List<String> ACCEPTED_UNUSED_PREFIXES = List.of(
         "transaction.state.log.", "zookeeper.", "controller.", "metadata.", "replica.", "log.cleaner.",
-        "confluent.", "ssl.", "sasl.", "listener.name.", "remote.log.", "log.local.", "metric.", "metrics.",
+        "confluent.", "sasl.", "listener.name.", "remote.log.", "log.local.", "metric.", "metrics.",
         "kafka.metrics.", "quota.", "group.coordinator.", "group.share.", "offsets.topic.", "offsets.commit.",
         "offsets.load.", "transaction.", "share.", "producer.purgatory.",
         "fetch.purgatory.", "delete.records.purgatory.", "config.providers");
@@ -228,6 +264,28 @@ final class BrokerConfigDef {
 
     static boolean isAcceptedUnused(String key) {
         return ACCEPTED_UNUSED.contains(key) || ACCEPTED_UNUSED_PREFIXES.stream().anyMatch(key::startsWith);
+    }
+
+    /**
+     * Whether {@code key} is a listener's override of a known key, {@code listener.name.<listener>.<known key>}
+     * (the listener part may not hold a dot, as Kafka's listener names).
+     */
+    static boolean isListenerOverride(String key) {
+        if (!key.startsWith("listener.name.")) {
+            return false;
+        }
+        int dot = key.indexOf('.', "listener.name.".length());
+        return dot > 0 && KEYS.containsKey(key.substring(dot + 1));
+    }
+
+    /** Whether {@code key}, or the key a listener override stands for, holds a secret. */
+    static boolean isSensitive(String key) {
+        ConfigKey k = KEYS.get(key);
+        if (k == null && key.startsWith("listener.name.")) {
+            int dot = key.indexOf('.', "listener.name.".length());
+            k = dot > 0 ? KEYS.get(key.substring(dot + 1)) : null;
+        }
+        return k != null ? k.sensitive() : key.contains("password") || key.endsWith("jaas.config") || key.endsWith(".key");
     }
 
     static boolean isBackendSetting(String key) {

@@ -22,6 +22,11 @@ record ConfigKey(String name, ConfigType type, String defaultValue, Long min, bo
         return new ConfigKey(name, type, defaultValue == null ? null : String.valueOf(defaultValue), min, false, doc);
     }
 
+    /** A secret (Kafka's PASSWORD type, no default): never logged, DescribeConfigs answers null. */
+    static ConfigKey password(String name, String doc) {
+        return new ConfigKey(name, ConfigType.PASSWORD, null, null, true, doc);
+    }
+
     /** Parses {@code raw} as this key's type; throws {@link ConfigException} naming the key when malformed. */
     Object parse(String raw) {
         String v = raw.trim();

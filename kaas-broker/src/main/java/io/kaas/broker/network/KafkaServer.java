@@ -8,9 +8,14 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslHandler;
+import io.kaas.security.tls.ServerTls;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
@@ -21,27 +26,49 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kafka protocol server of one listener. {@link #start()} binds; {@link #close()} stops accepting,
- * stops reading, waits (up to the drain timeout) for every request already read to be answered, then
- * closes every connection and stops its threads. Handler code runs on {@code kaas-request-handler-N}
- * threads, never on an event loop.
+ * The Kafka protocol server: every broker listener, each with its own server channel and
+ * {@link NetworkSettings}, sharing one acceptor, the event loops and the request-handler pool (sized by
+ * the first listener's settings). {@link #start()} binds; {@link #close()} stops accepting, stops
+ * reading, waits (up to the drain timeout) for every request already read to be answered, then closes
+ * every connection and stops its threads. Handler code runs on {@code kaas-request-handler-N} threads,
+ * never on an event loop. A TLS listener's connections get a {@code tls} handler (an {@link SslHandler}
+ * from its {@link ServerTls}'s current context) in front of the frame decoder.
  */
 public final class KafkaServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaServer.class);
 
+    private final List<ServedListener> listeners;
     private final NetworkSettings settings;
-    private final ServerState state;
+    private final Map<String, ServerState> states = new LinkedHashMap<>();
     private final Transport transport = Transport.best();
     private EventLoopGroup bossGroup;
     private EventLoopGroup workerGroup;
     private ExecutorService requestExecutor;
-    private Channel serverChannel;
+    private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
+    private boolean bound;
     private boolean closed;
 
+    /** One plaintext listener. */
     public KafkaServer(NetworkSettings settings) {
-        this.settings = settings;
-        this.state = new ServerState(settings);
+        this(List.of(new ServedListener(settings, null)));
+    }
+
+    /**
+     * @param listeners every listener to bind, in {@code listeners} order (the first one's threads and drain
+     *                  settings serve them all); names must differ
+     */
+    public KafkaServer(List<ServedListener> listeners) {
+        if (listeners.isEmpty()) {
+            throw new IllegalArgumentException("no listener");
+        }
+        this.listeners = List.copyOf(listeners);
+        this.settings = listeners.get(0).settings();
+        for (ServedListener l : this.listeners) {
+            if (states.put(l.settings().listenerName(), new ServerState(l.settings())) != null) {
+                throw new IllegalArgumentException("listener " + l.settings().listenerName() + " given twice");
+            }
+        }
     }
 
     /** Binds and serves at once: {@link #bind()} then {@link #serve}. */
@@ -52,32 +79,45 @@ public final class KafkaServer implements AutoCloseable {
     }
 
     /**
-     * Starts serving {@code registry}'s APIs: connections waiting since {@link #bind()} are accepted
-     * from now on.
+     * Starts serving {@code registry}'s APIs on every listener: connections waiting since {@link #bind()}
+     * are accepted from now on.
      */
     public synchronized void serve(HandlerRegistry registry) {
-        if (serverChannel == null || closed) {
+        if (!bound || closed) {
             throw new IllegalStateException("not bound, or closed");
         }
-        state.serve(registry);
-        serverChannel.config().setAutoRead(true);
-        serverChannel.read();
+        states.values().forEach(s -> s.serve(registry));
+        for (Channel ch : serverChannels.values()) {
+            ch.config().setAutoRead(true);
+            ch.read();
+        }
     }
 
     /**
-     * Binds the listener without accepting connections yet (they wait in the backlog until
-     * {@link #serve}), so the real port is known before the handlers are built.
+     * Binds every listener without accepting connections yet (they wait in the backlog until
+     * {@link #serve}), so the real ports are known before the handlers are built.
      *
-     * @return the bound address (its port is the real one when 0 was asked)
-     * @throws BindException if the address cannot be bound (in use, not local, not permitted)
+     * @return the first listener's bound address (its port is the real one when 0 was asked)
+     * @throws BindException if an address cannot be bound (in use, not local, not permitted); nothing
+     *                       stays bound then
      */
     public synchronized InetSocketAddress bind() throws InterruptedException, BindException {
-        if (serverChannel != null || closed) {
+        if (bound || closed) {
             throw new IllegalStateException("already started or closed");
         }
+        bound = true;
         requestExecutor = newRequestExecutor(settings.ioThreads());
         bossGroup = transport.newGroup(1, "kaas-acceptor");
         workerGroup = transport.newGroup(settings.networkThreads(), "kaas-network");
+        for (ServedListener listener : listeners) {
+            serverChannels.put(listener.settings().listenerName(), bind(listener));
+        }
+        return address(listeners.get(0).settings().listenerName());
+    }
+
+    private Channel bind(ServedListener listener) throws InterruptedException, BindException {
+        NetworkSettings ls = listener.settings();
+        ServerState state = states.get(ls.listenerName());
         ServerBootstrap bootstrap = new ServerBootstrap()
             .group(bossGroup, workerGroup)
             .channel(transport.serverChannel())
@@ -87,38 +127,64 @@ public final class KafkaServer implements AutoCloseable {
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
-                    ch.pipeline().addLast("frames", new KafkaFrameDecoder(settings.maxFrameBytes()));
+                    ServerTls tls = listener.tls();
+                    if (tls != null) {
+                        ch.pipeline().addLast(RequestDispatcher.TLS_HANDLER, tls.newHandler(ch.alloc()));
+                        ch.pipeline().addLast(TlsHandshakeHandler.NAME, new TlsHandshakeHandler(ls, tls));
+                    }
+                    ch.pipeline().addLast("frames", new KafkaFrameDecoder(ls.maxFrameBytes()));
                     ch.pipeline().addLast("requests", new RequestDispatcher(state.registry(), requestExecutor, state));
                 }
             });
-        if (settings.sendBufferBytes() > 0) {
-            bootstrap.childOption(ChannelOption.SO_SNDBUF, settings.sendBufferBytes());
+        if (ls.sendBufferBytes() > 0) {
+            bootstrap.childOption(ChannelOption.SO_SNDBUF, ls.sendBufferBytes());
         }
-        if (settings.receiveBufferBytes() > 0) {
-            bootstrap.childOption(ChannelOption.SO_RCVBUF, settings.receiveBufferBytes());
+        if (ls.receiveBufferBytes() > 0) {
+            bootstrap.childOption(ChannelOption.SO_RCVBUF, ls.receiveBufferBytes());
         }
-        InetSocketAddress bindAddress = settings.host().isEmpty()
-            ? new InetSocketAddress(settings.port())
-            : new InetSocketAddress(settings.host(), settings.port());
+        InetSocketAddress bindAddress = ls.host().isEmpty()
+            ? new InetSocketAddress(ls.port())
+            : new InetSocketAddress(ls.host(), ls.port());
         try {
-            serverChannel = bootstrap.bind(bindAddress).sync().channel();
+            return bootstrap.bind(bindAddress).sync().channel();
         } catch (InterruptedException e) {
             close();
             throw e;
         } catch (Exception e) {
             close();
             // Kafka's wording; Netty's native transport reports its own IOException type.
-            BindException failed = new BindException("Socket server failed to bind to " + settings.host() + ":"
-                + settings.port() + ": " + e.getMessage());
+            BindException failed = new BindException("Socket server failed to bind to " + ls.host() + ":"
+                + ls.port() + ": " + e.getMessage());
             failed.initCause(e);
             throw failed;
         }
-        return (InetSocketAddress) serverChannel.localAddress();
     }
 
-    /** The bound port; valid after {@link #start()}. */
+    /** The first listener's bound port; valid after {@link #bind()}. */
     public int port() {
-        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        return port(listeners.get(0).settings().listenerName());
+    }
+
+    /**
+     * The bound port of listener {@code listenerName}; valid after {@link #bind()}.
+     *
+     * @throws IllegalArgumentException if no such listener is served
+     */
+    public int port(String listenerName) {
+        return address(listenerName).getPort();
+    }
+
+    private InetSocketAddress address(String listenerName) {
+        Channel ch = serverChannels.get(listenerName);
+        if (ch == null) {
+            throw new IllegalArgumentException("no listener " + listenerName + " is bound");
+        }
+        return (InetSocketAddress) ch.localAddress();
+    }
+
+    /** The names of the listeners served, in order. */
+    public List<String> listenerNames() {
+        return List.copyOf(states.keySet());
     }
 
     /** The transport in use, {@code EPOLL} or {@code NIO}, for start-up logs. */
@@ -126,9 +192,9 @@ public final class KafkaServer implements AutoCloseable {
         return transport.name();
     }
 
-    /** Requests read and not yet answered (or dropped), across every connection. */
+    /** Requests read and not yet answered (or dropped), across every connection of every listener. */
     public int inFlightRequests() {
-        return state.inFlight().get();
+        return states.values().stream().mapToInt(s -> s.inFlight().get()).sum();
     }
 
     /** Graceful close with the configured drain timeout. Idempotent. */
@@ -143,12 +209,12 @@ public final class KafkaServer implements AutoCloseable {
             return;
         }
         closed = true;
-        if (serverChannel != null) {
-            serverChannel.close().syncUninterruptibly();
+        serverChannels.values().forEach(ch -> ch.close().syncUninterruptibly());
+        for (ServerState state : states.values()) {
+            state.connections().forEach((ch, queue) -> ch.eventLoop().execute(queue::drain));
         }
-        state.connections().forEach((ch, queue) -> ch.eventLoop().execute(queue::drain));
         awaitDrained(drain);
-        state.connections().keySet().forEach(Channel::close);
+        states.values().forEach(state -> state.connections().keySet().forEach(Channel::close));
         shutdown(requestExecutor);
         shutdown(workerGroup);
         shutdown(bossGroup);
@@ -156,7 +222,7 @@ public final class KafkaServer implements AutoCloseable {
 
     private void awaitDrained(Duration drain) {
         long deadline = System.nanoTime() + drain.toNanos();
-        while (state.inFlight().get() > 0 && System.nanoTime() < deadline) {
+        while (inFlightRequests() > 0 && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(5);
             } catch (InterruptedException e) {
@@ -164,7 +230,7 @@ public final class KafkaServer implements AutoCloseable {
                 return;
             }
         }
-        int left = state.inFlight().get();
+        int left = inFlightRequests();
         if (left > 0) {
             LOG.atWarn().addKeyValue("inFlight", left).addKeyValue("drainTimeout", drain)
                 .log("closing connections with requests still in flight");

@@ -15,6 +15,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.DecoderException;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -40,6 +41,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     /** The pipeline name a TLS handler must be added under, so zero-copy sends are turned off for it. */
     static final String TLS_HANDLER = "tls";
 
+    /** The connection's session, for handlers in front of this one (the TLS handshake sets its principal). */
+    static final AttributeKey<ClientSession> SESSION = AttributeKey.valueOf("kaas.session");
+
     private final HandlerRegistry registry;
     private final Executor requestExecutor;
     private final ServerState state;
@@ -63,6 +67,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         NetworkSettings settings = state.settings();
         session = new ClientSession(settings.listenerName(), settings.securityProtocol().name(),
             remote(ctx.channel().remoteAddress()), !settings.securityProtocol().usesSasl());
+        ctx.channel().attr(SESSION).set(session);
         state.register(ctx.channel(), queue);
         scheduleIdleCheck(ctx, state.settings().idleTimeout());
         super.channelActive(ctx);
