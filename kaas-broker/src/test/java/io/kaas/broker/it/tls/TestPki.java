@@ -55,7 +55,7 @@ public final class TestPki {
     /** A new CA named {@code CN=<name>}. */
     public static TestPki create(String name) throws Exception {
         KeyPair keys = rsa();
-        X500Name subject = new X500Name("CN=" + name);
+        X500Name subject = name("CN=" + name);
         X509v3CertificateBuilder b = builder(subject, subject, keys);
         b.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
         return new TestPki(keys, sign(b, keys.getPrivate()));
@@ -68,8 +68,8 @@ public final class TestPki {
     /** A key and certificate for {@code subject} (an X.500 name, e.g. {@code CN=alice,OU=eng}), signed by this CA. */
     public Identity issue(String subject) throws Exception {
         KeyPair keys = rsa();
-        X509v3CertificateBuilder b = builder(new X500Name(ca.getSubjectX500Principal().getName()), new X500Name(subject),
-            keys);
+        X509v3CertificateBuilder b = builder(X500Name.getInstance(ca.getSubjectX500Principal().getEncoded()),
+            name(subject), keys);
         b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
             new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")}));
         return new Identity(keys.getPrivate(), new X509Certificate[] {sign(b, caKeys.getPrivate()), ca});
@@ -114,7 +114,7 @@ public final class TestPki {
                 return pemObject(new JcaPKCS8Generator(key, null).generate());
             }
             OutputEncryptor encryptor = new JceOpenSSLPKCS8EncryptorBuilder(JcaPKCS8Generator.AES_256_CBC)
-                .setRandom(RANDOM).setPassword(password.toCharArray()).build();
+                .setProvider(new org.bouncycastle.jce.provider.BouncyCastleProvider()).setRandom(RANDOM).setPassword(password.toCharArray()).build();
             return pemObject(new JcaPKCS8Generator(key, encryptor).generate());
         }
     }
@@ -126,6 +126,11 @@ public final class TestPki {
         }
         return Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
             java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** The X.500 name the JDK writes as {@code dn} (RFC 2253 order: most specific first). */
+    private static X500Name name(String dn) {
+        return X500Name.getInstance(new javax.security.auth.x500.X500Principal(dn).getEncoded());
     }
 
     private static KeyPair rsa() throws GeneralSecurityException {
