@@ -1,11 +1,13 @@
 /**
  * Client authentication for the broker's listeners, free of the broker: the SASL exchange and its
- * mechanisms ({@code io.kaas.security.sasl}), TLS contexts and certificate principals.
+ * mechanisms ({@code io.kaas.security.sasl}: Kafka's JAAS syntax, PLAIN; {@code io.kaas.security.oauth}:
+ * OAUTHBEARER with JWTs checked against a JWKS), TLS contexts and certificate principals.
  */
 module io.kaas.security {
     requires transitive io.kaas.api;
     requires transitive java.security.sasl;
     requires org.slf4j;
+    requires org.jose4j;
 
     exports io.kaas.security.sasl;
 }
