@@ -11,8 +11,12 @@ import io.kaas.broker.auth.AccessGate;
 import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.ConfigException;
 import io.kaas.broker.config.Listener;
+import io.kaas.broker.config.SaslKeys;
 import io.kaas.broker.handler.Handlers;
 import io.kaas.broker.handler.group.GroupHandlers;
+import io.kaas.broker.handler.sasl.FailedAuthentications;
+import io.kaas.broker.handler.sasl.SaslHandlers;
+import io.kaas.broker.handler.sasl.SaslMechanisms;
 import io.kaas.broker.handler.txn.TxnHandlers;
 import io.kaas.broker.network.KafkaServer;
 import io.kaas.broker.network.Listeners;
@@ -136,6 +140,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             throws IOException, InterruptedException {
         Path dataDir = config.logDir();
         Files.createDirectories(dataDir);
+        SaslMechanisms saslMechanisms = SaslMechanisms.of(config.listenerConfigs());
         accessGate = AccessGate.open(authorizerProvider, config);
         clusterStore = storeProvider.open(new ClusterStoreContext(dataDir,
             config.backendConfig("cluster." + storeProvider.name() + "."), config.nodeId()));
@@ -165,6 +170,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             groups));
         handlers.addAll(GroupHandlers.create(this, groups, transactionState));
         handlers.addAll(TxnHandlers.create(topics, transactions, markers));
+        handlers.addAll(SaslHandlers.create(saslMechanisms,
+            new FailedAuthentications(SaslKeys.failedAuthenticationDelayMs(config), scheduler)));
         // The epoch only grows: clients re-read the finalized levels when they see a higher one (after a restart
         // with another transaction.version, say).
         HandlerRegistry registry = HandlerRegistry.of(accessGate, handlers,

@@ -26,6 +26,7 @@ public final class ClientSession {
     private volatile KafkaPrincipal principal;
     private volatile boolean authenticated;
     private volatile long expiresAtNanos = NEVER;
+    private final SaslState sasl = new SaslState();
 
     /**
      * @param listenerName     the listener's name, e.g. {@code PLAINTEXT} or {@code CLIENT}
@@ -62,6 +63,25 @@ public final class ClientSession {
     /** The principal requests are authorized as ({@code User:ANONYMOUS} until something better is known). */
     public KafkaPrincipal principal() {
         return principal;
+    }
+
+    /** Whether the listener authenticates its clients with SASL (SASL_PLAINTEXT, SASL_SSL). */
+    public boolean usesSasl() {
+        return securityProtocol.startsWith("SASL_");
+    }
+
+    /** The connection's SASL exchange (used on SASL listeners only). */
+    public SaslState sasl() {
+        return sasl;
+    }
+
+    /**
+     * Whether the authentication ran out at {@code nowNanos} ({@link System#nanoTime()}): a session with an
+     * expiry (KIP-368) that was not re-authenticated in time.
+     */
+    public boolean expired(long nowNanos) {
+        long expires = expiresAtNanos;
+        return expires != NEVER && nowNanos - expires > 0;
     }
 
     /** Whether requests other than ApiVersions and the SASL APIs may be served. */

@@ -86,7 +86,7 @@ final class BrokerConfigDef {
     static final String PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS = "producer.id.expiration.check.interval.ms";
 
     /** Known keys in the order DescribeConfigs lists them. */
-    static final Map<String, ConfigKey> KEYS = build(List.of(
+    static final Map<String, ConfigKey> KEYS = build(SaslKeys.KEYS, List.of(
         ConfigKey.atLeast(NODE_ID, INT, 1, 0, "The node id of this broker."),
         ConfigKey.of(LISTENERS, STRING, "PLAINTEXT://:9092",
             "Comma-separated listeners NAME://host:port; an empty host binds every interface."),
@@ -292,9 +292,10 @@ final class BrokerConfigDef {
         return BACKEND_PREFIXES.stream().anyMatch(key::startsWith);
     }
 
-    private static Map<String, ConfigKey> build(List<ConfigKey> keys) {
+    private static Map<String, ConfigKey> build(List<ConfigKey> more, List<ConfigKey> keys) {
         Map<String, ConfigKey> map = new LinkedHashMap<>();
         keys.forEach(k -> map.put(k.name(), k));
+        more.forEach(k -> map.put(k.name(), k));
         return map;
     }
 }

@@ -147,6 +147,14 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                 : "version outside the served range " + spec.minVersion() + "-" + spec.maxVersion());
             return;
         }
+        AuthenticationGate.Verdict verdict = AuthenticationGate.admit(session, api, System.nanoTime());
+        if (verdict != AuthenticationGate.Verdict.PASS) {
+            frame.release();
+            if (verdict == AuthenticationGate.Verdict.CLOSE) {
+                ctx.close();
+            }
+            return;
+        }
         decodeAndDispatch(ctx, frame, api, version, correlationId);
     }
 
@@ -194,6 +202,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                 // The event loop is gone (shutdown): nothing can be written; free what the slot holds.
                 if (outcome instanceof ResponseQueue.Send send) {
                     send.parts().forEach(ReferenceCountUtil::safeRelease);
+                } else if (outcome instanceof ResponseQueue.SendThenClose last) {
+                    last.parts().forEach(ReferenceCountUtil::safeRelease);
                 }
                 slot.releaseAbandoned(state.inFlight());
             }
@@ -207,7 +217,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         }
         if (error == null) {
             try {
-                return new ResponseQueue.Send(encode(ctx.alloc(), api, context, response, sendsFileRegions(ctx)));
+                List<Object> parts = encode(ctx.alloc(), api, context, response, sendsFileRegions(ctx));
+                return AuthenticationGate.closesAfter(context.session(), api)
+                    ? new ResponseQueue.SendThenClose(parts) : new ResponseQueue.Send(parts);
             } catch (RuntimeException e) {
                 error = e;
             }

@@ -19,11 +19,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ResponseQueue {
 
     /** What to do when a slot reaches the head of the queue. */
-    sealed interface Outcome permits Send, Silent, Close {
+    sealed interface Outcome permits Send, SendThenClose, Silent, Close {
     }
 
     /** Write these parts (a {@code ByteBuf} incl. the size prefix, then optional more buffers or file regions). */
     record Send(List<Object> parts) implements Outcome {
+    }
+
+    /** Write these parts, then close the connection (the answer to a failed authentication). */
+    record SendThenClose(List<Object> parts) implements Outcome {
     }
 
     /** Send nothing (Produce with acks=0) but keep the slot's place in the order. */
@@ -95,6 +99,10 @@ final class ResponseQueue {
             if (head.outcome instanceof Send send) {
                 write(head, send);
                 wrote = true;
+            } else if (head.outcome instanceof SendThenClose last) {
+                write(head, new Send(last.parts()));
+                closed = true;
+                ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
             } else if (head.outcome instanceof Close) {
                 finish(head);
                 closed = true;
@@ -175,6 +183,8 @@ final class ResponseQueue {
     private static void discard(Outcome outcome) {
         if (outcome instanceof Send send) {
             send.parts().forEach(ReferenceCountUtil::safeRelease);
+        } else if (outcome instanceof SendThenClose last) {
+            last.parts().forEach(ReferenceCountUtil::safeRelease);
         }
     }
 }

@@ -83,6 +83,10 @@ import io.kaas.wire.message.OffsetFetchRequestData;
 import io.kaas.wire.message.OffsetFetchResponseData;
 import io.kaas.wire.message.ProduceRequestData;
 import io.kaas.wire.message.ProduceResponseData;
+import io.kaas.wire.message.SaslAuthenticateRequestData;
+import io.kaas.wire.message.SaslAuthenticateResponseData;
+import io.kaas.wire.message.SaslHandshakeRequestData;
+import io.kaas.wire.message.SaslHandshakeResponseData;
 import io.kaas.wire.message.SyncGroupRequestData;
 import io.kaas.wire.message.SyncGroupResponseData;
 import java.util.ArrayList;
@@ -105,6 +109,16 @@ public final class ApiContracts {
 
     public static final ApiSpec<ApiVersionsRequestData, ApiVersionsResponseData> API_VERSIONS =
             ApiSpec.of(ApiMessageType.API_VERSIONS, 0, 4);
+
+    // --- authentication (no ACL checks: they run before there is a principal to check) ---
+
+    /** v1 only, as Kafka 4: v0 (raw SASL tokens after the handshake, no SaslAuthenticate) is gone. */
+    public static final ApiSpec<SaslHandshakeRequestData, SaslHandshakeResponseData> SASL_HANDSHAKE =
+            ApiSpec.of(ApiMessageType.SASL_HANDSHAKE, 1, 1);
+
+    /** v0-2; session_lifetime_ms (KIP-368 re-authentication) from v1. */
+    public static final ApiSpec<SaslAuthenticateRequestData, SaslAuthenticateResponseData> SASL_AUTHENTICATE =
+            ApiSpec.of(ApiMessageType.SASL_AUTHENTICATE, 0, 2);
 
     // --- records ---
 

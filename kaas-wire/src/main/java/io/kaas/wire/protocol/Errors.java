@@ -28,6 +28,8 @@ public final class Errors {
     public static final short TOPIC_AUTHORIZATION_FAILED = 29;
     public static final short GROUP_AUTHORIZATION_FAILED = 30;
     public static final short CLUSTER_AUTHORIZATION_FAILED = 31;
+    public static final short UNSUPPORTED_SASL_MECHANISM = 33;
+    public static final short ILLEGAL_SASL_STATE = 34;
     public static final short UNSUPPORTED_VERSION = 35;
     public static final short TOPIC_ALREADY_EXISTS = 36;
     public static final short INVALID_PARTITIONS = 37;
@@ -45,6 +47,7 @@ public final class Errors {
     public static final short TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53;
     public static final short OPERATION_NOT_ATTEMPTED = 55;
     public static final short KAFKA_STORAGE_ERROR = 56;
+    public static final short SASL_AUTHENTICATION_FAILED = 58;
     public static final short UNKNOWN_PRODUCER_ID = 59;
     public static final short NON_EMPTY_GROUP = 68;
     public static final short GROUP_ID_NOT_FOUND = 69;

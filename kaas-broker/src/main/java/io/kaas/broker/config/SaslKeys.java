@@ -1,0 +1,95 @@
+package io.kaas.broker.config;
+
+import static io.kaas.broker.config.ConfigType.INT;
+import static io.kaas.broker.config.ConfigType.LIST;
+import static io.kaas.broker.config.ConfigType.LONG;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Kafka's SASL keys the broker reads, with Kafka's defaults: {@code sasl.enabled.mechanisms} (per listener),
+ * {@code connections.max.reauth.ms} (per listener and mechanism, KIP-368) and
+ * {@code connection.failed.authentication.delay.ms}. The mechanisms' own keys ({@code <mechanism>.sasl.jaas.config},
+ * {@code sasl.oauthbearer.*}) are read by the mechanisms through {@link #value}.
+ */
+public final class SaslKeys {
+
+    public static final String SASL_ENABLED_MECHANISMS = "sasl.enabled.mechanisms";
+    public static final String CONNECTIONS_MAX_REAUTH_MS = "connections.max.reauth.ms";
+    public static final String CONNECTION_FAILED_AUTHENTICATION_DELAY_MS = "connection.failed.authentication.delay.ms";
+
+    private static final ConfigKey ENABLED = ConfigKey.of(SASL_ENABLED_MECHANISMS, LIST, "GSSAPI",
+        "The SASL mechanisms a SASL listener offers (listener.name.<l>.sasl.enabled.mechanisms per listener). Kafka's "
+            + "default GSSAPI is not supported by kaas: set PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and/or OAUTHBEARER.");
+    private static final ConfigKey MAX_REAUTH = ConfigKey.atLeast(CONNECTIONS_MAX_REAUTH_MS, LONG, 0, 0,
+        "The longest a SASL session lasts before the client must re-authenticate on its connection (KIP-368); "
+            + "0: no limit. listener.name.<l>.<mechanism>.connections.max.reauth.ms overrides it.");
+    private static final ConfigKey FAILED_DELAY = ConfigKey.atLeast(CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, INT, 100, 0,
+        "How long a failed authentication waits before it is answered and the connection closed; 0: no delay.");
+
+    /** The keys, for BrokerConfigDef. */
+    static final List<ConfigKey> KEYS = List.of(ENABLED, MAX_REAUTH, FAILED_DELAY);
+
+    private SaslKeys() {
+    }
+
+    /**
+     * {@code listener}'s enabled mechanisms ({@code listener.name.<l>.sasl.enabled.mechanisms}, else the broker's,
+     * else Kafka's default GSSAPI), in order, each once.
+     */
+    public static List<String> enabledMechanisms(ListenerConfig listener) {
+        String raw = listener.value(SASL_ENABLED_MECHANISMS, ENABLED.defaultValue());
+        List<String> out = new ArrayList<>();
+        for (String part : raw.split(",")) {
+            String m = part.trim();
+            if (!m.isEmpty() && !out.contains(m)) {
+                out.add(m);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * {@code connections.max.reauth.ms} of {@code mechanism} on {@code listener}: the listener's
+     * {@code <mechanism lower>.connections.max.reauth.ms}, else its {@code connections.max.reauth.ms}, else the broker's;
+     * 0 for none.
+     *
+     * @throws ConfigException if the value is not a non-negative 64-bit integer
+     */
+    public static long maxReauthMs(ListenerConfig listener, String mechanism) {
+        String prefixed = prefix(mechanism) + CONNECTIONS_MAX_REAUTH_MS;
+        String raw = listener.value(prefixed);
+        if (raw != null) {
+            ConfigKey key = ConfigKey.atLeast(listener.ownValue(prefixed) != null
+                ? ListenerConfig.prefixOf(listener.name()) + prefixed : prefixed, LONG, 0, 0, MAX_REAUTH.doc());
+            return (Long) key.parse(raw);
+        }
+        raw = listener.value(CONNECTIONS_MAX_REAUTH_MS);
+        ConfigKey key = listener.ownValue(CONNECTIONS_MAX_REAUTH_MS) != null
+            ? ConfigKey.atLeast(ListenerConfig.prefixOf(listener.name()) + CONNECTIONS_MAX_REAUTH_MS, LONG, 0, 0,
+                MAX_REAUTH.doc())
+            : MAX_REAUTH;
+        return (Long) key.parse(raw != null ? raw : MAX_REAUTH.defaultValue());
+    }
+
+    /** {@code connection.failed.authentication.delay.ms}. */
+    public static int failedAuthenticationDelayMs(BrokerConfig config) {
+        String raw = config.originalValue(CONNECTION_FAILED_AUTHENTICATION_DELAY_MS);
+        return ((Long) FAILED_DELAY.parse(raw != null ? raw : FAILED_DELAY.defaultValue())).intValue();
+    }
+
+    /**
+     * A mechanism's setting on {@code listener} as Kafka looks it up: {@code <mechanism lower>.<key>} (the listener's,
+     * else the broker's) when {@code mechanismPrefixedOnly}, else that or the plain {@code <key>}.
+     */
+    public static String value(ListenerConfig listener, String mechanism, String key, boolean mechanismPrefixedOnly) {
+        String v = listener.value(prefix(mechanism) + key);
+        return v != null || mechanismPrefixedOnly ? v : listener.value(key);
+    }
+
+    private static String prefix(String mechanism) {
+        return mechanism.toLowerCase(Locale.ROOT) + ".";
+    }
+}

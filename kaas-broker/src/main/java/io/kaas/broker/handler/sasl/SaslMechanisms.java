@@ -1,0 +1,118 @@
+package io.kaas.broker.handler.sasl;
+
+import io.kaas.broker.config.ConfigException;
+import io.kaas.broker.config.ListenerConfig;
+import io.kaas.broker.config.SaslKeys;
+import io.kaas.security.sasl.MechanismSettings;
+import io.kaas.security.sasl.PlainMechanism;
+import io.kaas.security.sasl.SaslMechanismFactory;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place the SASL mechanisms of every SASL listener are built, from {@code sasl.enabled.mechanisms} and
+ * each mechanism's {@code listener.name.<l>.<mechanism>.*} keys: PLAIN, OAUTHBEARER, and SCRAM-SHA-256/512
+ * (see {@link #factory}). A listener that does not use SASL has none. Immutable.
+ */
+public final class SaslMechanisms {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SaslMechanisms.class);
+
+    /** What kaas can serve, for messages. */
+    static final String SUPPORTED = "PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER";
+
+    private final Map<String, ListenerMechanisms> byListener;
+
+    private SaslMechanisms(Map<String, ListenerMechanisms> byListener) {
+        this.byListener = Map.copyOf(byListener);
+    }
+
+    /** No SASL listener. */
+    public static SaslMechanisms none() {
+        return new SaslMechanisms(Map.of());
+    }
+
+    /**
+     * The mechanisms of every SASL listener of {@code listeners}.
+     *
+     * @throws ConfigException naming the key when a listener enables no mechanism, an unsupported one (GSSAPI,
+     *                         Kafka's default), or a mechanism's settings are missing or malformed
+     */
+    public static SaslMechanisms of(List<ListenerConfig> listeners) {
+        Map<String, ListenerMechanisms> out = new HashMap<>();
+        for (ListenerConfig l : listeners) {
+            if (l.securityProtocol().usesSasl()) {
+                out.put(l.name(), forListener(l));
+            }
+        }
+        return new SaslMechanisms(out);
+    }
+
+    /** The mechanisms of listener {@code name}, or null when it does not use SASL. */
+    public ListenerMechanisms listener(String name) {
+        return byListener.get(name);
+    }
+
+    private static ListenerMechanisms forListener(ListenerConfig listener) {
+        String enabledKey = (listener.ownValue(SaslKeys.SASL_ENABLED_MECHANISMS) != null
+            ? ListenerConfig.prefixOf(listener.name()) : "") + SaslKeys.SASL_ENABLED_MECHANISMS;
+        List<String> enabled = SaslKeys.enabledMechanisms(listener);
+        if (enabled.isEmpty()) {
+            throw new ConfigException(enabledKey, "listener " + listener.name() + " uses SASL but enables no mechanism; "
+                + "set it to some of " + SUPPORTED);
+        }
+        Map<String, SaslMechanismFactory> factories = new LinkedHashMap<>();
+        Map<String, Long> maxReauth = new HashMap<>();
+        for (String mechanism : enabled) {
+            factories.put(mechanism, factory(mechanism, new Settings(listener, mechanism), enabledKey));
+            maxReauth.put(mechanism, SaslKeys.maxReauthMs(listener, mechanism));
+        }
+        LOG.atInfo().addKeyValue("listener", listener.name()).addKeyValue("mechanisms", enabled)
+            .log("SASL listener {} offers {}", listener.name(), String.join(", ", enabled));
+        return new ListenerMechanisms(listener.name(), enabled, factories, maxReauth);
+    }
+
+    /** The factory of one mechanism: add a mechanism here, one case. */
+    private static SaslMechanismFactory factory(String mechanism, MechanismSettings settings, String enabledKey) {
+        try {
+            return switch (mechanism) {
+                case "PLAIN" -> PlainMechanism.create(settings);
+                // SCRAM-SHA-256 and SCRAM-SHA-512: their factory (credentials from the cluster-state store) goes here.
+                case "GSSAPI" -> throw new ConfigException(enabledKey, "GSSAPI (Kerberos, Kafka's default) is not "
+                    + "supported by kaas; set " + SaslKeys.SASL_ENABLED_MECHANISMS + " to some of " + SUPPORTED);
+                default -> throw new ConfigException(enabledKey, "unknown or unsupported SASL mechanism '" + mechanism
+                    + "'; kaas supports " + SUPPORTED);
+            };
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(null, e.getMessage());
+        }
+    }
+
+    /** A mechanism's settings on a listener, looked up as Kafka does. */
+    private record Settings(ListenerConfig listener, String mechanism) implements MechanismSettings {
+        @Override
+        public String listenerName() {
+            return listener.name();
+        }
+
+        @Override
+        public String mechanismValue(String key) {
+            return SaslKeys.value(listener, mechanism, key, true);
+        }
+
+        @Override
+        public String value(String key) {
+            return SaslKeys.value(listener, mechanism, key, false);
+        }
+
+        @Override
+        public String toString() {
+            return mechanism.toLowerCase(Locale.ROOT) + " on " + listener.name();
+        }
+    }
+}
