@@ -8,4 +8,5 @@ module io.kaas.security {
     requires org.slf4j;
 
     exports io.kaas.security.sasl;
+    exports io.kaas.security.scram;
 }
