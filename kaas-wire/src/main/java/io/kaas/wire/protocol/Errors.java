@@ -28,6 +28,7 @@ public final class Errors {
     public static final short TOPIC_AUTHORIZATION_FAILED = 29;
     public static final short GROUP_AUTHORIZATION_FAILED = 30;
     public static final short CLUSTER_AUTHORIZATION_FAILED = 31;
+    public static final short UNSUPPORTED_SASL_MECHANISM = 33;
     public static final short UNSUPPORTED_VERSION = 35;
     public static final short TOPIC_ALREADY_EXISTS = 36;
     public static final short INVALID_PARTITIONS = 37;
@@ -58,6 +59,9 @@ public final class Errors {
     public static final short INVALID_RECORD = 87;
     public static final short UNSTABLE_OFFSET_COMMIT = 88;
     public static final short PRODUCER_FENCED = 90;
+    public static final short RESOURCE_NOT_FOUND = 91;
+    public static final short DUPLICATE_RESOURCE = 92;
+    public static final short UNACCEPTABLE_CREDENTIAL = 93;
     public static final short UNKNOWN_TOPIC_ID = 100;
     public static final short TRANSACTIONAL_ID_NOT_FOUND = 105;
     public static final short FENCED_MEMBER_EPOCH = 110;
