@@ -26,6 +26,8 @@ import io.kaas.wire.message.WriteTxnMarkersRequestData;
 import io.kaas.wire.message.WriteTxnMarkersResponseData;
 import io.kaas.wire.message.AlterUserScramCredentialsRequestData;
 import io.kaas.wire.message.AlterUserScramCredentialsResponseData;
+import io.kaas.wire.message.DescribeClientQuotasRequestData;
+import io.kaas.wire.message.DescribeClientQuotasResponseData;
 import io.kaas.wire.message.DescribeUserScramCredentialsRequestData;
 import io.kaas.wire.message.DescribeUserScramCredentialsResponseData;
 import io.kaas.wire.message.AlterConfigsRequestData;
@@ -217,6 +219,16 @@ public final class ApiContracts {
             ALTER_USER_SCRAM_CREDENTIALS = ApiSpec.<AlterUserScramCredentialsRequestData,
                     AlterUserScramCredentialsResponseData>of(ApiMessageType.ALTER_USER_SCRAM_CREDENTIALS, 0, 0)
                     .requires(Operation.ALTER, CLUSTER, (r, v) -> Action.CLUSTER_NAME, ApiContracts::alterScramDenied);
+
+    /**
+     * DESCRIBE_CONFIGS on the cluster, else CLUSTER_AUTHORIZATION_FAILED with no entries, as KafkaApis. kaas sets no
+     * quotas; served for {@code kafka-configs --describe --entity-type users}.
+     */
+    public static final ApiSpec<DescribeClientQuotasRequestData, DescribeClientQuotasResponseData> DESCRIBE_CLIENT_QUOTAS =
+            ApiSpec.<DescribeClientQuotasRequestData, DescribeClientQuotasResponseData>of(
+                            ApiMessageType.DESCRIBE_CLIENT_QUOTAS, 0, 1)
+                    .requires(Operation.DESCRIBE_CONFIGS, CLUSTER, (r, v) -> Action.CLUSTER_NAME,
+                            (r, v, error) -> new DescribeClientQuotasResponseData().setErrorCode(error).setEntries(null));
 
     // --- groups ---
 
