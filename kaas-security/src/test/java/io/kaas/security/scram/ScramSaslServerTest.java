@@ -292,6 +292,15 @@ class ScramSaslServerTest {
     }
 
     @Test
+    void factoriesByMechanismName() {
+        assertThat(ScramSaslServerFactory.forName("SCRAM-SHA-512", lookup)).get()
+                .satisfies(f -> assertThat(f.mechanism()).isEqualTo("SCRAM-SHA-512"))
+                .satisfies(f -> assertThat(f.newServer().getMechanismName()).isEqualTo("SCRAM-SHA-512"));
+        assertThat(ScramSaslServerFactory.forName("PLAIN", lookup)).isEmpty();
+        assertThat(ScramSaslServerFactory.forName("SCRAM-SHA-1", lookup)).isEmpty();
+    }
+
+    @Test
     void mechanismsByNameAndWireType() {
         assertThat(ScramMechanism.forName("SCRAM-SHA-256")).contains(ScramMechanism.SCRAM_SHA_256);
         assertThat(ScramMechanism.forName("scram-sha-256")).isEmpty();
