@@ -110,6 +110,11 @@ public final class AlterUserScramCredentialsHandler
             }
         }
         failures.forEach((user, failure) -> results.add(result(user, failure)));
+        if (!failures.isEmpty()) {
+            LOG.atInfo().setMessage("SCRAM credential changes for {} from {} refused: {}")
+                    .addArgument(context.principal()).addArgument(context.clientAddress())
+                    .addArgument(() -> refusals(failures)).log();
+        }
         return CompletableFuture.completedFuture(new AlterUserScramCredentialsResponseData().setThrottleTimeMs(0)
                 .setResults(results));
     }
@@ -138,6 +143,13 @@ public final class AlterUserScramCredentialsHandler
                 + " iterations)"));
         deletions.forEach(r -> parts.add("deleted " + r.mechanism() + " of " + r.user()));
         return String.join(", ", parts);
+    }
+
+    /** e.g. {@code 'alice': Too few iterations; '': Username must not be empty}. */
+    private static String refusals(Map<String, Failure> failures) {
+        List<String> parts = new ArrayList<>();
+        failures.forEach((user, f) -> parts.add("'" + user + "': " + f.message()));
+        return String.join("; ", parts);
     }
 
     private static Failure userAndMechanism(String user, Optional<ScramMechanism> mechanism) {

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * DescribeClientQuotas v0-1. kaas enforces no client quotas and AlterClientQuotas is not served, so no
@@ -20,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class DescribeClientQuotasHandler
         implements ApiHandler<DescribeClientQuotasRequestData, DescribeClientQuotasResponseData> {
+    private static final Logger LOG = LoggerFactory.getLogger(DescribeClientQuotasHandler.class);
     private static final byte MATCH_EXACT = 0;
     private static final byte MATCH_DEFAULT = 1;
     private static final byte MATCH_SPECIFIED = 2;
@@ -32,6 +35,8 @@ public final class DescribeClientQuotasHandler
         String invalid = invalidFilter(request);
         if (invalid != null) {
             short code = invalid.startsWith("Unsupported entity type") ? Errors.UNSUPPORTED_VERSION : Errors.INVALID_REQUEST;
+            LOG.atInfo().setMessage("DescribeClientQuotas from {} ({}) refused: {}").addArgument(context.clientAddress())
+                    .addArgument(context.principal()).addArgument(invalid).log();
             return CompletableFuture.completedFuture(response.setErrorCode(code).setErrorMessage(invalid).setEntries(null));
         }
         return CompletableFuture.completedFuture(response.setErrorCode(Errors.NONE).setErrorMessage(null)
