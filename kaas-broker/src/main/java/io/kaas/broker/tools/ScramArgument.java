@@ -33,7 +33,7 @@ final class ScramArgument {
         String input = argument.trim();
         int eq = input.indexOf('=');
         if (eq < 0) {
-            throw new InvalidScramArgument("Failed to find equals sign in SCRAM argument '" + redacted(input) + "'");
+            throw new InvalidScramArgument("Failed to find equals sign in SCRAM argument '" + input + "'");
         }
         String mechanismName = input.substring(0, eq);
         ScramMechanism mechanism = ScramMechanism.forName(mechanismName).orElseThrow(() ->
@@ -81,10 +81,14 @@ final class ScramArgument {
 
     private static Map<String, String> components(String config) throws InvalidScramArgument {
         Map<String, String> out = new TreeMap<>();
-        for (String component : config.split(",")) {
+        String[] parts = config.split(",");
+        for (int i = 0; i < parts.length; i++) {
+            String component = parts[i];
             int eq = component.indexOf('=');
             if (eq < 0) {
-                throw new InvalidScramArgument("No equals sign found in SCRAM component: " + component);
+                // Not echoed: it may be the tail of a password that holds a comma.
+                throw new InvalidScramArgument("No equals sign found in SCRAM component " + (i + 1) + " of "
+                        + parts.length + " (values cannot hold a comma)");
             }
             String value = component.substring(eq + 1);
             if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
@@ -122,10 +126,5 @@ final class ScramArgument {
         } catch (IllegalArgumentException e) {
             throw new InvalidScramArgument("Failed to decode given " + what + " (not base64)");
         }
-    }
-
-    /** The argument with any password value replaced, for messages. */
-    static String redacted(String argument) {
-        return argument.replaceAll("(?i)(password=)[^,\\]]*", "$1[hidden]");
     }
 }

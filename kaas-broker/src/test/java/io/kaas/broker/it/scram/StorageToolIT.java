@@ -103,7 +103,8 @@ class StorageToolIT {
         refused.put(scram(config, "SCRAM-SHA-256=[name=a]"), "You must supply one of 'password' or 'saltedpassword' to add-scram");
         refused.put(scram(config, "SCRAM-SHA-256=[name=a,saltedpassword=AAAA]"), "You must supply 'salt' with 'saltedpassword'");
         refused.put(scram(config, "SCRAM-SHA-256=[name=a,password=p,colour=red]"), "Unknown SCRAM configurations: colour");
-        refused.put(scram(config, "SCRAM-SHA-256=[name=a,password]"), "No equals sign found in SCRAM component: password");
+        refused.put(scram(config, "SCRAM-SHA-256=[name=a,password]"), "No equals sign found in SCRAM component 2 of 2");
+        refused.put(scram(config, "SCRAM-SHA-256=[name=a,password=se,cret]"), "No equals sign found in SCRAM component 3 of 3");
         refused.put(scram(config, "SCRAM-SHA-256=[name=a,password=p,iterations=4095]"),
                 "The 'iterations' value must be >= 4096 for add-scram using SCRAM-SHA-256");
         refused.put(scram(config, "SCRAM-SHA-512=[name=a,password=p,iterations=16385]"),
@@ -118,7 +119,7 @@ class StorageToolIT {
             Run run = storage(e.getKey().toArray(String[]::new));
             assertThat(run.exitCode()).as(e.getKey().toString()).isEqualTo(1);
             assertThat(run.err()).as(e.getKey().toString()).startsWith("kaas-storage: ").contains(e.getValue())
-                    .doesNotContain("=p]").doesNotContain("password=p,");
+                    .doesNotContain("=p]").doesNotContain("password=p,").doesNotContain("cret");
         }
         assertThat(data).as("nothing was written").doesNotExist();
         Run help = storage("--help");
