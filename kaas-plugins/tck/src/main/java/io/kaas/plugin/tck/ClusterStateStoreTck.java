@@ -37,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The contract every {@link ClusterStateStore} passes: topics by name and by id, the errors for
  * existing and unknown topics, snapshots, persistence across a reopen, a stable cluster id,
- * producer-id blocks that never overlap, and consumer groups' committed offsets. Extend it and implement {@link #provider()}.
+ * producer-id blocks that never overlap, consumer groups' committed offsets and configs, and SCRAM credentials.
+ * Extend it and implement {@link #provider()}.
  */
 @Timeout(60)
 public abstract class ClusterStateStoreTck {
