@@ -20,7 +20,7 @@ class KaasTarballLayoutIT {
     @Test
     void scriptsAreExecutableAndConfigAndPluginsFolderArePresent() throws Exception {
         Path install = Tarball.unpack(tmp);
-        for (String script : List.of("bin/kaas-server-start.sh", "bin/kaas-server-stop.sh")) {
+        for (String script : List.of("bin/kaas-server-start.sh", "bin/kaas-server-stop.sh", "bin/kaas-storage.sh")) {
             assertThat(Files.getPosixFilePermissions(install.resolve(script)))
                 .as(script + " mode")
                 .contains(PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.GROUP_EXECUTE,

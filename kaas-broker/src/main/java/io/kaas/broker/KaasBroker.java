@@ -8,6 +8,7 @@ import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.broker.auth.AccessGate;
+import io.kaas.broker.auth.StoredScramCredentials;
 import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.ConfigException;
 import io.kaas.broker.config.Listener;
@@ -140,10 +141,11 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             throws IOException, InterruptedException {
         Path dataDir = config.logDir();
         Files.createDirectories(dataDir);
-        SaslMechanisms saslMechanisms = SaslMechanisms.of(config.listenerConfigs());
         accessGate = AccessGate.open(authorizerProvider, config);
         clusterStore = storeProvider.open(new ClusterStoreContext(dataDir,
             config.backendConfig("cluster." + storeProvider.name() + "."), config.nodeId()));
+        SaslMechanisms saslMechanisms = SaslMechanisms.of(config.listenerConfigs(),
+            new StoredScramCredentials(clusterStore));
         storageEngine = engineProvider.open(new EngineContext(dataDir,
             config.engineConfig(engineProvider.name(), engineProvider.configKeys()), config.nodeId(), clock,
             config.producerExpiration()));

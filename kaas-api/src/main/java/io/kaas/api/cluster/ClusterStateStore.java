@@ -15,7 +15,8 @@ import java.util.UUID;
  * <p>Besides topics, the store keeps the committed offsets of consumer groups: the group coordinator
  * holds group membership in memory and only offsets are durable, as in Kafka, where a restarted
  * coordinator reloads offsets and members rejoin. It also keeps each group's own configs (Kafka's GROUP
- * config resource), low-rate metadata like a topic's configs.
+ * config resource), low-rate metadata like a topic's configs, and the SCRAM credentials of SASL users
+ * (salted and hashed as RFC 5802 says, managed with AlterUserScramCredentials).
  */
 public interface ClusterStateStore extends AutoCloseable {
 
@@ -100,6 +101,30 @@ public interface ClusterStateStore extends AutoCloseable {
 
     /** The ids of every group with at least one config override, in no particular order. A snapshot. */
     Collection<String> groupsWithConfigs();
+
+    // ---- SCRAM credentials (SASL/SCRAM-SHA-256 and -512 users) ----
+
+    /**
+     * Every stored SCRAM credential, in no particular order. A snapshot, read from memory where the store
+     * can. Records hold the salt and the derived keys, never a password (none is stored).
+     */
+    Collection<ScramCredentialRecord> scramCredentials();
+
+    /**
+     * The SCRAM credentials of {@code user}, at most one per mechanism, empty if none. A snapshot, read
+     * from memory where the store can: the broker calls it on every SCRAM authentication.
+     */
+    Collection<ScramCredentialRecord> scramCredentials(String user);
+
+    /**
+     * Stores {@code upserts} (replacing a credential of the same user and mechanism) and removes
+     * {@code deletions} (a deletion of a credential that does not exist is ignored), all or nothing:
+     * durable when it returns; on failure throws {@link ClusterStateException} and none of the changes is
+     * in force. Both empty changes nothing.
+     *
+     * @throws IllegalArgumentException if a credential is named twice across both collections
+     */
+    void alterScramCredentials(Collection<ScramCredentialRecord> upserts, Collection<ScramCredentialRef> deletions);
 
     @Override
     void close();

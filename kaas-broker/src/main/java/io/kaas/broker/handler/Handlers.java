@@ -42,6 +42,11 @@ public final class Handlers {
                 ServedApi.of(ApiContracts.INCREMENTAL_ALTER_CONFIGS, new IncrementalAlterConfigsHandler(topics, groupConfigs)),
                 ServedApi.of(ApiContracts.LIST_CONFIG_RESOURCES, new ListConfigResourcesHandler(nodeId, topics, groupConfigs)),
                 ServedApi.of(ApiContracts.DESCRIBE_CLUSTER, new DescribeClusterHandler(ctx)),
+                ServedApi.of(ApiContracts.DESCRIBE_USER_SCRAM_CREDENTIALS,
+                        new DescribeUserScramCredentialsHandler(ctx.clusterStore())),
+                ServedApi.of(ApiContracts.ALTER_USER_SCRAM_CREDENTIALS,
+                        new AlterUserScramCredentialsHandler(ctx.clusterStore())),
+                ServedApi.of(ApiContracts.DESCRIBE_CLIENT_QUOTAS, new DescribeClientQuotasHandler()),
                 ServedApi.of(ApiContracts.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(ctx, topics)));
     }
 

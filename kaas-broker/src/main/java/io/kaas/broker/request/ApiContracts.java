@@ -24,6 +24,12 @@ import io.kaas.wire.message.TxnOffsetCommitRequestData;
 import io.kaas.wire.message.TxnOffsetCommitResponseData;
 import io.kaas.wire.message.WriteTxnMarkersRequestData;
 import io.kaas.wire.message.WriteTxnMarkersResponseData;
+import io.kaas.wire.message.AlterUserScramCredentialsRequestData;
+import io.kaas.wire.message.AlterUserScramCredentialsResponseData;
+import io.kaas.wire.message.DescribeClientQuotasRequestData;
+import io.kaas.wire.message.DescribeClientQuotasResponseData;
+import io.kaas.wire.message.DescribeUserScramCredentialsRequestData;
+import io.kaas.wire.message.DescribeUserScramCredentialsResponseData;
 import io.kaas.wire.message.AlterConfigsRequestData;
 import io.kaas.wire.message.AlterConfigsResponseData;
 import io.kaas.wire.message.ApiMessageType;
@@ -91,6 +97,7 @@ import io.kaas.wire.message.SyncGroupRequestData;
 import io.kaas.wire.message.SyncGroupResponseData;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * Every API's contract, one row each: versions served (and advertised, where that differs), the checks
@@ -206,6 +213,36 @@ public final class ApiContracts {
                     ApiMessageType.LIST_CONFIG_RESOURCES, 0, 1)
                     .requires(Operation.DESCRIBE_CONFIGS, CLUSTER, (r, v) -> Action.CLUSTER_NAME,
                             (r, v, error) -> new ListConfigResourcesResponseData().setErrorCode(error));
+
+    // --- SCRAM credentials ---
+
+    /**
+     * DESCRIBE on the cluster, else CLUSTER_AUTHORIZATION_FAILED at the top and on each user asked, as KafkaApis
+     * (Kafka's {@code DescribeUserScramCredentialsRequest.getErrorResponse}).
+     */
+    public static final ApiSpec<DescribeUserScramCredentialsRequestData, DescribeUserScramCredentialsResponseData>
+            DESCRIBE_USER_SCRAM_CREDENTIALS = ApiSpec.<DescribeUserScramCredentialsRequestData,
+                    DescribeUserScramCredentialsResponseData>of(ApiMessageType.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0)
+                    .requires(Operation.DESCRIBE, CLUSTER, (r, v) -> Action.CLUSTER_NAME, ApiContracts::describeScramDenied);
+
+    /**
+     * ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED on every user named, sorted, as Kafka's controller
+     * ({@code AlterUserScramCredentialsRequest.getErrorResponse}).
+     */
+    public static final ApiSpec<AlterUserScramCredentialsRequestData, AlterUserScramCredentialsResponseData>
+            ALTER_USER_SCRAM_CREDENTIALS = ApiSpec.<AlterUserScramCredentialsRequestData,
+                    AlterUserScramCredentialsResponseData>of(ApiMessageType.ALTER_USER_SCRAM_CREDENTIALS, 0, 0)
+                    .requires(Operation.ALTER, CLUSTER, (r, v) -> Action.CLUSTER_NAME, ApiContracts::alterScramDenied);
+
+    /**
+     * DESCRIBE_CONFIGS on the cluster, else CLUSTER_AUTHORIZATION_FAILED with no entries, as KafkaApis. kaas sets no
+     * quotas; served for {@code kafka-configs --describe --entity-type users}.
+     */
+    public static final ApiSpec<DescribeClientQuotasRequestData, DescribeClientQuotasResponseData> DESCRIBE_CLIENT_QUOTAS =
+            ApiSpec.<DescribeClientQuotasRequestData, DescribeClientQuotasResponseData>of(
+                            ApiMessageType.DESCRIBE_CLIENT_QUOTAS, 0, 1)
+                    .requires(Operation.DESCRIBE_CONFIGS, CLUSTER, (r, v) -> Action.CLUSTER_NAME,
+                            (r, v, error) -> new DescribeClientQuotasResponseData().setErrorCode(error).setEntries(null));
 
     // --- groups ---
 
@@ -343,6 +380,31 @@ public final class ApiContracts {
     public static final ApiSpec<DescribeProducersRequestData, DescribeProducersResponseData> DESCRIBE_PRODUCERS =
             ApiSpec.<DescribeProducersRequestData, DescribeProducersResponseData>of(ApiMessageType.DESCRIBE_PRODUCERS, 0, 0)
                     .checks(Check.of(Operation.READ, TOPIC));
+
+    private static DescribeUserScramCredentialsResponseData describeScramDenied(
+            DescribeUserScramCredentialsRequestData request, short version, short error) {
+        List<DescribeUserScramCredentialsResponseData.DescribeUserScramCredentialsResult> results = new ArrayList<>();
+        if (request.users() != null) {
+            for (DescribeUserScramCredentialsRequestData.UserName u : request.users()) {
+                results.add(new DescribeUserScramCredentialsResponseData.DescribeUserScramCredentialsResult()
+                        .setUser(u.name()).setErrorCode(error).setErrorMessage(null).setCredentialInfos(new ArrayList<>()));
+            }
+        }
+        return new DescribeUserScramCredentialsResponseData().setErrorCode(error).setErrorMessage(null).setResults(results);
+    }
+
+    private static AlterUserScramCredentialsResponseData alterScramDenied(AlterUserScramCredentialsRequestData request,
+                                                                          short version, short error) {
+        TreeSet<String> users = new TreeSet<>();
+        request.deletions().forEach(d -> users.add(d.name()));
+        request.upsertions().forEach(u -> users.add(u.name()));
+        List<AlterUserScramCredentialsResponseData.AlterUserScramCredentialsResult> results = new ArrayList<>();
+        for (String user : users) {
+            results.add(new AlterUserScramCredentialsResponseData.AlterUserScramCredentialsResult().setUser(user)
+                    .setErrorCode(error).setErrorMessage(null));
+        }
+        return new AlterUserScramCredentialsResponseData().setResults(results);
+    }
 
     /** Kafka's {@code TxnOffsetCommitRequest.getErrorResponse}: the error on every partition asked. */
     private static TxnOffsetCommitResponseData txnCommitDenied(TxnOffsetCommitRequestData request, short version,

@@ -2,6 +2,8 @@ package io.kaas.coordinator.group;
 
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.CommittedOffset;
+import io.kaas.api.cluster.ScramCredentialRecord;
+import io.kaas.api.cluster.ScramCredentialRef;
 import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.api.cluster.TopicRecord;
 import java.util.Collection;
@@ -17,6 +19,7 @@ final class InMemoryStore implements ClusterStateStore {
     final Map<String, TopicRecord> topics = new ConcurrentHashMap<>();
     final Map<String, Map<TopicPartitionRef, CommittedOffset>> offsets = new ConcurrentHashMap<>();
     final Map<String, Map<String, String>> groupConfigs = new ConcurrentHashMap<>();
+    final Map<ScramCredentialRef, ScramCredentialRecord> scram = new ConcurrentHashMap<>();
     int commitCalls;
 
     InMemoryStore withTopic(String name, int partitions) {
@@ -120,6 +123,22 @@ final class InMemoryStore implements ClusterStateStore {
     @Override
     public Collection<String> groupsWithConfigs() {
         return List.copyOf(groupConfigs.keySet());
+    }
+
+    @Override
+    public Collection<ScramCredentialRecord> scramCredentials() {
+        return List.copyOf(scram.values());
+    }
+
+    @Override
+    public Collection<ScramCredentialRecord> scramCredentials(String user) {
+        return scram.values().stream().filter(r -> r.user().equals(user)).toList();
+    }
+
+    @Override
+    public void alterScramCredentials(Collection<ScramCredentialRecord> upserts, Collection<ScramCredentialRef> deletions) {
+        deletions.forEach(scram::remove);
+        upserts.forEach(r -> scram.put(r.ref(), r));
     }
 
     @Override

@@ -61,6 +61,9 @@ public final class Errors {
     public static final short INVALID_RECORD = 87;
     public static final short UNSTABLE_OFFSET_COMMIT = 88;
     public static final short PRODUCER_FENCED = 90;
+    public static final short RESOURCE_NOT_FOUND = 91;
+    public static final short DUPLICATE_RESOURCE = 92;
+    public static final short UNACCEPTABLE_CREDENTIAL = 93;
     public static final short UNKNOWN_TOPIC_ID = 100;
     public static final short TRANSACTIONAL_ID_NOT_FOUND = 105;
     public static final short FENCED_MEMBER_EPOCH = 110;

@@ -6,6 +6,8 @@ import io.kaas.broker.config.SaslKeys;
 import io.kaas.security.sasl.MechanismSettings;
 import io.kaas.security.sasl.PlainMechanism;
 import io.kaas.security.sasl.SaslMechanismFactory;
+import io.kaas.security.scram.ScramCredentialLookup;
+import io.kaas.security.scram.ScramSaslServerFactory;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,16 +40,17 @@ public final class SaslMechanisms {
     }
 
     /**
-     * The mechanisms of every SASL listener of {@code listeners}.
+     * The mechanisms of every SASL listener of {@code listeners}; SCRAM servers read credentials through
+     * {@code scramCredentials}.
      *
      * @throws ConfigException naming the key when a listener enables no mechanism, an unsupported one (GSSAPI,
      *                         Kafka's default), or a mechanism's settings are missing or malformed
      */
-    public static SaslMechanisms of(List<ListenerConfig> listeners) {
+    public static SaslMechanisms of(List<ListenerConfig> listeners, ScramCredentialLookup scramCredentials) {
         Map<String, ListenerMechanisms> out = new HashMap<>();
         for (ListenerConfig l : listeners) {
             if (l.securityProtocol().usesSasl()) {
-                out.put(l.name(), forListener(l));
+                out.put(l.name(), forListener(l, scramCredentials));
             }
         }
         return new SaslMechanisms(out);
@@ -58,7 +61,7 @@ public final class SaslMechanisms {
         return byListener.get(name);
     }
 
-    private static ListenerMechanisms forListener(ListenerConfig listener) {
+    private static ListenerMechanisms forListener(ListenerConfig listener, ScramCredentialLookup scramCredentials) {
         String enabledKey = (listener.ownValue(SaslKeys.SASL_ENABLED_MECHANISMS) != null
             ? ListenerConfig.prefixOf(listener.name()) : "") + SaslKeys.SASL_ENABLED_MECHANISMS;
         List<String> enabled = SaslKeys.enabledMechanisms(listener);
@@ -69,7 +72,7 @@ public final class SaslMechanisms {
         Map<String, SaslMechanismFactory> factories = new LinkedHashMap<>();
         Map<String, Long> maxReauth = new HashMap<>();
         for (String mechanism : enabled) {
-            factories.put(mechanism, factory(mechanism, new Settings(listener, mechanism), enabledKey));
+            factories.put(mechanism, factory(mechanism, new Settings(listener, mechanism), enabledKey, scramCredentials));
             maxReauth.put(mechanism, SaslKeys.maxReauthMs(listener, mechanism));
         }
         LOG.atInfo().addKeyValue("listener", listener.name()).addKeyValue("mechanisms", enabled)
@@ -78,11 +81,13 @@ public final class SaslMechanisms {
     }
 
     /** The factory of one mechanism: add a mechanism here, one case. */
-    private static SaslMechanismFactory factory(String mechanism, MechanismSettings settings, String enabledKey) {
+    private static SaslMechanismFactory factory(String mechanism, MechanismSettings settings, String enabledKey,
+                                                ScramCredentialLookup scramCredentials) {
         try {
             return switch (mechanism) {
                 case "PLAIN" -> PlainMechanism.create(settings);
-                // SCRAM-SHA-256 and SCRAM-SHA-512: their factory (credentials from the cluster-state store) goes here.
+                case "SCRAM-SHA-256", "SCRAM-SHA-512" -> ScramSaslServerFactory.forName(mechanism, scramCredentials)
+                    .orElseThrow();
                 case "GSSAPI" -> throw new ConfigException(enabledKey, "GSSAPI (Kerberos, Kafka's default) is not "
                     + "supported by kaas; set " + SaslKeys.SASL_ENABLED_MECHANISMS + " to some of " + SUPPORTED);
                 default -> throw new ConfigException(enabledKey, "unknown or unsupported SASL mechanism '" + mechanism

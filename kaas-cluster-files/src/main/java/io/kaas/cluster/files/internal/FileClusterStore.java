@@ -3,6 +3,8 @@ package io.kaas.cluster.files.internal;
 import io.kaas.api.cluster.ClusterStateException;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.CommittedOffset;
+import io.kaas.api.cluster.ScramCredentialRecord;
+import io.kaas.api.cluster.ScramCredentialRef;
 import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.api.cluster.TopicExistsException;
 import io.kaas.api.cluster.TopicNameRules;
@@ -31,6 +33,7 @@ import org.slf4j.LoggerFactory;
  * topics/&lt;name&gt;.json      {name, topicId, partitions, configs}
  * groups/&lt;encoded id&gt;.json {groupId, offsets: [{topic, partition, offset, leaderEpoch, metadata, …}]}
  * group-configs/&lt;encoded id&gt;.json {groupId, configs}
+ * scram-credentials.json  {credentials: [{user, mechanism, salt, storedKey, serverKey, iterations}]}
  * .lock                   serializes writers across brokers
  * </pre>
  * Everything is loaded at open; reads come from memory without locking. Mutations are serialized by
@@ -52,12 +55,15 @@ public final class FileClusterStore implements ClusterStateStore {
     private final Path groupConfigsDir;
     /** Config overrides by group id; each value immutable and never empty. Replaced under the lock. */
     private final ConcurrentMap<String, Map<String, String>> groupConfigs;
+    private final ScramCredentialFiles scramCredentials;
     private long nextBlockStart; // guarded by lock
 
     private FileClusterStore(Path dir, StoreLock lock, String clusterId, Map<String, TopicRecord> topics,
                              long nextBlockStart, Map<String, Map<TopicPartitionRef, CommittedOffset>> groups,
-                             Map<String, Map<String, String>> groupConfigs) {
+                             Map<String, Map<String, String>> groupConfigs,
+                             ScramCredentialFiles scramCredentials) {
         this.dir = dir;
+        this.scramCredentials = scramCredentials;
         this.groupConfigsDir = dir.resolve(GroupConfigFiles.DIR);
         this.groupConfigs = new ConcurrentHashMap<>(groupConfigs);
         this.topicsDir = dir.resolve("topics");
@@ -92,6 +98,9 @@ public final class FileClusterStore implements ClusterStateStore {
             Map<String, TopicRecord> topics = TopicFiles.loadAll(topicsDir);
             Map<String, Map<TopicPartitionRef, CommittedOffset>> groups = GroupFiles.loadAll(dir.resolve("groups"));
             Map<String, Map<String, String>> groupConfigs = GroupConfigFiles.loadAll(dir.resolve(GroupConfigFiles.DIR));
+            ScramCredentialFiles scram = ScramCredentialFiles.open(dir);
+            LOG.atDebug().setMessage("File cluster store {} holds SCRAM credentials of {} users").addArgument(dir)
+                    .addArgument(scram.userCount()).addKeyValue("scramUsers", scram.userCount()).log();
             LOG.atInfo().setMessage("Opened file cluster store {}: cluster id {}, {} topics, {} groups with offsets, "
                             + "{} groups with configs")
                     .addArgument(dir).addArgument(clusterId).addArgument(topics.size()).addArgument(groups.size())
@@ -99,7 +108,7 @@ public final class FileClusterStore implements ClusterStateStore {
                     .addKeyValue("dir", dir).addKeyValue("clusterId", clusterId)
                     .addKeyValue("topics", topics.size()).addKeyValue("groups", groups.size())
                     .addKeyValue("groupConfigs", groupConfigs.size()).log();
-            return new FileClusterStore(dir, lock, clusterId, topics, nextBlockStart, groups, groupConfigs);
+            return new FileClusterStore(dir, lock, clusterId, topics, nextBlockStart, groups, groupConfigs, scram);
         } catch (IOException | RuntimeException e) {
             closeQuietly(lock, e);
             throw e;
@@ -289,6 +298,32 @@ public final class FileClusterStore implements ClusterStateStore {
     @Override
     public Collection<String> groupsWithConfigs() {
         return List.copyOf(groupConfigs.keySet());
+    }
+
+    @Override
+    public Collection<ScramCredentialRecord> scramCredentials() {
+        return scramCredentials.all();
+    }
+
+    @Override
+    public Collection<ScramCredentialRecord> scramCredentials(String user) {
+        Objects.requireNonNull(user, "user");
+        return scramCredentials.ofUser(user);
+    }
+
+    /** Rewrites {@code scram-credentials.json} (every user's) atomically, then updates memory. */
+    @Override
+    public void alterScramCredentials(Collection<ScramCredentialRecord> upserts, Collection<ScramCredentialRef> deletions) {
+        List<ScramCredentialRecord> up = List.copyOf(upserts);
+        List<ScramCredentialRef> down = List.copyOf(deletions);
+        ScramCredentialFiles.check(up, down);
+        if (up.isEmpty() && down.isEmpty()) {
+            return;
+        }
+        mutate("alter the SCRAM credentials of " + (up.size() + down.size()) + " user mechanisms", () -> {
+            scramCredentials.alter(up, down);
+            return null;
+        });
     }
 
     /** Called under the lock: writes (or, when empty, deletes) the group's file, then memory. */

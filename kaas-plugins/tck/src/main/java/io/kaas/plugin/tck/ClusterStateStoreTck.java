@@ -7,6 +7,8 @@ import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.cluster.ClusterStoreContext;
 import io.kaas.api.cluster.CommittedOffset;
+import io.kaas.api.cluster.ScramCredentialRecord;
+import io.kaas.api.cluster.ScramCredentialRef;
 import io.kaas.api.cluster.TopicExistsException;
 import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.api.cluster.TopicRecord;
@@ -35,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The contract every {@link ClusterStateStore} passes: topics by name and by id, the errors for
  * existing and unknown topics, snapshots, persistence across a reopen, a stable cluster id,
- * producer-id blocks that never overlap, and consumer groups' committed offsets. Extend it and implement {@link #provider()}.
+ * producer-id blocks that never overlap, consumer groups' committed offsets and configs, and SCRAM credentials.
+ * Extend it and implement {@link #provider()}.
  */
 @Timeout(60)
 public abstract class ClusterStateStoreTck {
@@ -371,6 +374,87 @@ public abstract class ClusterStateStoreTck {
         assertThat(store.groupsWithConfigs()).containsExactlyInAnyOrder("g", "configs-only", "later");
         assertThat(store.groupConfigs("g")).isEqualTo(Map.of("consumer.session.timeout.ms", "50000"));
         assertThat(store.groupConfigs("configs-only")).isEqualTo(Map.of("consumer.heartbeat.interval.ms", "8000"));
+    }
+
+    // ---- SCRAM credentials ----
+
+    private static ScramCredentialRecord scram(String user, String mechanism, int iterations, int seed) {
+        byte[] salt = new byte[32];
+        byte[] stored = new byte[32];
+        byte[] server = new byte[32];
+        for (int i = 0; i < 32; i++) {
+            salt[i] = (byte) (seed + i);
+            stored[i] = (byte) (seed * 3 + i);
+            server[i] = (byte) (seed * 7 + i);
+        }
+        return new ScramCredentialRecord(new ScramCredentialRef(user, mechanism), salt, stored, server, iterations);
+    }
+
+    @Test
+    public void scramCredentialsAreUpsertedAndDeletedPerUserAndMechanism() {
+        assertThat(store.scramCredentials()).isEmpty();
+        assertThat(store.scramCredentials("alice")).isEmpty();
+
+        store.alterScramCredentials(List.of(scram("alice", "SCRAM-SHA-256", 4096, 1),
+                scram("alice", "SCRAM-SHA-512", 8192, 2), scram("bob", "SCRAM-SHA-256", 4096, 3)), List.of());
+        store.alterScramCredentials(List.of(scram("alice", "SCRAM-SHA-256", 16384, 4)),
+                List.of(new ScramCredentialRef("bob", "SCRAM-SHA-256"), new ScramCredentialRef("nobody", "SCRAM-SHA-256")));
+
+        assertThat(store.scramCredentials("alice")).containsExactlyInAnyOrder(scram("alice", "SCRAM-SHA-256", 16384, 4),
+                scram("alice", "SCRAM-SHA-512", 8192, 2));
+        assertThat(store.scramCredentials("bob")).isEmpty();
+        assertThat(store.scramCredentials()).extracting(ScramCredentialRecord::user).containsOnly("alice").hasSize(2);
+        store.alterScramCredentials(List.of(), List.of());
+        assertThat(store.scramCredentials()).hasSize(2);
+    }
+
+    @Test
+    public void scramCredentialsKeepTheirBytesAndSurviveAReopen() throws IOException {
+        store.alterScramCredentials(List.of(scram("alice", "SCRAM-SHA-256", 4096, 1), scram("ünï,cödé=", "SCRAM-SHA-512", 8192, 2),
+                scram("gone", "SCRAM-SHA-256", 4096, 3)), List.of());
+        store.alterScramCredentials(List.of(), List.of(new ScramCredentialRef("gone", "SCRAM-SHA-256")));
+        Collection<ScramCredentialRecord> snapshot = store.scramCredentials();
+        store.alterScramCredentials(List.of(scram("later", "SCRAM-SHA-256", 4096, 5)), List.of());
+        assertThat(snapshot).hasSize(2);
+
+        reopen();
+
+        assertThat(store.scramCredentials()).containsExactlyInAnyOrder(scram("alice", "SCRAM-SHA-256", 4096, 1),
+                scram("ünï,cödé=", "SCRAM-SHA-512", 8192, 2), scram("later", "SCRAM-SHA-256", 4096, 5));
+        ScramCredentialRecord alice = store.scramCredentials("alice").iterator().next();
+        assertThat(alice.salt()).isEqualTo(scram("alice", "SCRAM-SHA-256", 4096, 1).salt());
+        assertThat(alice.storedKey()).isEqualTo(scram("alice", "SCRAM-SHA-256", 4096, 1).storedKey());
+        assertThat(alice.serverKey()).isEqualTo(scram("alice", "SCRAM-SHA-256", 4096, 1).serverKey());
+        assertThat(alice.iterations()).isEqualTo(4096);
+        assertThat(alice.toString()).doesNotContain(java.util.Arrays.toString(alice.storedKey()));
+    }
+
+    @Test
+    public void aScramCredentialNamedTwiceInOneCallIsRefusedAndNothingChanges() {
+        store.alterScramCredentials(List.of(scram("alice", "SCRAM-SHA-256", 4096, 1)), List.of());
+        assertThatThrownBy(() -> store.alterScramCredentials(List.of(scram("bob", "SCRAM-SHA-256", 4096, 2),
+                scram("bob", "SCRAM-SHA-256", 8192, 3)), List.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.alterScramCredentials(List.of(scram("bob", "SCRAM-SHA-256", 4096, 2)),
+                List.of(new ScramCredentialRef("bob", "SCRAM-SHA-256")))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.alterScramCredentials(List.of(scram("carol", "SCRAM-SHA-512", 4096, 2)),
+                List.of(new ScramCredentialRef("alice", "SCRAM-SHA-256"), new ScramCredentialRef("alice", "SCRAM-SHA-256"))))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.scramCredentials()).containsExactly(scram("alice", "SCRAM-SHA-256", 4096, 1));
+    }
+
+    @Test
+    public void malformedScramCredentialsCannotBeBuilt() {
+        assertThatThrownBy(() -> new ScramCredentialRef("", "SCRAM-SHA-256")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ScramCredentialRef("alice", "")).isInstanceOf(IllegalArgumentException.class);
+        ScramCredentialRef ref = new ScramCredentialRef("alice", "SCRAM-SHA-256");
+        assertThatThrownBy(() -> new ScramCredentialRecord(ref, new byte[0], new byte[1], new byte[1], 4096))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ScramCredentialRecord(ref, new byte[1], new byte[0], new byte[1], 4096))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ScramCredentialRecord(ref, new byte[1], new byte[1], null, 4096))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ScramCredentialRecord(ref, new byte[1], new byte[1], new byte[1], 0))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     private static void assertDisjoint(List<long[]> blocks) {
