@@ -4,12 +4,10 @@ import static io.kaas.broker.it.txn.Txn.READ_COMMITTED;
 import static io.kaas.broker.it.txn.Txn.READ_UNCOMMITTED;
 import static io.kaas.broker.it.txn.Txn.values;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.kaas.broker.it.ExternalProcesses;
 import io.kaas.broker.it.KafkaClients;
 import io.kaas.broker.it.TestBroker;
-import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -174,52 +172,19 @@ class Tv1ClientsIT {
 
     /** Runs the kafkajs script against {@code clients}: commit, abort, commit on {@code topic}, then a read_committed read. */
     private static void kafkajs(KafkaClients clients, String topic, String transactionalId, String group) throws Exception {
-        assumeTrue(onPath("node") && onPath("npm"), "node and npm are not installed: the kafkajs test is skipped");
-        Path work = Files.createDirectories(Path.of("target", "kafkajs").toAbsolutePath());
-        if (!Files.exists(work.resolve("node_modules/kafkajs/package.json"))) {
-            run(work, Duration.ofSeconds(240), "npm", "install", "--no-audit", "--no-fund", "--no-save", "--prefix",
-                    work.toString(), "kafkajs@2");
-        }
+        Path work = ExternalProcesses.kafkajs();
         Path script = work.resolve("transactions.js");
         try (var in = Tv1ClientsIT.class.getResourceAsStream("kafkajs-transactions.js")) {
             Files.write(script, in.readAllBytes());
         }
         TopicPartition tp = new TopicPartition(topic, 0);
         clients.createTopic(topic, 1);
-        String output = run(work, Duration.ofSeconds(90), "node", script.toString(), clients.bootstrap(), topic, group,
+        String output = ExternalProcesses.run(work, Duration.ofSeconds(90), "node", script.toString(), clients.bootstrap(), topic, group,
                 transactionalId);
         assertThat(output).contains("SEEN [\"js-c1\",\"js-c2\",\"js-c3\"]");
         assertThat(values(Txn.readAll(clients, READ_COMMITTED, List.of(tp), Duration.ofSeconds(20))))
                 .containsExactly("js-c1", "js-c2", "js-c3");
         assertThat(values(Txn.readAll(clients, READ_UNCOMMITTED, List.of(tp), Duration.ofSeconds(20))))
                 .containsExactly("js-c1", "js-c2", "js-a1", "js-c3");
-    }
-
-    private static boolean onPath(String command) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return false;
-        }
-        for (String d : path.split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, command))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Runs {@code command} in {@code work}, at most {@code timeout}; its output; fails on a non-zero exit. */
-    private static String run(Path work, Duration timeout, String... command) throws Exception {
-        Path log = Files.createTempFile(work, "run-", ".log");
-        Process p = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        boolean exited = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        if (!exited) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-        String output = Files.readString(log, StandardCharsets.UTF_8);
-        assertThat(exited).as("%s finished in %s: %s", List.of(command), timeout, output).isTrue();
-        assertThat(p.exitValue()).as("%s: %s", List.of(command), output).isZero();
-        return output;
     }
 }
