@@ -24,6 +24,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -232,6 +235,15 @@ class TlsIT {
                 assertThat(admin.describeCluster().nodes().get(15, TimeUnit.SECONDS)).extracting(Node::port)
                     .containsExactly(plain);
                 KafkaClients.createTopic(admin, "t", 1, Map.of());
+                // DescribeConfigs, as Kafka: a secret is sensitive, typed PASSWORD, and answered null.
+                ConfigResource node = new ConfigResource(ConfigResource.Type.BROKER, "1");
+                Config config = admin.describeConfigs(List.of(node)).all().get(15, TimeUnit.SECONDS).get(node);
+                ConfigEntry password = config.get("ssl.keystore.password");
+                assertThat(password.value()).isNull();
+                assertThat(password.isSensitive()).isTrue();
+                assertThat(password.type()).isEqualTo(ConfigEntry.ConfigType.PASSWORD);
+                assertThat(config.get("ssl.keystore.location").value()).isEqualTo(serverP12.toString());
+                assertThat(config.get("ssl.enabled.protocols").value()).isEqualTo("TLSv1.2,TLSv1.3");
             }
             try (KafkaProducer<String, String> producer = broker.producer()) {
                 producer.send(new ProducerRecord<>("t", "plain")).get(20, TimeUnit.SECONDS);
