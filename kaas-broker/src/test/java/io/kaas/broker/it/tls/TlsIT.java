@@ -285,6 +285,57 @@ class TlsIT {
     }
 
     @Test
+    void aCertificateNoMappingRuleMatchesIsClosedAfterItsHandshakeWithOneLogLine() throws Exception {
+        Map<String, String> c = sslListener();
+        c.put("ssl.client.auth", "required");
+        c.put("ssl.truststore.type", "PEM");
+        c.put("ssl.truststore.certificates", pki.caPem());
+        c.put("ssl.principal.mapping.rules", "RULE:^CN=([^,]+),OU=eng,.*$/$1/");
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger tlsLog = (Logger) LoggerFactory.getLogger("io.kaas.broker.network.TlsHandshakeHandler");
+        log.start();
+        tlsLog.addAppender(log);
+        try (TestBroker broker = TestBroker.builder(dir).config(c).start()) {
+            Path ks = pki.issue("CN=mallory,OU=ops").keyStore(dir.resolve("mallory.p12"), "PKCS12", PASSWORD);
+            javax.net.ssl.KeyManagerFactory kmf = javax.net.ssl.KeyManagerFactory.getInstance("PKIX");
+            java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+            try (InputStream in = Files.newInputStream(ks)) {
+                store.load(in, PASSWORD.toCharArray());
+            }
+            kmf.init(store, PASSWORD.toCharArray());
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance("PKIX");
+            java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+            try (InputStream in = Files.newInputStream(trustP12)) {
+                trust.load(in, PASSWORD.toCharArray());
+            }
+            tmf.init(trust);
+            javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLSv1.3");
+            ctx.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+            try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) ctx.getSocketFactory()
+                    .createSocket("127.0.0.1", broker.port())) {
+                s.setSoTimeout(10_000);
+                s.startHandshake();
+                // An ApiVersions v3 request: never answered, the connection closes.
+                s.getOutputStream().write(new byte[] {0, 0, 0, 13, 0, 18, 0, 3, 0, 0, 0, 1, 0, 3, 'c', 'l', 'i', 0, 0});
+                s.getOutputStream().flush();
+                int n;
+                try {
+                    n = s.getInputStream().read();
+                } catch (javax.net.ssl.SSLException | java.net.SocketException closed) {
+                    n = -1;
+                }
+                assertThat(n).isEqualTo(-1);
+            }
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
+                    .filteredOn(m -> m.contains("ssl.principal.mapping.rules"))
+                    .singleElement().satisfies(m -> assertThat(m).contains("No rules apply to CN=mallory,OU=ops")));
+        } finally {
+            tlsLog.detachAppender(log);
+        }
+    }
+
+    @Test
     void unusableStoresFailStartUpWithOneLineNamingTheKey() throws Exception {
         assertStartFails(Map.of("ssl.keystore.password", "wrong"), "ssl.keystore.password", "wrong password");
         assertStartFails(Map.of("listener.name.ssl.ssl.keystore.password", "wrong"),
