@@ -128,6 +128,44 @@ class ServerTlsJdkHandshakeTest {
             .hasMessageContaining("No rules apply to CN=Alice,OU=eng,O=kaas");
     }
 
+    @Test
+    void anEncryptedPemKeyLoadsWithTheJdkAloneAndAWrongKeyPasswordNamesTheKey() throws Exception {
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(serverP12)) {
+            ks.load(in, PW.toCharArray());
+        }
+        java.security.PrivateKey key = (java.security.PrivateKey) ks.getKey("s", PW.toCharArray());
+        // PKCS#8 encrypted with PBES2 (PBKDF2-HMAC-SHA256, AES-256-CBC) by openssl, the usual way such files are made.
+        Path openssl = Path.of("/usr/bin/openssl");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(openssl), "no openssl");
+        Path plain = Files.writeString(dir.resolve("plain-key.pem"), "-----BEGIN PRIVATE KEY-----\n"
+            + java.util.Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(key.getEncoded())
+            + "\n-----END PRIVATE KEY-----\n");
+        Path encrypted = dir.resolve("encrypted-key.pem");
+        Process p = new ProcessBuilder(openssl.toString(), "pkcs8", "-topk8", "-v2", "aes-256-cbc", "-v2prf", "hmacWithSHA256",
+            "-in", plain.toString(), "-out", encrypted.toString(), "-passout", "pass:pem-pass").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        String pem = Files.readString(encrypted) + Files.readString(serverCrt);
+        assertThat(pem).contains("BEGIN ENCRYPTED PRIVATE KEY");
+        Path file = Files.writeString(dir.resolve("server-encrypted.pem"), pem);
+        Map<String, String> ssl = serverKeys();
+        ssl.remove(SslKeys.KEYSTORE_PASSWORD);
+        ssl.put(SslKeys.KEYSTORE_TYPE, "PEM");
+        ssl.put(SslKeys.KEYSTORE_LOCATION, file.toString());
+        ssl.put(SslKeys.KEY_PASSWORD, "pem-pass");
+        ServerTls tls = ServerTls.create("SSL", ssl);
+        SSLEngine server = serverEngine(tls);
+        handshake(clientEngine(true), server);
+        assertThat(server.getSession().getProtocol()).isEqualTo("TLSv1.3");
+
+        ssl.put(SslKeys.KEY_PASSWORD, "wrong");
+        assertThatThrownBy(() -> ServerTls.create("SSL", ssl)).isInstanceOf(TlsConfigException.class)
+            .satisfies(e -> assertThat(((TlsConfigException) e).key()).isEqualTo(SslKeys.KEY_PASSWORD))
+            .satisfies(e -> assertThat(e.getMessage()).doesNotContain("wrong"));
+    }
+
     private static SSLEngine serverEngine(ServerTls tls) {
         SslHandler handler = tls.newHandler(ByteBufAllocator.DEFAULT);
         return handler.engine();
