@@ -17,14 +17,20 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * read. It complements {@code ConsumerPerformance} (which subscribes through a group coordinator) so
  * the fetch path is measured on a broker without group support too; both systems run both.
  *
- * <p>Usage: {@code AssignedConsumerPerformance <bootstrap> <topic> <records>}; prints one summary line.
+ * <p>Usage: {@code AssignedConsumerPerformance <bootstrap> <topic> <records> [client.properties]}; prints one
+ * summary line. The optional file holds more client settings (e.g. {@code security.protocol=SSL}).
  */
 public final class AssignedConsumerPerformance {
     private AssignedConsumerPerformance() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
         Properties p = new Properties();
+        if (args.length > 3) {
+            try (java.io.Reader in = java.nio.file.Files.newBufferedReader(java.nio.file.Path.of(args[3]))) {
+                p.load(in);
+            }
+        }
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

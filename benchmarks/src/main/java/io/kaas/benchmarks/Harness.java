@@ -25,7 +25,7 @@ import org.apache.kafka.clients.admin.NewTopic;
  * <pre>
  * java -cp &lt;benchmarks runtime classpath&gt; io.kaas.benchmarks.Harness
  *     --kaas-home distribution/target/kaas-0.1.0-SNAPSHOT [--out benchmarks/results] [--mode full|smoke]
- *     [--rounds N] [--systems kaas,kaas-rocksdb,kaas-tv1,kafka,kafka-flush1,kafka-tv1] [--work DIR]
+ *     [--rounds N] [--systems kaas,kaas-rocksdb,kaas-tv1,kaas-tls,kafka,kafka-flush1,kafka-tv1,kafka-tls] [--work DIR]
  *     [--workloads all|produce,consume,consume-assigned,e2e,wide,large,txn-produce,txn-e2e] [--name BASENAME]
  * </pre>
  */
@@ -68,7 +68,10 @@ public final class Harness {
         Path work = Path.of(opts.getOrDefault("work", Files.createTempDirectory("kaas-bench").toString()));
         String classpath = classpath();
         List<BrokerUnderTest> systems = new ArrayList<>();
-        for (String s : opts.getOrDefault("systems", "kaas,kafka,kafka-flush1").split(",")) {
+        String systemList = opts.getOrDefault("systems", "kaas,kafka,kafka-flush1");
+        // One set of certificates for every TLS system of the run: kaas and Kafka serve the same ones.
+        TlsMaterial tls = systemList.contains("-tls") ? TlsMaterial.create(work.resolve("tls")) : null;
+        for (String s : systemList.split(",")) {
             systems.add(switch (s.trim()) {
                 case "kaas" -> new KaasUnderTest(kaasHome.toAbsolutePath(), "segments");
                 case "kaas-rocksdb" -> new KaasUnderTest(kaasHome.toAbsolutePath(), "rocksdb");
@@ -76,8 +79,10 @@ public final class Harness {
                 case "kafka-flush1" -> new KafkaUnderTest(true, classpath);
                 case "kaas-tv1" -> new KaasUnderTest(kaasHome.toAbsolutePath(), "segments", 1);
                 case "kafka-tv1" -> new KafkaUnderTest(false, 1, classpath);
+                case "kaas-tls" -> new KaasUnderTest(kaasHome.toAbsolutePath(), "segments", 0, tls);
+                case "kafka-tls" -> new KafkaUnderTest(false, 0, classpath, tls);
                 default -> throw new IllegalArgumentException("unknown system '" + s
-                        + "'; known: kaas, kaas-rocksdb, kaas-tv1, kafka, kafka-flush1, kafka-tv1");
+                        + "'; known: kaas, kaas-rocksdb, kaas-tv1, kaas-tls, kafka, kafka-flush1, kafka-tv1, kafka-tls");
             });
         }
         Workloads workloads = opts.containsKey("workloads") ? Workloads.parse(opts.get("workloads")) : Workloads.all();
@@ -127,7 +132,12 @@ public final class Harness {
             results.add("RSS after 10 s idle MiB", label, ProcStats.rssMiB(pid));
             results.add("CPU s while idle after start-up", label, ProcStats.cpuSeconds(pid) - cpuAtReady);
             createTopics(b.bootstrap());
-            LoadTools tools = new LoadTools(classpath, dir);
+            LoadTools tools = new LoadTools(classpath, dir, system.tls());
+            if (system.tls() != null) {
+                // A TLS run measures what the issue asks over SSL: acks=all / acks=1 produce and consume.
+                runTls(system, round, b, tools);
+                return;
+            }
             int n = sizes.recordsSmall();
             if (workloads.has("produce")) {
                 double cpu0 = ProcStats.cpuSeconds(pid);
@@ -182,6 +192,30 @@ public final class Harness {
             }
         } finally {
             b.stop();
+        }
+    }
+
+    /** The produce and consume workloads of a TLS system, every client over its SSL listener. */
+    private void runTls(BrokerUnderTest system, int round, BrokerUnderTest.Running b, LoadTools tools)
+            throws IOException, InterruptedException {
+        String label = system.label();
+        int n = sizes.recordsSmall();
+        long pid = b.process().pid();
+        if (workloads.has("produce")) {
+            double cpu0 = ProcStats.cpuSeconds(pid);
+            step(label, round, "produce 1 KiB x3p acks=all", () -> tools.produce(b.clientBootstrap(), KIB_TOPIC, n, 1024, "all"));
+            step(label, round, "produce 1 KiB x3p acks=1", () -> tools.produce(b.clientBootstrap(), KIB_TOPIC, n, 1024, "1"));
+            results.add("CPU s per GB produced", label, (ProcStats.cpuSeconds(pid) - cpu0) / (2.0 * n * 1024 / 1e9));
+        }
+        if (workloads.has("consume") || workloads.has("consume-assigned")) {
+            int passes = sizes.consumePasses();
+            double cpu1 = ProcStats.cpuSeconds(pid);
+            int consumedPasses = workloads.has("consume") && step(label, round, "consume 1 KiB x3p",
+                    () -> medianOf(passes, () -> tools.consume(b.clientBootstrap(), KIB_TOPIC, 2 * n))) ? passes : 0;
+            consumedPasses += workloads.has("consume-assigned") && step(label, round, "consume 1 KiB x3p, assigned (no group)",
+                    () -> medianOf(passes, () -> tools.consumeAssigned(b.clientBootstrap(), KIB_TOPIC, 2 * n))) ? passes : 0;
+            results.add("CPU s per GB consumed", label,
+                    (ProcStats.cpuSeconds(pid) - cpu1) / (Math.max(1, consumedPasses) * 2.0 * n * 1024 / 1e9));
         }
     }
 

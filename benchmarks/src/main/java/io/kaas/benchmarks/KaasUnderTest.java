@@ -15,6 +15,7 @@ final class KaasUnderTest extends BrokerUnderTest {
     private final Path home;
     private final String engine;
     private final int transactionVersion;
+    private final TlsMaterial tls;
 
     /**
      * @param engine the storage engine by name: {@code segments} (the default, labelled {@code kaas}) or
@@ -29,20 +30,33 @@ final class KaasUnderTest extends BrokerUnderTest {
      *                           level: 1 or 2); 0 for its default (2)
      */
     KaasUnderTest(Path home, String engine, int transactionVersion) {
+        this(home, engine, transactionVersion, null);
+    }
+
+    /** @param tls with it, an SSL listener (those certificates) beside the PLAINTEXT one, labelled {@code kaas-tls} */
+    KaasUnderTest(Path home, String engine, int transactionVersion, TlsMaterial tls) {
         this.home = home;
         this.engine = engine;
         this.transactionVersion = transactionVersion;
+        this.tls = tls;
+    }
+
+    @Override
+    TlsMaterial tls() {
+        return tls;
     }
 
     @Override
     String label() {
-        return (engine.equals("segments") ? "kaas" : "kaas-" + engine) + (transactionVersion > 0 ? "-tv" + transactionVersion : "");
+        return (engine.equals("segments") ? "kaas" : "kaas-" + engine) + (transactionVersion > 0 ? "-tv" + transactionVersion : "")
+                + (tls != null ? "-tls" : "");
     }
 
     @Override
     String describe() {
         return "kaas, storage.engine=" + engine + (transactionVersion > 0 ? ", transaction.version=" + transactionVersion : "")
-                + ": fsync before acks=all answers; bin/kaas-server-start.sh defaults (-Xms256m -Xmx1g, G1)";
+                + ": fsync before acks=all answers; bin/kaas-server-start.sh defaults (-Xms256m -Xmx1g, G1)"
+                + (tls != null ? "; clients over an SSL listener (PKCS12 key store, TLSv1.3)" : "");
     }
 
     @Override
@@ -53,8 +67,8 @@ final class KaasUnderTest extends BrokerUnderTest {
         }
         List<String> cmd = new ArrayList<>(List.of("bash", script.toString(), home.resolve("config/server.properties").toString(),
                 "--override", "log.dirs=" + dataDir,
-                "--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
-                "--override", "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                "--override", "listeners=PLAINTEXT://127.0.0.1:" + port + ssl(),
+                "--override", "advertised.listeners=PLAINTEXT://127.0.0.1:" + port + ssl(),
                 "--override", "auto.create.topics.enable=false",
                 // As the Kafka broker under test (Kafka's sample server.properties), so group joins compare fairly.
                 "--override", "group.initial.rebalance.delay.ms=0",
@@ -62,6 +76,13 @@ final class KaasUnderTest extends BrokerUnderTest {
         if (transactionVersion > 0) {
             cmd.addAll(List.of("--override", "transaction.version=" + transactionVersion));
         }
+        if (tls != null) {
+            tls.brokerKeys().forEach(k -> cmd.addAll(List.of("--override", k)));
+        }
         return cmd;
+    }
+
+    private String ssl() {
+        return tls == null ? "" : ",SSL://127.0.0.1:" + sslPort;
     }
 }

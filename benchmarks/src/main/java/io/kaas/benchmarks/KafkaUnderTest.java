@@ -23,6 +23,7 @@ final class KafkaUnderTest extends BrokerUnderTest {
     private final boolean flushEveryMessage;
     private final int transactionVersion;
     private final String classpath;
+    private final TlsMaterial tls;
 
     KafkaUnderTest(boolean flushEveryMessage, String classpath) {
         this(flushEveryMessage, 0, classpath);
@@ -33,14 +34,26 @@ final class KafkaUnderTest extends BrokerUnderTest {
      *                           ({@code --feature transaction.version=N}); 0 for the release's default (2 in 4.1)
      */
     KafkaUnderTest(boolean flushEveryMessage, int transactionVersion, String classpath) {
+        this(flushEveryMessage, transactionVersion, classpath, null);
+    }
+
+    /** @param tls with it, an SSL listener (those certificates) beside the PLAINTEXT one, labelled {@code kafka-tls} */
+    KafkaUnderTest(boolean flushEveryMessage, int transactionVersion, String classpath, TlsMaterial tls) {
         this.flushEveryMessage = flushEveryMessage;
         this.transactionVersion = transactionVersion;
         this.classpath = classpath;
+        this.tls = tls;
+    }
+
+    @Override
+    TlsMaterial tls() {
+        return tls;
     }
 
     @Override
     String label() {
-        return (flushEveryMessage ? "kafka-flush1" : "kafka") + (transactionVersion > 0 ? "-tv" + transactionVersion : "");
+        return (flushEveryMessage ? "kafka-flush1" : "kafka") + (transactionVersion > 0 ? "-tv" + transactionVersion : "")
+                + (tls != null ? "-tls" : "");
     }
 
     @Override
@@ -48,7 +61,8 @@ final class KafkaUnderTest extends BrokerUnderTest {
         return (flushEveryMessage ? "Kafka with log.flush.interval.messages=1 (fsync every append)"
                 : "Kafka default: no fsync on ack (page cache only)")
                 + (transactionVersion > 0 ? ", formatted with transaction.version=" + transactionVersion : "")
-                + "; kafka-server-start.sh JVM flags (-Xms1G -Xmx1G, G1), KRaft combined mode";
+                + "; kafka-server-start.sh JVM flags (-Xms1G -Xmx1G, G1), KRaft combined mode"
+                + (tls != null ? "; clients over an SSL listener (the same PKCS12 key store)" : "");
     }
 
     @Override
@@ -59,11 +73,11 @@ final class KafkaUnderTest extends BrokerUnderTest {
                 "process.roles=broker,controller",
                 "node.id=1",
                 "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                "listeners=PLAINTEXT://127.0.0.1:" + port + ssl() + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port + ssl(),
                 "controller.listener.names=CONTROLLER",
                 "inter.broker.listener.name=PLAINTEXT",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SSL:SSL,CONTROLLER:PLAINTEXT",
                 "log.dirs=" + dataDir,
                 "num.partitions=1",
                 "auto.create.topics.enable=false",
@@ -77,6 +91,9 @@ final class KafkaUnderTest extends BrokerUnderTest {
         if (flushEveryMessage) {
             lines.add("log.flush.interval.messages=1");
         }
+        if (tls != null) {
+            lines.addAll(tls.brokerKeys());
+        }
         Files.write(config, lines);
         format(workDir, config);
         List<String> cmd = new ArrayList<>();
@@ -84,6 +101,10 @@ final class KafkaUnderTest extends BrokerUnderTest {
         cmd.addAll(KAFKA_JVM_FLAGS);
         cmd.addAll(List.of("-cp", classpath, "kafka.Kafka", config.toString()));
         return cmd;
+    }
+
+    private String ssl() {
+        return tls == null ? "" : ",SSL://127.0.0.1:" + sslPort;
     }
 
     /** {@code kafka-storage.sh format -t <uuid> -c server.properties [--feature ...]}, as a separate JVM. */

@@ -27,19 +27,30 @@ final class LoadTools {
 
     private final String classpath;
     private final Path logDir;
+    private final TlsMaterial tls;
     private int runs;
 
     LoadTools(String classpath, Path logDir) {
+        this(classpath, logDir, null);
+    }
+
+    /** @param tls with it, {@link #produce}, {@link #consume} and {@link #consumeAssigned} connect over SSL */
+    LoadTools(String classpath, Path logDir, TlsMaterial tls) {
         this.classpath = classpath;
         this.logDir = logDir;
+        this.tls = tls;
     }
 
     /** ProducerPerformance at full speed; figures: records/s, MB/s, latency avg/p50/p99/p999 (ms). */
     Map<String, Double> produce(String bootstrap, String topic, int records, int recordSize, String acks)
             throws IOException, InterruptedException {
-        return producerPerformance(List.of("--topic", topic,
+        List<String> args = new ArrayList<>(List.of("--topic", topic,
                 "--num-records", Integer.toString(records), "--record-size", Integer.toString(recordSize),
                 "--throughput", "-1", "--producer-props", "bootstrap.servers=" + bootstrap, "acks=" + acks));
+        if (tls != null) {
+            tls.clientProperties().forEach((k, v) -> args.add(k + "=" + v));
+        }
+        return producerPerformance(args);
     }
 
     /**
@@ -72,9 +83,13 @@ final class LoadTools {
 
     /** ConsumerPerformance (a consumer group subscribed to the topic); figures: MB/s and records/s while fetching. */
     Map<String, Double> consume(String bootstrap, String topic, int records) throws IOException, InterruptedException {
-        String out = run("org.apache.kafka.tools.ConsumerPerformance", List.of("--bootstrap-server", bootstrap,
+        List<String> args = new ArrayList<>(List.of("--bootstrap-server", bootstrap,
                 "--topic", topic, "--messages", Integer.toString(records), "--group", "bench-" + System.nanoTime(),
                 "--timeout", "60000"));
+        if (tls != null) {
+            args.addAll(List.of("--consumer.config", tls.clientConfig.toString()));
+        }
+        String out = run("org.apache.kafka.tools.ConsumerPerformance", args);
         String[] lines = out.strip().split("\n");
         int headerAt = -1;
         for (int i = 0; i < lines.length; i++) {
@@ -111,7 +126,11 @@ final class LoadTools {
 
     /** {@link AssignedConsumerPerformance}: the consumer without a group; figures: MB/s and records/s. */
     Map<String, Double> consumeAssigned(String bootstrap, String topic, int records) throws IOException, InterruptedException {
-        String out = run(AssignedConsumerPerformance.class.getName(), List.of(bootstrap, topic, Integer.toString(records)));
+        List<String> args = new ArrayList<>(List.of(bootstrap, topic, Integer.toString(records)));
+        if (tls != null) {
+            args.add(tls.clientConfig.toString());
+        }
+        String out = run(AssignedConsumerPerformance.class.getName(), args);
         Matcher m = lastMatch(ASSIGNED_SUMMARY, out);
         Map<String, Double> f = new LinkedHashMap<>();
         f.put("MB/s", Double.parseDouble(m.group(1)));

@@ -43,4 +43,18 @@ class ResultsTest {
                 .contains("| transactional produce records/s (kaas fsyncs) >= 1.5x Kafka default (no fsync) | 1.75 | yes |")
                 .contains("| transactional produce records/s >= 1.5x Kafka with flush.messages=1 | n/a | n/a |");
     }
+
+    @Test
+    void theTlsTargetsCompareKaasTlsWithKafkaTls() {
+        Results r = withSystems("kaas-tls", "kafka-tls");
+        assertThat(columns(r)).containsExactly("kaas-tls/kafka-tls");
+        r.add("consume 1 KiB x3p: MB/s", "kaas-tls", 300);
+        r.add("consume 1 KiB x3p: MB/s", "kafka-tls", 200);
+        r.add("produce 1 KiB x3p acks=all: records/s", "kaas-tls", 40_000);
+        r.add("produce 1 KiB x3p acks=all: records/s", "kafka-tls", 32_000);
+        String md = r.markdown("t", "m", Sizes.smoke());
+        assertThat(md).contains("| over TLS: consume MB/s (ConsumerPerformance) >= 1.2x Kafka | 1.50 | yes |")
+                .contains("| over TLS: acks=all records/s (kaas fsyncs) >= 1.5x Kafka default (no fsync) | 1.25 | **no** |")
+                .contains("| consume MB/s (ConsumerPerformance) >= 1.2x Kafka | n/a | n/a |");
+    }
 }

@@ -1,6 +1,7 @@
 package io.kaas.broker.network;
 
 import io.kaas.broker.request.HandlerRegistry;
+import io.kaas.security.tls.ServerTls;
 import io.kaas.wire.netty.KafkaFrameDecoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -9,7 +10,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslHandler;
-import io.kaas.security.tls.ServerTls;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.time.Duration;

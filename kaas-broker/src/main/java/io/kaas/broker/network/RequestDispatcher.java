@@ -248,7 +248,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     /**
      * Whether this connection can write {@code FileRegion}s (sendfile): a plaintext epoll or NIO channel
-     * can; one with a TLS handler (named {@value #TLS_HANDLER}, none today) must be given buffers.
+     * can; one with a TLS handler (named {@value #TLS_HANDLER}: SSL and SASL_SSL listeners) must be given buffers.
      */
     private static boolean sendsFileRegions(ChannelHandlerContext ctx) {
         return ctx.pipeline().get(TLS_HANDLER) == null;

@@ -24,6 +24,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -232,6 +235,15 @@ class TlsIT {
                 assertThat(admin.describeCluster().nodes().get(15, TimeUnit.SECONDS)).extracting(Node::port)
                     .containsExactly(plain);
                 KafkaClients.createTopic(admin, "t", 1, Map.of());
+                // DescribeConfigs, as Kafka: a secret is sensitive, typed PASSWORD, and answered null.
+                ConfigResource node = new ConfigResource(ConfigResource.Type.BROKER, "1");
+                Config config = admin.describeConfigs(List.of(node)).all().get(15, TimeUnit.SECONDS).get(node);
+                ConfigEntry password = config.get("ssl.keystore.password");
+                assertThat(password.value()).isNull();
+                assertThat(password.isSensitive()).isTrue();
+                assertThat(password.type()).isEqualTo(ConfigEntry.ConfigType.PASSWORD);
+                assertThat(config.get("ssl.keystore.location").value()).isEqualTo(serverP12.toString());
+                assertThat(config.get("ssl.enabled.protocols").value()).isEqualTo("TLSv1.2,TLSv1.3");
             }
             try (KafkaProducer<String, String> producer = broker.producer()) {
                 producer.send(new ProducerRecord<>("t", "plain")).get(20, TimeUnit.SECONDS);
@@ -267,6 +279,57 @@ class TlsIT {
                 assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
                     .filteredOn(m -> m.contains("TLS with /127.0.0.1:") && m.contains("on listener SSL failed"))
                     .hasSize(1).allSatisfy(m -> assertThat(m).contains("NotSslRecordException")));
+        } finally {
+            tlsLog.detachAppender(log);
+        }
+    }
+
+    @Test
+    void aCertificateNoMappingRuleMatchesIsClosedAfterItsHandshakeWithOneLogLine() throws Exception {
+        Map<String, String> c = sslListener();
+        c.put("ssl.client.auth", "required");
+        c.put("ssl.truststore.type", "PEM");
+        c.put("ssl.truststore.certificates", pki.caPem());
+        c.put("ssl.principal.mapping.rules", "RULE:^CN=([^,]+),OU=eng,.*$/$1/");
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger tlsLog = (Logger) LoggerFactory.getLogger("io.kaas.broker.network.TlsHandshakeHandler");
+        log.start();
+        tlsLog.addAppender(log);
+        try (TestBroker broker = TestBroker.builder(dir).config(c).start()) {
+            Path ks = pki.issue("CN=mallory,OU=ops").keyStore(dir.resolve("mallory.p12"), "PKCS12", PASSWORD);
+            javax.net.ssl.KeyManagerFactory kmf = javax.net.ssl.KeyManagerFactory.getInstance("PKIX");
+            java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+            try (InputStream in = Files.newInputStream(ks)) {
+                store.load(in, PASSWORD.toCharArray());
+            }
+            kmf.init(store, PASSWORD.toCharArray());
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance("PKIX");
+            java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+            try (InputStream in = Files.newInputStream(trustP12)) {
+                trust.load(in, PASSWORD.toCharArray());
+            }
+            tmf.init(trust);
+            javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLSv1.3");
+            ctx.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+            try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) ctx.getSocketFactory()
+                    .createSocket("127.0.0.1", broker.port())) {
+                s.setSoTimeout(10_000);
+                s.startHandshake();
+                // An ApiVersions v3 request: never answered, the connection closes.
+                s.getOutputStream().write(new byte[] {0, 0, 0, 13, 0, 18, 0, 3, 0, 0, 0, 1, 0, 3, 'c', 'l', 'i', 0, 0});
+                s.getOutputStream().flush();
+                int n;
+                try {
+                    n = s.getInputStream().read();
+                } catch (javax.net.ssl.SSLException | java.net.SocketException closed) {
+                    n = -1;
+                }
+                assertThat(n).isEqualTo(-1);
+            }
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
+                    .filteredOn(m -> m.contains("ssl.principal.mapping.rules"))
+                    .singleElement().satisfies(m -> assertThat(m).contains("No rules apply to CN=mallory,OU=ops")));
         } finally {
             tlsLog.detachAppender(log);
         }
