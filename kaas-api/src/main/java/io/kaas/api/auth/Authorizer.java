@@ -60,6 +60,50 @@ public interface Authorizer extends AutoCloseable {
                 ? AuthorizationResult.ALLOWED : AuthorizationResult.DENIED;
     }
 
+    /**
+     * Whether this authorizer manages ACLs (CreateAcls, DescribeAcls, DeleteAcls). False by default: the
+     * broker then answers those APIs SECURITY_DISABLED, as Kafka does without an authorizer.
+     */
+    default boolean managesAcls() {
+        return false;
+    }
+
+    /**
+     * Creates ACLs, as Kafka's {@code Authorizer.createAcls}: each valid binding is stored (durably, through
+     * {@link AuthorizerContext#acls()}) and enforced from then on; a binding present already succeeds again.
+     * The caller has checked that the request may ALTER the cluster.
+     *
+     * @param request  who asks
+     * @param bindings the ACLs to create
+     * @return one result per binding, in order
+     * @throws UnsupportedOperationException unless {@link #managesAcls()}
+     */
+    default List<AclCreateResult> createAcls(AuthorizableRequestContext request, List<AclBinding> bindings) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not manage ACLs");
+    }
+
+    /**
+     * Deletes the ACLs each filter matches, as Kafka's {@code Authorizer.deleteAcls}; filters are applied
+     * to the ACLs as they were before the call, so an ACL matched by two filters is reported by both.
+     *
+     * @param request who asks
+     * @param filters the filters
+     * @return one result per filter, in order, with the ACLs it removed
+     * @throws UnsupportedOperationException unless {@link #managesAcls()}
+     */
+    default List<AclDeleteResult> deleteAcls(AuthorizableRequestContext request, List<AclBindingFilter> filters) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not manage ACLs");
+    }
+
+    /**
+     * The ACLs {@code filter} matches, as Kafka's {@code Authorizer.acls}. A snapshot.
+     *
+     * @throws UnsupportedOperationException unless {@link #managesAcls()}
+     */
+    default List<AclBinding> acls(AclBindingFilter filter) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not manage ACLs");
+    }
+
     /** Releases whatever the authorizer holds (watchers, threads). Never throws. */
     @Override
     void close();
