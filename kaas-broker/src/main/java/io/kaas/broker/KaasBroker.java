@@ -12,6 +12,7 @@ import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.ConfigException;
 import io.kaas.broker.config.Listener;
 import io.kaas.broker.handler.Handlers;
+import io.kaas.broker.handler.acl.AclHandlers;
 import io.kaas.broker.handler.group.GroupHandlers;
 import io.kaas.broker.handler.txn.TxnHandlers;
 import io.kaas.broker.network.KafkaServer;
@@ -159,6 +160,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             groups));
         handlers.addAll(GroupHandlers.create(this, groups, transactionState));
         handlers.addAll(TxnHandlers.create(topics, transactions, markers));
+        handlers.addAll(AclHandlers.create(accessGate.aclAdmin()));
         // The epoch only grows: clients re-read the finalized levels when they see a higher one (after a restart
         // with another transaction.version, say).
         HandlerRegistry registry = HandlerRegistry.of(accessGate, handlers,

@@ -130,8 +130,9 @@ public final class AccessGate implements AutoCloseable {
      * The authorizer, when there is one and it manages ACLs (CreateAcls, DescribeAcls and DeleteAcls are
      * answered SECURITY_DISABLED otherwise, as Kafka without an authorizer).
      */
-    public Optional<Authorizer> aclManager() {
-        return authorizer != null && authorizer.managesAcls() ? Optional.of(authorizer) : Optional.empty();
+    public Optional<AclAdmin> aclAdmin() {
+        return authorizer != null && authorizer.managesAcls() ? Optional.of(new AclAdmin(authorizer, name))
+                : Optional.empty();
     }
 
     /** The identity Kafka's authorizers see for a PLAINTEXT connection: {@code User:ANONYMOUS} at {@code peer}. */
