@@ -14,7 +14,9 @@ import java.util.List;
  * (never a Netty event loop), on the path of every Produce and Fetch: it must be thread-safe and
  * must not block for long (no network or disk I/O per call; load rules in {@code open} or refresh
  * them in the background). {@link #close()} is called once, after the last {@code authorize} call,
- * and only if {@link AuthorizerProvider#open} returned this instance.
+ * and only if {@link AuthorizerProvider#open} returned this instance. The ACL management methods
+ * ({@link #createAcls}, {@link #deleteAcls}, {@link #acls}) run on request-handler threads too and may block
+ * on the {@link AclStore}; a change must be seen whole by every later {@code authorize} call.
  *
  * <p><b>Errors.</b> An exception thrown by {@code authorize} fails that request as a whole with
  * UNKNOWN_SERVER_ERROR; it never allows anything. A DENIED result is answered with Kafka's error for

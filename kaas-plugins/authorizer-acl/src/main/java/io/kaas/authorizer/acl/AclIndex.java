@@ -38,6 +38,7 @@ final class AclIndex {
         final Map<String, List<AclBinding>> literal = new HashMap<>();
         final Map<String, List<AclBinding>> prefixed = new HashMap<>();
         final List<AclBinding> every = new ArrayList<>();
+        int longestPrefix;
     }
 
     AclIndex(Collection<AclBinding> bindings) {
@@ -45,6 +46,9 @@ final class AclIndex {
         for (AclBinding b : all) {
             ByType t = byType.computeIfAbsent(b.pattern().type(), k -> new ByType());
             t.every.add(b);
+            if (b.pattern().patternType() == PatternType.PREFIXED) {
+                t.longestPrefix = Math.max(t.longestPrefix, b.pattern().name().length());
+            }
             (b.pattern().patternType() == PatternType.PREFIXED ? t.prefixed : t.literal)
                     .computeIfAbsent(b.pattern().name(), k -> new ArrayList<>()).add(b);
         }
@@ -77,9 +81,11 @@ final class AclIndex {
                 || d.scan(t.literal.get(ResourcePattern.WILDCARD), principal, host, action.operation())) {
             return false;
         }
-        for (int end = 1; end <= name.length(); end++) {
-            if (d.scan(t.prefixed.get(name.substring(0, end)), principal, host, action.operation())) {
-                return false;
+        if (!t.prefixed.isEmpty()) {
+            for (int end = Math.min(name.length(), t.longestPrefix); end >= 1; end--) {
+                if (d.scan(t.prefixed.get(name.substring(0, end)), principal, host, action.operation())) {
+                    return false;
+                }
             }
         }
         return d.allowed || (!d.resourceHasAcls && allowIfNoAcl);

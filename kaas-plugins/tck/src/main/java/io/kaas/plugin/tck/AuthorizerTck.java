@@ -545,4 +545,46 @@ public abstract class AuthorizerTck {
             pool.shutdownNow();
         }
     }
+
+    /** An ACL store whose changes fail, as a store that cannot write its file fails. */
+    private static AclStore failingStore(AclBinding... stored) {
+        AclStore inner = AclStore.inMemory();
+        inner.addAcls(List.of(stored));
+        return new AclStore() {
+            @Override
+            public java.util.Collection<AclBinding> acls() {
+                return inner.acls();
+            }
+
+            @Override
+            public void addAcls(java.util.Collection<AclBinding> bindings) {
+                throw new io.kaas.api.cluster.ClusterStateException("disk full", null);
+            }
+
+            @Override
+            public void removeAcls(java.util.Collection<AclBinding> bindings) {
+                throw new io.kaas.api.cluster.ClusterStateException("disk full", null);
+            }
+        };
+    }
+
+    @Test
+    void aStoreThatCannotWriteFailsTheChangeAndNothingChanges() throws IOException {
+        AclBinding read = allowAcl(ALICE, READ, TOPIC, "r", PatternType.LITERAL);
+        Authorizer a = openManaging(failingStore(read));
+        List<AclCreateResult> created = a.createAcls(request(ADMIN),
+                List.of(allowAcl(ALICE, WRITE, TOPIC, "t", PatternType.LITERAL)));
+        assertThat(created).hasSize(1);
+        assertThat(created.get(0).succeeded()).isFalse();
+        assertThat(created.get(0).errorCode()).isEqualTo(AclCreateResult.UNKNOWN_SERVER_ERROR);
+        assertThat(created.get(0).errorMessage()).contains("disk full");
+        assertThat(a.acls(AclBindingFilter.ANY)).containsExactly(read);
+        assertThat(decide(a, ALICE, WRITE, TOPIC, "t")).isEqualTo(DENIED);
+
+        List<AclDeleteResult> deleted = a.deleteAcls(request(ADMIN), List.of(AclBindingFilter.ANY));
+        assertThat(deleted).hasSize(1);
+        assertThat(deleted.get(0).errorCode()).isEqualTo(AclCreateResult.UNKNOWN_SERVER_ERROR);
+        assertThat(deleted.get(0).deleted()).isEmpty();
+        assertThat(decide(a, ALICE, READ, TOPIC, "r")).as("still enforced").isEqualTo(ALLOWED);
+    }
 }
