@@ -1,13 +1,7 @@
 package io.kaas.broker.handler.acl;
 
-import io.kaas.api.auth.AccessControlEntry;
 import io.kaas.api.auth.AclBinding;
 import io.kaas.api.auth.AclCreateResult;
-import io.kaas.api.auth.Action;
-import io.kaas.api.auth.KafkaPrincipal;
-import io.kaas.api.auth.PatternType;
-import io.kaas.api.auth.ResourcePattern;
-import io.kaas.api.auth.ResourceType;
 import io.kaas.broker.auth.AclAdmin;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
@@ -50,112 +44,35 @@ public final class CreateAclsHandler implements ApiHandler<CreateAclsRequestData
             creations.forEach(c -> results.add(result(Errors.SECURITY_DISABLED, NO_AUTHORIZER)));
             return CompletableFuture.completedFuture(new CreateAclsResponseData().setResults(results));
         }
-        List<AclBinding> valid = new ArrayList<>();
-        List<Object> outcomes = new ArrayList<>(creations.size()); // an AclBinding to create or an error message
-        for (AclCreation c : creations) {
-            Object outcome;
-            try {
-                outcome = binding(c);
-                valid.add((AclBinding) outcome);
-            } catch (InvalidBinding e) {
-                outcome = e.getMessage();
-            }
-            outcomes.add(outcome);
-        }
+        List<AclCreationCheck> checks = creations.stream().map(AclCreationCheck::of).toList();
+        List<AclBinding> valid = checks.stream().map(AclCreationCheck::binding).filter(b -> b != null).toList();
         List<AclCreateResult> created = valid.isEmpty() ? List.of() : manager.get().createAcls(context.who(), valid);
         int next = 0;
-        List<String> invalid = new ArrayList<>();
-        for (Object outcome : outcomes) {
-            if (outcome instanceof String message) {
-                results.add(result(Errors.INVALID_REQUEST, message));
-                invalid.add(message);
+        List<AclBinding> stored = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
+        for (AclCreationCheck check : checks) {
+            if (check.binding() == null) {
+                results.add(result(Errors.INVALID_REQUEST, check.refusal()));
+                refused.add(check.refusal());
+                continue;
+            }
+            AclCreateResult r = created.get(next++);
+            if (r.succeeded()) {
+                results.add(result(Errors.NONE, null));
+                stored.add(check.binding());
             } else {
-                AclCreateResult r = created.get(next++);
-                results.add(r.succeeded() ? new AclCreationResult().setErrorCode(Errors.NONE).setErrorMessage(null)
-                        : result(r.errorCode(), r.errorMessage()));
+                results.add(result(r.errorCode(), r.errorMessage()));
+                refused.add(r.errorMessage());
             }
         }
         LOG.atInfo().addKeyValue("principal", context.principal()).addKeyValue("client", context.clientAddress())
-                .addKeyValue("created", valid.size()).addKeyValue("invalid", invalid.size())
+                .addKeyValue("stored", stored.size()).addKeyValue("refused", refused.size())
                 .log("CreateAcls from {} at {}: {} ACLs stored {}, {} refused {}", context.principal(),
-                        context.clientAddress(), valid.size(), valid, invalid.size(), invalid);
+                        context.clientAddress(), stored.size(), stored, refused.size(), refused);
         return CompletableFuture.completedFuture(new CreateAclsResponseData().setResults(results));
     }
 
     private static AclCreationResult result(short error, String message) {
         return new AclCreationResult().setErrorCode(error).setErrorMessage(message);
-    }
-
-    /** The binding a creation asks for, checked in the order Kafka checks it. */
-    static AclBinding binding(AclCreation c) throws InvalidBinding {
-        String name = c.resourceName();
-        if (c.resourceType() == ResourceType.CLUSTER.code() && !Action.CLUSTER_NAME.equals(name)) {
-            throw new InvalidBinding("The only valid name for the CLUSTER resource is " + Action.CLUSTER_NAME);
-        }
-        if (name == null || name.isEmpty()) {
-            throw new InvalidBinding("Invalid empty resource name");
-        }
-        ResourceType type;
-        PatternType patternType;
-        try {
-            type = AclCodes.resourceType(c.resourceType());
-        } catch (AclCodes.Unknown e) {
-            type = null;
-        }
-        if (type == null) {
-            throw new InvalidBinding("Invalid resourceType " + AclCodes.resourceTypeName(c.resourceType()));
-        }
-        try {
-            patternType = AclCodes.patternType(c.resourcePatternType());
-        } catch (AclCodes.Unknown e) {
-            patternType = null;
-        }
-        if (patternType == null || !patternType.isSpecific()) {
-            throw new InvalidBinding("Invalid patternType " + AclCodes.patternTypeName(c.resourcePatternType()));
-        }
-        io.kaas.api.auth.Operation op;
-        try {
-            op = AclCodes.operation(c.operation());
-        } catch (AclCodes.Unknown e) {
-            op = null;
-        }
-        if (op == null) {
-            throw new InvalidBinding("Invalid operation " + AclCodes.operationName(c.operation()));
-        }
-        io.kaas.api.auth.AclPermissionType permission;
-        try {
-            permission = AclCodes.permission(c.permissionType());
-        } catch (AclCodes.Unknown e) {
-            permission = null;
-        }
-        if (permission == null) {
-            throw new InvalidBinding("Invalid permissionType " + AclCodes.permissionName(c.permissionType()));
-        }
-        KafkaPrincipal principal = principal(c.principal());
-        // As Kafka, any host is stored; only * and the client's IP address ever match.
-        String host = c.host() == null ? "" : c.host();
-        return new AclBinding(new ResourcePattern(type, name, patternType),
-                new AccessControlEntry(principal, host, op, permission));
-    }
-
-    private static KafkaPrincipal principal(String text) throws InvalidBinding {
-        String p = text == null ? "" : text;
-        int colon = p.indexOf(':');
-        if (colon == -1) {
-            throw new InvalidBinding("Could not parse principal from `" + p + "` "
-                    + "(no colon is present separating the principal type from the principal name)");
-        }
-        if (colon == 0 || colon == p.length() - 1) {
-            throw new InvalidBinding("Could not parse principal from `" + p + "` (the principal type and name must "
-                    + "not be empty)");
-        }
-        return new KafkaPrincipal(p.substring(0, colon), p.substring(colon + 1));
-    }
-
-    /** A creation that cannot be stored; the message is the one Kafka answers. */
-    static final class InvalidBinding extends Exception {
-        InvalidBinding(String message) {
-            super(message, null, false, false);
-        }
     }
 }
