@@ -145,6 +145,26 @@ class AclManagementIT {
     }
 
     @Test
+    void kafkaAclsManagesTransactionalIdDelegationTokenAndUserAcls() throws Exception {
+        try (TestBroker broker = broker(ADMIN_RIGHTS).start()) {
+            acls(broker, "--add", "--allow-principal", "User:alice", "--operation", "Write", "--transactional-id", "tx-",
+                    "--resource-pattern-type", "prefixed");
+            acls(broker, "--add", "--allow-principal", "User:alice", "--operation", "Describe", "--delegation-token",
+                    "token-1");
+            acls(broker, "--add", "--allow-principal", "User:alice", "--operation", "CreateTokens", "--user-principal",
+                    "User:bob");
+            String all = acls(broker, "--list", "--principal", "User:alice").out();
+            assertThat(all).contains("ResourcePattern(resourceType=TRANSACTIONAL_ID, name=tx-, patternType=PREFIXED)")
+                    .contains("ResourcePattern(resourceType=DELEGATION_TOKEN, name=token-1, patternType=LITERAL)")
+                    .contains("ResourcePattern(resourceType=USER, name=User:bob, patternType=LITERAL)")
+                    .contains("operation=CREATE_TOKENS");
+            acls(broker, "--remove", "--force", "--delegation-token", "token-1");
+            assertThat(acls(broker, "--list", "--principal", "User:alice").out()).doesNotContain("DELEGATION_TOKEN")
+                    .contains("TRANSACTIONAL_ID");
+        }
+    }
+
+    @Test
     void theAdminClientCreatesDescribesWithFiltersAndDeletesAcls() throws Exception {
         AclBinding readT = new AclBinding(new ResourcePattern(ResourceType.TOPIC, "t", PatternType.LITERAL),
                 new AccessControlEntry("User:alice", "*", AclOperation.READ, AclPermissionType.ALLOW));
