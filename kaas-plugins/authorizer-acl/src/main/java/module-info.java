@@ -1,5 +1,5 @@
 /**
- * The built-in authorizer, {@code authorizer=acl}: Kafka-style ACL rules from a file. Registered both
+ * The built-in authorizer, {@code authorizer=acl}: Kafka's ACLs, kept in the host's ACL store. Registered both
  * ways: {@code provides} here (module path) and {@code META-INF/services} (class path).
  */
 module io.kaas.authorizer.acl {

@@ -14,6 +14,7 @@ import io.kaas.broker.config.ConfigException;
 import io.kaas.broker.config.Listener;
 import io.kaas.broker.config.SaslKeys;
 import io.kaas.broker.handler.Handlers;
+import io.kaas.broker.handler.acl.AclHandlers;
 import io.kaas.broker.handler.group.GroupHandlers;
 import io.kaas.broker.handler.sasl.FailedAuthentications;
 import io.kaas.broker.handler.sasl.SaslHandlers;
@@ -141,11 +142,11 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             throws IOException, InterruptedException {
         Path dataDir = config.logDir();
         Files.createDirectories(dataDir);
-        accessGate = AccessGate.open(authorizerProvider, config);
         clusterStore = storeProvider.open(new ClusterStoreContext(dataDir,
             config.backendConfig("cluster." + storeProvider.name() + "."), config.nodeId()));
         SaslMechanisms saslMechanisms = SaslMechanisms.of(config.listenerConfigs(),
             new StoredScramCredentials(clusterStore));
+        accessGate = AccessGate.open(authorizerProvider, config, clusterStore);
         storageEngine = engineProvider.open(new EngineContext(dataDir,
             config.engineConfig(engineProvider.name(), engineProvider.configKeys()), config.nodeId(), clock,
             config.producerExpiration()));
@@ -174,6 +175,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         handlers.addAll(TxnHandlers.create(topics, transactions, markers));
         handlers.addAll(SaslHandlers.create(saslMechanisms,
             new FailedAuthentications(SaslKeys.failedAuthenticationDelayMs(config), scheduler)));
+        handlers.addAll(AclHandlers.create(accessGate.aclAdmin()));
         // The epoch only grows: clients re-read the finalized levels when they see a higher one (after a restart
         // with another transaction.version, say).
         HandlerRegistry registry = HandlerRegistry.of(accessGate, handlers,

@@ -14,7 +14,9 @@ import java.util.List;
  * (never a Netty event loop), on the path of every Produce and Fetch: it must be thread-safe and
  * must not block for long (no network or disk I/O per call; load rules in {@code open} or refresh
  * them in the background). {@link #close()} is called once, after the last {@code authorize} call,
- * and only if {@link AuthorizerProvider#open} returned this instance.
+ * and only if {@link AuthorizerProvider#open} returned this instance. The ACL management methods
+ * ({@link #createAcls}, {@link #deleteAcls}, {@link #acls}) run on request-handler threads too and may block
+ * on the {@link AclStore}; a change must be seen whole by every later {@code authorize} call.
  *
  * <p><b>Errors.</b> An exception thrown by {@code authorize} fails that request as a whole with
  * UNKNOWN_SERVER_ERROR; it never allows anything. A DENIED result is answered with Kafka's error for
@@ -58,6 +60,50 @@ public interface Authorizer extends AutoCloseable {
         List<AuthorizationResult> results = authorize(request, List.of(new Action(operation, type, PROBE_NAME)));
         return results.size() == 1 && results.get(0) == AuthorizationResult.ALLOWED
                 ? AuthorizationResult.ALLOWED : AuthorizationResult.DENIED;
+    }
+
+    /**
+     * Whether this authorizer manages ACLs (CreateAcls, DescribeAcls, DeleteAcls). False by default: the
+     * broker then answers those APIs SECURITY_DISABLED, as Kafka does without an authorizer.
+     */
+    default boolean managesAcls() {
+        return false;
+    }
+
+    /**
+     * Creates ACLs, as Kafka's {@code Authorizer.createAcls}: each valid binding is stored (durably, through
+     * {@link AuthorizerContext#acls()}) and enforced from then on; a binding present already succeeds again.
+     * The caller has checked that the request may ALTER the cluster.
+     *
+     * @param request  who asks
+     * @param bindings the ACLs to create
+     * @return one result per binding, in order
+     * @throws UnsupportedOperationException unless {@link #managesAcls()}
+     */
+    default List<AclCreateResult> createAcls(AuthorizableRequestContext request, List<AclBinding> bindings) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not manage ACLs");
+    }
+
+    /**
+     * Deletes the ACLs each filter matches, as Kafka's {@code Authorizer.deleteAcls}; filters are applied
+     * to the ACLs as they were before the call, so an ACL matched by two filters is reported by both.
+     *
+     * @param request who asks
+     * @param filters the filters
+     * @return one result per filter, in order, with the ACLs it removed
+     * @throws UnsupportedOperationException unless {@link #managesAcls()}
+     */
+    default List<AclDeleteResult> deleteAcls(AuthorizableRequestContext request, List<AclBindingFilter> filters) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not manage ACLs");
+    }
+
+    /**
+     * The ACLs {@code filter} matches, as Kafka's {@code Authorizer.acls}. A snapshot.
+     *
+     * @throws UnsupportedOperationException unless {@link #managesAcls()}
+     */
+    default List<AclBinding> acls(AclBindingFilter filter) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not manage ACLs");
     }
 
     /** Releases whatever the authorizer holds (watchers, threads). Never throws. */

@@ -19,7 +19,11 @@ public enum Operation {
     CLUSTER_ACTION(9),
     DESCRIBE_CONFIGS(10),
     ALTER_CONFIGS(11),
-    IDEMPOTENT_WRITE(12);
+    IDEMPOTENT_WRITE(12),
+    /** Creating delegation tokens for a USER (KIP-373). */
+    CREATE_TOKENS(13),
+    /** Describing the delegation tokens of a USER (KIP-373). */
+    DESCRIBE_TOKENS(14);
 
     private final byte code;
 
@@ -30,6 +34,16 @@ public enum Operation {
     /** Kafka's code of the operation. */
     public byte code() {
         return code;
+    }
+
+    /** The operation of Kafka's code {@code code}, empty for UNKNOWN (0), ANY (1) and codes Kafka does not define. */
+    public static java.util.Optional<Operation> fromCode(byte code) {
+        for (Operation op : values()) {
+            if (op.code == code) {
+                return java.util.Optional.of(op);
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     /**

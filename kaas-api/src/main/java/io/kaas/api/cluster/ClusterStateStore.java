@@ -1,5 +1,6 @@
 package io.kaas.api.cluster;
 
+import io.kaas.api.auth.AclBinding;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -125,6 +126,26 @@ public interface ClusterStateStore extends AutoCloseable {
      * @throws IllegalArgumentException if a credential is named twice across both collections
      */
     void alterScramCredentials(Collection<ScramCredentialRecord> upserts, Collection<ScramCredentialRef> deletions);
+
+    // --- ACLs ---
+
+    /**
+     * Every stored ACL binding (the authorizer's, see {@link io.kaas.api.auth.AclStore}), each once, in no
+     * particular order. A snapshot, read from memory where the store can.
+     */
+    Collection<AclBinding> acls();
+
+    /**
+     * Stores the bindings not stored yet; a binding stored already is no change. All or nothing: durable
+     * when it returns; on failure throws {@link ClusterStateException} and none of them is stored.
+     */
+    void addAcls(Collection<AclBinding> bindings);
+
+    /**
+     * Removes the bindings that are stored; others are ignored. All or nothing: durable when it returns; on
+     * failure throws {@link ClusterStateException} and every binding stays.
+     */
+    void removeAcls(Collection<AclBinding> bindings);
 
     @Override
     void close();

@@ -13,9 +13,13 @@ public final class SpiVersion {
      * transaction markers checked against the producer's epoch and coordinator epoch
      * ({@link io.kaas.api.storage.TransactionCoordinatorFencedException},
      * {@link io.kaas.api.storage.InvalidTxnStateException}), idle producers expired as the host says
-     * ({@link io.kaas.api.storage.EngineContext#producerExpiration()}).
+     * ({@link io.kaas.api.storage.EngineContext#producerExpiration()}). 4: security: ACLs managed by the
+     * authorizer ({@link io.kaas.api.auth.Authorizer#createAcls}, {@code deleteAcls}, {@code acls}, stored through
+     * {@link io.kaas.api.auth.AuthorizerContext#acls()}), kept by the cluster-state store
+     * ({@link io.kaas.api.cluster.ClusterStateStore#acls()}), resource types DELEGATION_TOKEN and USER, operations
+     * CREATE_TOKENS and DESCRIBE_TOKENS.
      */
-    public static final int MAJOR = 3;
+    public static final int MAJOR = 4;
 
     private SpiVersion() {
     }

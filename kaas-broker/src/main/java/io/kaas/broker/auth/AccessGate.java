@@ -1,5 +1,6 @@
 package io.kaas.broker.auth;
 
+import io.kaas.api.auth.AclStore;
 import io.kaas.api.auth.Action;
 import io.kaas.api.auth.AuthorizableRequestContext;
 import io.kaas.api.auth.AuthorizationResult;
@@ -9,6 +10,7 @@ import io.kaas.api.auth.AuthorizerContext;
 import io.kaas.api.auth.AuthorizerProvider;
 import io.kaas.api.auth.KafkaPrincipal;
 import io.kaas.api.auth.ResourceType;
+import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.plugin.PluginConfig;
 import io.kaas.broker.config.BrokerConfig;
 import java.io.IOException;
@@ -54,9 +56,17 @@ public final class AccessGate implements AutoCloseable {
 
     /**
      * Opens the selected authorizer with its settings ({@code authorizer.<name>.*}, plus {@code super.users}
-     * and {@code allow.everyone.if.no.acl.found}), or {@link #ALLOW_ALL} when none is selected.
+     * and {@code allow.everyone.if.no.acl.found}) and the ACL section of {@code store}, or {@link #ALLOW_ALL}
+     * when none is selected.
      */
-    public static AccessGate open(Optional<AuthorizerProvider> provider, BrokerConfig config) throws IOException {
+    public static AccessGate open(Optional<AuthorizerProvider> provider, BrokerConfig config, ClusterStateStore store)
+            throws IOException {
+        return open(provider, config, new ClusterAclStore(store));
+    }
+
+    /** As {@link #open(Optional, BrokerConfig, ClusterStateStore)}, with the ACLs kept by {@code acls}. */
+    public static AccessGate open(Optional<AuthorizerProvider> provider, BrokerConfig config, AclStore acls)
+            throws IOException {
         if (provider.isEmpty()) {
             return ALLOW_ALL;
         }
@@ -66,7 +76,8 @@ public final class AccessGate implements AutoCloseable {
             Optional.ofNullable(config.originalValue(key)).ifPresent(v -> settings.put(key, v));
         }
         settings.putAll(config.backendConfig("authorizer." + name + ".").asMap());
-        Authorizer authorizer = provider.get().open(new AuthorizerContext(PluginConfig.of(settings), config.nodeId()));
+        Authorizer authorizer = provider.get().open(new AuthorizerContext(PluginConfig.of(settings), config.nodeId(),
+                acls));
         LOG.atInfo().addKeyValue("authorizer", name).addKeyValue("detail", authorizer)
                 .log("Authorizer '{}' enforcing access: {}", name, authorizer);
         return new AccessGate(authorizer, name);
@@ -113,6 +124,15 @@ public final class AccessGate implements AutoCloseable {
             throw new IllegalStateException("Authorizer '" + name + "' answered null for " + op + " on any " + type);
         }
         return result;
+    }
+
+    /**
+     * The authorizer, when there is one and it manages ACLs (CreateAcls, DescribeAcls and DeleteAcls are
+     * answered SECURITY_DISABLED otherwise, as Kafka without an authorizer).
+     */
+    public Optional<AclAdmin> aclAdmin() {
+        return authorizer != null && authorizer.managesAcls() ? Optional.of(new AclAdmin(authorizer, name))
+                : Optional.empty();
     }
 
     /** The identity Kafka's authorizers see for a PLAINTEXT connection: {@code User:ANONYMOUS} at {@code peer}. */

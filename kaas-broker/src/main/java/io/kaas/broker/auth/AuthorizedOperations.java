@@ -24,10 +24,13 @@ public final class AuthorizedOperations {
         return switch (type) {
             case TOPIC -> EnumSet.of(Operation.READ, Operation.WRITE, Operation.CREATE, Operation.DESCRIBE,
                     Operation.DELETE, Operation.ALTER, Operation.DESCRIBE_CONFIGS, Operation.ALTER_CONFIGS);
-            case GROUP -> EnumSet.of(Operation.READ, Operation.DESCRIBE, Operation.DELETE);
+            case GROUP -> EnumSet.of(Operation.READ, Operation.DESCRIBE, Operation.DELETE, Operation.DESCRIBE_CONFIGS,
+                    Operation.ALTER_CONFIGS);
             case CLUSTER -> EnumSet.of(Operation.CREATE, Operation.CLUSTER_ACTION, Operation.DESCRIBE_CONFIGS,
                     Operation.ALTER_CONFIGS, Operation.IDEMPOTENT_WRITE, Operation.ALTER, Operation.DESCRIBE);
             case TRANSACTIONAL_ID -> EnumSet.of(Operation.DESCRIBE, Operation.WRITE);
+            case DELEGATION_TOKEN -> EnumSet.of(Operation.DESCRIBE);
+            case USER -> EnumSet.of(Operation.CREATE_TOKENS, Operation.DESCRIBE_TOKENS);
         };
     }
 

@@ -264,8 +264,12 @@ public final class BrokerConfig {
         return string(CLUSTER_STORE);
     }
 
+    /**
+     * The authorizer's name: {@code authorizer}, or {@code acl} when {@code authorizer.class.name} names one of
+     * Kafka's ACL authorizers ({@link AuthorizerSelection}).
+     */
     public String authorizer() {
-        return string(AUTHORIZER);
+        return AuthorizerSelection.resolve(originalValue(AUTHORIZER), originalValue(AuthorizerSelection.KEY));
     }
 
     /** The group coordinator's settings: the {@code group.*} and {@code offsets.*} keys, typed and validated. */
@@ -458,6 +462,7 @@ public final class BrokerConfig {
     }
 
     private void validate() {
+        authorizer();
         String ts = logMessageTimestampType();
         if (!ts.equals("CreateTime") && !ts.equals("LogAppendTime")) {
             throw new ConfigException(LOG_MESSAGE_TIMESTAMP_TYPE, "expected CreateTime or LogAppendTime, got '" + ts + "'");

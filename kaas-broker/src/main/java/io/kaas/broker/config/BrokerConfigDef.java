@@ -166,6 +166,9 @@ final class BrokerConfigDef {
         ConfigKey.of(STORAGE_ENGINE, STRING, "segments", "The storage engine backend, by name."),
         ConfigKey.of(CLUSTER_STORE, STRING, "files", "The cluster-state store backend, by name."),
         ConfigKey.of(AUTHORIZER, STRING, "none", "The authorizer backend, by name (none, acl, or a plugin's); none allows everything."),
+        ConfigKey.of(AuthorizerSelection.KEY, STRING, "",
+            "Kafka's authorizer class: " + AuthorizerSelection.STANDARD_AUTHORIZER + " or " + AuthorizerSelection.ACL_AUTHORIZER
+                + " selects the built-in acl authorizer (as authorizer=acl); kaas loads no other class."),
         ConfigKey.of(SUPER_USERS, STRING, null,
             "Principals the authorizer always allows, separated by ';' (e.g. User:admin;User:ops)."),
         ConfigKey.of(ALLOW_EVERYONE_IF_NO_ACL_FOUND, BOOLEAN, false,
@@ -233,7 +236,7 @@ final class BrokerConfigDef {
         "num.replica.fetchers", "min.insync.replicas", "unclean.leader.election.enable", "auto.leader.rebalance.enable",
         "log.index.size.max.bytes", "log.index.interval.bytes", "log.preallocate", "background.threads",
         "early.start.listeners", "metadata.log.dir", "compression.type", "socket.listen.backlog.size",
-        "num.replica.alter.log.dirs.threads", "controlled.shutdown.enable", "authorizer.class.name",
+        "num.replica.alter.log.dirs.threads", "controlled.shutdown.enable",
         "broker.rack", "reserved.broker.max.id", "log.message.format.version", "inter.broker.protocol.version",
         "transaction.state.log.replication.factor", "transaction.state.log.min.isr");
 

@@ -30,6 +30,12 @@ import io.kaas.wire.message.DescribeClientQuotasRequestData;
 import io.kaas.wire.message.DescribeClientQuotasResponseData;
 import io.kaas.wire.message.DescribeUserScramCredentialsRequestData;
 import io.kaas.wire.message.DescribeUserScramCredentialsResponseData;
+import io.kaas.wire.message.CreateAclsRequestData;
+import io.kaas.wire.message.CreateAclsResponseData;
+import io.kaas.wire.message.DeleteAclsRequestData;
+import io.kaas.wire.message.DeleteAclsResponseData;
+import io.kaas.wire.message.DescribeAclsRequestData;
+import io.kaas.wire.message.DescribeAclsResponseData;
 import io.kaas.wire.message.AlterConfigsRequestData;
 import io.kaas.wire.message.AlterConfigsResponseData;
 import io.kaas.wire.message.ApiMessageType;
@@ -243,6 +249,33 @@ public final class ApiContracts {
                             ApiMessageType.DESCRIBE_CLIENT_QUOTAS, 0, 1)
                     .requires(Operation.DESCRIBE_CONFIGS, CLUSTER, (r, v) -> Action.CLUSTER_NAME,
                             (r, v, error) -> new DescribeClientQuotasResponseData().setErrorCode(error).setEntries(null));
+    // --- ACLs (Kafka 4.x: v0 removed by KIP-896) ---
+
+    /** Kafka's message of CLUSTER_AUTHORIZATION_FAILED. */
+    static final String CLUSTER_DENIED = "Cluster authorization failed.";
+
+    /** DESCRIBE on the cluster, else the top-level CLUSTER_AUTHORIZATION_FAILED, as Kafka's AclApis. */
+    public static final ApiSpec<DescribeAclsRequestData, DescribeAclsResponseData> DESCRIBE_ACLS =
+            ApiSpec.<DescribeAclsRequestData, DescribeAclsResponseData>of(ApiMessageType.DESCRIBE_ACLS, 1, 3)
+                    .requires(Operation.DESCRIBE, CLUSTER, (r, v) -> Action.CLUSTER_NAME,
+                            (r, v, error) -> new DescribeAclsResponseData().setErrorCode(error)
+                                    .setErrorMessage(CLUSTER_DENIED));
+
+    /** ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED on every creation, as Kafka's AclApis. */
+    public static final ApiSpec<CreateAclsRequestData, CreateAclsResponseData> CREATE_ACLS =
+            ApiSpec.<CreateAclsRequestData, CreateAclsResponseData>of(ApiMessageType.CREATE_ACLS, 1, 3)
+                    .requires(Operation.ALTER, CLUSTER, (r, v) -> Action.CLUSTER_NAME,
+                            (r, v, error) -> new CreateAclsResponseData().setResults(r.creations().stream()
+                                    .map(c -> new CreateAclsResponseData.AclCreationResult().setErrorCode(error)
+                                            .setErrorMessage(CLUSTER_DENIED)).toList()));
+
+    /** ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED on every filter, as Kafka's AclApis. */
+    public static final ApiSpec<DeleteAclsRequestData, DeleteAclsResponseData> DELETE_ACLS =
+            ApiSpec.<DeleteAclsRequestData, DeleteAclsResponseData>of(ApiMessageType.DELETE_ACLS, 1, 3)
+                    .requires(Operation.ALTER, CLUSTER, (r, v) -> Action.CLUSTER_NAME,
+                            (r, v, error) -> new DeleteAclsResponseData().setFilterResults(r.filters().stream()
+                                    .map(f -> new DeleteAclsResponseData.DeleteAclsFilterResult().setErrorCode(error)
+                                            .setErrorMessage(CLUSTER_DENIED)).toList()));
 
     // --- groups ---
 

@@ -22,10 +22,10 @@ class RequestAccessTest {
     void withoutAnAuthorizerEveryOperationATypeSupportsIsAuthorized() {
         RequestAccess access = access(AccessGate.ALLOW_ALL);
         // Kafka's full fields: topic READ WRITE CREATE DELETE ALTER DESCRIBE DESCRIBE_CONFIGS ALTER_CONFIGS,
-        // cluster CREATE CLUSTER_ACTION DESCRIBE_CONFIGS ALTER_CONFIGS IDEMPOTENT_WRITE ALTER DESCRIBE, group READ DESCRIBE DELETE.
+        // cluster CREATE CLUSTER_ACTION DESCRIBE_CONFIGS ALTER_CONFIGS IDEMPOTENT_WRITE ALTER DESCRIBE, group READ DESCRIBE DELETE DESCRIBE_CONFIGS ALTER_CONFIGS.
         assertThat(access.authorizedOperations(ResourceType.TOPIC, "t")).isEqualTo(0b1101_1111_1000);
         assertThat(access.clusterAuthorizedOperations()).isEqualTo(0b1_1111_1010_0000);
-        assertThat(access.authorizedOperations(ResourceType.GROUP, "g")).isEqualTo((1 << 3) | (1 << 6) | (1 << 8));
+        assertThat(access.authorizedOperations(ResourceType.GROUP, "g")).isEqualTo((1 << 3) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 11));
         assertThat(access.allowedOnTopic(Operation.READ, "t")).isTrue();
     }
 

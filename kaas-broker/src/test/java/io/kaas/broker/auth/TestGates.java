@@ -62,7 +62,7 @@ public final class TestGates {
             }
         };
         try {
-            return AccessGate.open(Optional.of(provider), BrokerConfig.of(Map.of("node.id", "1")));
+            return AccessGate.open(Optional.of(provider), BrokerConfig.of(Map.of("node.id", "1")), io.kaas.api.auth.AclStore.inMemory());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

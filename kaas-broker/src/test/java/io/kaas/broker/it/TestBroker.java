@@ -97,6 +97,7 @@ public final class TestBroker extends KafkaClients implements AutoCloseable {
         private Path pluginsDir;
         private String engine = SEGMENTS;
         private int aclFiles;
+        private boolean replaceStoredAcls;
 
         private Builder(Path dir) {
             this.dir = Objects.requireNonNull(dir);
@@ -138,10 +139,16 @@ public final class TestBroker extends KafkaClients implements AutoCloseable {
             return config("group.initial.rebalance.delay.ms", "0");
         }
 
-        /** {@code authorizer=acl} over a new file in {@code dir} holding {@code rules}. */
+        /**
+         * {@code authorizer=acl} over a new file in {@code dir} holding {@code rules}. The file seeds only an empty
+         * ACL store, so the next {@link #start()} first removes the ACLs a previous broker over the same data
+         * directory stored (the files store's {@code __cluster/acls.json}): the broker enforces exactly
+         * {@code rules}. A {@link TestBroker#restart()} keeps the stored ACLs.
+         */
         public Builder acl(String rules) throws IOException {
             Files.createDirectories(dir);
             Path file = Files.writeString(dir.resolve("acl-" + (++aclFiles) + ".rules"), rules);
+            replaceStoredAcls = true;
             return config("authorizer", "acl").config("authorizer.acl.file", file.toString());
         }
 
@@ -169,7 +176,12 @@ public final class TestBroker extends KafkaClients implements AutoCloseable {
         }
 
         public TestBroker start() throws IOException {
-            return new TestBroker(dataPath(), KaasBroker.start(brokerConfig()), this);
+            BrokerConfig config = brokerConfig();
+            if (replaceStoredAcls) {
+                Files.deleteIfExists(config.logDir().resolve("__cluster").resolve("acls.json"));
+                replaceStoredAcls = false;
+            }
+            return new TestBroker(dataPath(), KaasBroker.start(config), this);
         }
 
         private Path dataPath() {

@@ -1,5 +1,6 @@
 package io.kaas.coordinator.group;
 
+import io.kaas.api.auth.AclBinding;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.CommittedOffset;
 import io.kaas.api.cluster.ScramCredentialRecord;
@@ -123,6 +124,23 @@ final class InMemoryStore implements ClusterStateStore {
     @Override
     public Collection<String> groupsWithConfigs() {
         return List.copyOf(groupConfigs.keySet());
+    }
+
+    final java.util.Set<AclBinding> acls = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public Collection<AclBinding> acls() {
+        return List.copyOf(acls);
+    }
+
+    @Override
+    public void addAcls(Collection<AclBinding> bindings) {
+        acls.addAll(bindings);
+    }
+
+    @Override
+    public void removeAcls(Collection<AclBinding> bindings) {
+        acls.removeAll(bindings);
     }
 
     @Override

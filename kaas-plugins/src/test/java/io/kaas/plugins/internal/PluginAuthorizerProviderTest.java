@@ -65,7 +65,7 @@ class PluginAuthorizerProviderTest {
         PluginAuthorizerProvider wrapped = new PluginAuthorizerProvider(plugin, pluginLoader, "1.0");
 
         assertThat(wrapped.name()).isEqualTo("p");
-        Authorizer authorizer = wrapped.open(new AuthorizerContext(PluginConfig.empty(), 1));
+        Authorizer authorizer = wrapped.open(new AuthorizerContext(PluginConfig.empty(), 1, io.kaas.api.auth.AclStore.inMemory()));
         AuthorizableRequestContext who = new AuthorizableRequestContext(KafkaPrincipal.ANONYMOUS,
                 InetAddress.getLoopbackAddress(), "PLAINTEXT", null);
         assertThat(authorizer.authorize(who, List.of(Action.onTopic(Operation.READ, "t"))))

@@ -45,6 +45,7 @@ public final class Errors {
     public static final short CONCURRENT_TRANSACTIONS = 51;
     public static final short TRANSACTION_COORDINATOR_FENCED = 52;
     public static final short TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53;
+    public static final short SECURITY_DISABLED = 54;
     public static final short OPERATION_NOT_ATTEMPTED = 55;
     public static final short KAFKA_STORAGE_ERROR = 56;
     public static final short SASL_AUTHENTICATION_FAILED = 58;

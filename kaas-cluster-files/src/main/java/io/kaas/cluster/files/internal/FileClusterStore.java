@@ -1,5 +1,6 @@
 package io.kaas.cluster.files.internal;
 
+import io.kaas.api.auth.AclBinding;
 import io.kaas.api.cluster.ClusterStateException;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.CommittedOffset;
@@ -19,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.LinkedHashSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -34,6 +37,7 @@ import org.slf4j.LoggerFactory;
  * groups/&lt;encoded id&gt;.json {groupId, offsets: [{topic, partition, offset, leaderEpoch, metadata, …}]}
  * group-configs/&lt;encoded id&gt;.json {groupId, configs}
  * scram-credentials.json  {credentials: [{user, mechanism, salt, storedKey, serverKey, iterations}]}
+ * acls.json               {acls: [{resourceType, name, patternType, principal, host, operation, permission}]}
  * .lock                   serializes writers across brokers
  * </pre>
  * Everything is loaded at open; reads come from memory without locking. Mutations are serialized by
@@ -57,6 +61,8 @@ public final class FileClusterStore implements ClusterStateStore {
     private final ConcurrentMap<String, Map<String, String>> groupConfigs;
     private final ScramCredentialFiles scramCredentials;
     private long nextBlockStart; // guarded by lock
+    /** The ACL bindings, immutable; replaced under the lock once {@link AclFiles#FILE} is written. */
+    private volatile Set<AclBinding> acls = Set.of();
 
     private FileClusterStore(Path dir, StoreLock lock, String clusterId, Map<String, TopicRecord> topics,
                              long nextBlockStart, Map<String, Map<TopicPartitionRef, CommittedOffset>> groups,
@@ -101,14 +107,18 @@ public final class FileClusterStore implements ClusterStateStore {
             ScramCredentialFiles scram = ScramCredentialFiles.open(dir);
             LOG.atDebug().setMessage("File cluster store {} holds SCRAM credentials of {} users").addArgument(dir)
                     .addArgument(scram.userCount()).addKeyValue("scramUsers", scram.userCount()).log();
+            Set<AclBinding> acls = AclFiles.load(dir.resolve(AclFiles.FILE));
             LOG.atInfo().setMessage("Opened file cluster store {}: cluster id {}, {} topics, {} groups with offsets, "
-                            + "{} groups with configs")
+                            + "{} groups with configs, {} ACLs")
                     .addArgument(dir).addArgument(clusterId).addArgument(topics.size()).addArgument(groups.size())
-                    .addArgument(groupConfigs.size())
+                    .addArgument(groupConfigs.size()).addArgument(acls.size())
                     .addKeyValue("dir", dir).addKeyValue("clusterId", clusterId)
                     .addKeyValue("topics", topics.size()).addKeyValue("groups", groups.size())
-                    .addKeyValue("groupConfigs", groupConfigs.size()).log();
-            return new FileClusterStore(dir, lock, clusterId, topics, nextBlockStart, groups, groupConfigs, scram);
+                    .addKeyValue("groupConfigs", groupConfigs.size()).addKeyValue("acls", acls.size()).log();
+            FileClusterStore store = new FileClusterStore(dir, lock, clusterId, topics, nextBlockStart, groups, groupConfigs,
+                    scram);
+            store.acls = acls;
+            return store;
         } catch (IOException | RuntimeException e) {
             closeQuietly(lock, e);
             throw e;
@@ -322,6 +332,39 @@ public final class FileClusterStore implements ClusterStateStore {
         }
         mutate("alter the SCRAM credentials of " + (up.size() + down.size()) + " user mechanisms", () -> {
             scramCredentials.alter(up, down);
+            return null;
+        });
+    }
+
+    @Override
+    public Collection<AclBinding> acls() {
+        return List.copyOf(acls);
+    }
+
+    /** Rewrites {@link AclFiles#FILE} with the union atomically (nothing when all are stored), then memory. */
+    @Override
+    public void addAcls(Collection<AclBinding> bindings) {
+        List<AclBinding> added = List.copyOf(bindings);
+        mutate("add " + added.size() + " ACLs", () -> {
+            Set<AclBinding> next = new LinkedHashSet<>(acls);
+            if (next.addAll(added)) {
+                AclFiles.store(dir.resolve(AclFiles.FILE), next);
+                acls = Set.copyOf(next);
+            }
+            return null;
+        });
+    }
+
+    /** Rewrites {@link AclFiles#FILE} without the bindings atomically (nothing when none is stored), then memory. */
+    @Override
+    public void removeAcls(Collection<AclBinding> bindings) {
+        List<AclBinding> removed = List.copyOf(bindings);
+        mutate("remove " + removed.size() + " ACLs", () -> {
+            Set<AclBinding> next = new LinkedHashSet<>(acls);
+            if (next.removeAll(removed)) {
+                AclFiles.store(dir.resolve(AclFiles.FILE), next);
+                acls = Set.copyOf(next);
+            }
             return null;
         });
     }

@@ -4,10 +4,17 @@ import io.kaas.api.plugin.SpiVersion;
 import io.kaas.api.auth.Authorizer;
 import io.kaas.api.auth.AuthorizerContext;
 import io.kaas.api.auth.AuthorizerProvider;
+import io.kaas.api.auth.AclBinding;
+import io.kaas.api.auth.AclStore;
 import java.io.IOException;
+import java.util.List;
 import java.util.Set;
 
-/** {@code authorizer=acl}: ACL rules from {@code authorizer.acl.file}. Cheap to construct; no I/O until {@link #open}. */
+/**
+ * {@code authorizer=acl}: ACLs kept in the host's ACL store (the cluster-state store), managed with
+ * CreateAcls/DeleteAcls; an empty store is seeded from {@code authorizer.acl.file} when that is set. Cheap to
+ * construct; no I/O until {@link #open}.
+ */
 public final class AclAuthorizerProvider implements AuthorizerProvider {
     /** The name users put in {@code authorizer}. */
     public static final String NAME = "acl";
@@ -20,7 +27,18 @@ public final class AclAuthorizerProvider implements AuthorizerProvider {
     @Override
     public Authorizer open(AuthorizerContext context) throws IOException {
         AclConfig config = AclConfig.from(context.config());
-        return new AclAuthorizer(AclFile.read(config.file()), config.superUsers(), config.allowEveryoneIfNoAclFound());
+        AclStore store = context.acls();
+        String origin = "";
+        if (config.file() != null) {
+            if (store.acls().isEmpty()) {
+                List<AclBinding> seed = AclFile.read(config.file());
+                store.addAcls(seed);
+                origin = ", " + seed.size() + " seeded from " + config.file().toAbsolutePath();
+            } else {
+                origin = ", " + config.file().toAbsolutePath() + " not read: the store has ACLs already";
+            }
+        }
+        return new AclAuthorizer(store, config.superUsers(), config.allowEveryoneIfNoAclFound(), origin);
     }
 
     @Override

@@ -11,7 +11,8 @@ import java.util.Set;
 /**
  * The acl authorizer's settings.
  *
- * @param file                      {@code authorizer.acl.file} (key {@code file} here): the rules; required
+ * @param file                      {@code authorizer.acl.file} (key {@code file} here): rules that seed an empty
+ *                                  ACL store; null when not set
  * @param superUsers                {@code super.users}: principals separated by {@code ;}, as in Kafka
  * @param allowEveryoneIfNoAclFound {@code allow.everyone.if.no.acl.found}, default false
  */
@@ -21,8 +22,7 @@ record AclConfig(Path file, Set<KafkaPrincipal> superUsers, boolean allowEveryon
     static final Set<String> KEYS = Set.of(FILE);
 
     static AclConfig from(PluginConfig config) {
-        String file = config.get(FILE).filter(s -> !s.isEmpty()).orElseThrow(() -> new PluginConfigException(
-                "authorizer.acl." + FILE, "required: the path of the ACL rules file"));
+        Path file = config.get(FILE).filter(s -> !s.isBlank()).map(Path::of).orElse(null);
         Set<KafkaPrincipal> superUsers = new LinkedHashSet<>();
         for (String s : config.getString(AuthorizerContext.SUPER_USERS, "").split(";")) {
             if (s.isBlank()) {
@@ -35,6 +35,6 @@ record AclConfig(Path file, Set<KafkaPrincipal> superUsers, boolean allowEveryon
             }
         }
         boolean allowIfNoAcl = config.getBoolean(AuthorizerContext.ALLOW_EVERYONE_IF_NO_ACL_FOUND, false);
-        return new AclConfig(Path.of(file), Set.copyOf(superUsers), allowIfNoAcl);
+        return new AclConfig(file, Set.copyOf(superUsers), allowIfNoAcl);
     }
 }

@@ -3,7 +3,13 @@ package io.kaas.authorizer.acl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kaas.api.auth.AccessControlEntry;
+import io.kaas.api.auth.AclBinding;
+import io.kaas.api.auth.AclPermissionType;
+import io.kaas.api.auth.AclStore;
 import io.kaas.api.auth.Action;
+import io.kaas.api.auth.PatternType;
+import io.kaas.api.auth.ResourcePattern;
 import io.kaas.api.auth.AuthorizableRequestContext;
 import io.kaas.api.auth.AuthorizationResult;
 import io.kaas.api.auth.AuthorizerContext;
@@ -29,29 +35,50 @@ class AclFileTest {
     @TempDir
     Path dir;
 
+    private static AclBinding acl(ResourceType type, String name, PatternType patternType, String principal,
+                                  Operation op, AclPermissionType permission) {
+        return new AclBinding(new ResourcePattern(type, name, patternType),
+                new AccessControlEntry(KafkaPrincipal.parse(principal), "*", op, permission));
+    }
+
     @Test
-    void parsesEveryFormOfTheDocumentedSyntax() {
-        AclRule r = AclFile.parse("allow User:alice write topic:orders");
-        assertThat(r.allow()).isTrue();
-        assertThat(r.matchesPrincipal(new KafkaPrincipal("User", "alice"))).isTrue();
-        assertThat(r.matchesPrincipal(new KafkaPrincipal("User", "bob"))).isFalse();
-        assertThat(r.operation()).isEqualTo(Operation.WRITE);
-        assertThat(r.matchesResource("orders")).isTrue();
-        assertThat(r.matchesResource("orders2")).isFalse();
-
-        AclRule prefix = AclFile.parse("deny * ALL transactional-id:tx-*");
-        assertThat(prefix.type()).isEqualTo(ResourceType.TRANSACTIONAL_ID);
-        assertThat(prefix.matchesResource("tx-1")).isTrue();
-        assertThat(prefix.matchesPrincipal(KafkaPrincipal.ANONYMOUS)).isTrue();
-
-        AclRule users = AclFile.parse("allow User:* DESCRIBE_CONFIGS topic:*");
-        assertThat(users.matchesPrincipal(new KafkaPrincipal("Group", "x"))).isFalse();
-        assertThat(users.matchesPrincipal(new KafkaPrincipal("User", "x"))).isTrue();
-        assertThat(users.matchesResource("anything")).isTrue();
-
-        assertThat(AclFile.parse("allow User:ops create cluster").matchesResource(Action.CLUSTER_NAME)).isTrue();
-        assertThat(AclFile.parse("allow User:ops alter-configs cluster:kafka-cluster").operation())
+    void parsesEveryFormOfTheDocumentedSyntaxAsKafkaBindings() {
+        assertThat(AclFile.parse("allow User:alice write topic:orders")).isEqualTo(acl(ResourceType.TOPIC, "orders",
+                PatternType.LITERAL, "User:alice", Operation.WRITE, AclPermissionType.ALLOW));
+        assertThat(AclFile.parse("deny * ALL transactional-id:tx-*")).isEqualTo(acl(ResourceType.TRANSACTIONAL_ID,
+                "tx-", PatternType.PREFIXED, "User:*", Operation.ALL, AclPermissionType.DENY));
+        assertThat(AclFile.parse("allow User:* DESCRIBE_CONFIGS topic:*")).isEqualTo(acl(ResourceType.TOPIC, "*",
+                PatternType.LITERAL, "User:*", Operation.DESCRIBE_CONFIGS, AclPermissionType.ALLOW));
+        assertThat(AclFile.parse("allow User:ops create cluster")).isEqualTo(acl(ResourceType.CLUSTER,
+                Action.CLUSTER_NAME, PatternType.LITERAL, "User:ops", Operation.CREATE, AclPermissionType.ALLOW));
+        assertThat(AclFile.parse("allow User:ops alter-configs cluster:kafka-cluster").entry().operation())
                 .isEqualTo(Operation.ALTER_CONFIGS);
+        assertThat(AclFile.parse("allow User:ops describe delegation-token:*").pattern().type())
+                .isEqualTo(ResourceType.DELEGATION_TOKEN);
+        assertThat(AclFile.parse("allow User:ops create_tokens user:alice").entry().operation())
+                .isEqualTo(Operation.CREATE_TOKENS);
+    }
+
+    @Test
+    void aWildcardOfAnotherPrincipalTypeIsRefusedAsKafkaKnowsOnlyUserStar() {
+        assertThatThrownBy(() -> AclFile.parse("allow Group:* READ topic:t")).hasMessageContaining("only User:*");
+    }
+
+    @Test
+    void theFileSeedsAnEmptyStoreOnceAndIsNotReadAgain() throws IOException {
+        Path file = Files.writeString(dir.resolve("seed.rules"), "allow User:alice READ topic:t\n");
+        AclStore store = AclStore.inMemory();
+        var first = new AclAuthorizerProvider().open(new AuthorizerContext(PluginConfig.of(Map.of("file",
+                file.toString())), 1, store));
+        assertThat(store.acls()).containsExactly(acl(ResourceType.TOPIC, "t", PatternType.LITERAL, "User:alice",
+                Operation.READ, AclPermissionType.ALLOW));
+        assertThat(first.toString()).contains("1 seeded from");
+
+        Files.writeString(file, "allow User:bob READ topic:t\nthis line would not parse\n");
+        var second = new AclAuthorizerProvider().open(new AuthorizerContext(PluginConfig.of(Map.of("file",
+                file.toString())), 1, store));
+        assertThat(store.acls()).hasSize(1);
+        assertThat(second.toString()).contains("not read: the store has ACLs already");
     }
 
     @Test
@@ -70,15 +97,15 @@ class AclFileTest {
     }
 
     @Test
-    void aMissingFileOrSettingIsAClearError() {
+    void aMissingFileOrABadSettingIsAClearError() throws IOException {
         AclAuthorizerProvider provider = new AclAuthorizerProvider();
-        assertThatThrownBy(() -> provider.open(new AuthorizerContext(PluginConfig.empty(), 1)))
-                .isInstanceOf(PluginConfigException.class).hasMessageContaining("authorizer.acl.file");
+        assertThat(provider.open(new AuthorizerContext(PluginConfig.empty(), 1, AclStore.inMemory())).managesAcls())
+                .as("no file: the store's ACLs only").isTrue();
         assertThatThrownBy(() -> provider.open(new AuthorizerContext(
-                PluginConfig.of(Map.of("file", dir.resolve("nope").toString())), 1)))
+                PluginConfig.of(Map.of("file", dir.resolve("nope").toString())), 1, AclStore.inMemory())))
                 .isInstanceOf(IOException.class).hasMessageContaining("does not exist");
         assertThatThrownBy(() -> provider.open(new AuthorizerContext(PluginConfig.of(Map.of("file", "x",
-                AuthorizerContext.SUPER_USERS, "admin")), 1)))
+                AuthorizerContext.SUPER_USERS, "admin")), 1, AclStore.inMemory())))
                 .isInstanceOf(PluginConfigException.class).hasMessageContaining("super.users");
     }
 
@@ -86,7 +113,7 @@ class AclFileTest {
     void superUsersAreSeparatedBySemicolonsAsInKafka() throws IOException {
         Path file = Files.writeString(dir.resolve("empty.rules"), "");
         var authorizer = new AclAuthorizerProvider().open(new AuthorizerContext(PluginConfig.of(Map.of("file",
-                file.toString(), AuthorizerContext.SUPER_USERS, "User:a; User:b")), 1));
+                file.toString(), AuthorizerContext.SUPER_USERS, "User:a; User:b")), 1, AclStore.inMemory()));
         for (String user : List.of("a", "b")) {
             var request = new AuthorizableRequestContext(new KafkaPrincipal("User", user),
                     InetAddress.getLoopbackAddress(), "PLAINTEXT", null);

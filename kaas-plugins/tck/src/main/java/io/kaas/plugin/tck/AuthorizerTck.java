@@ -17,7 +17,18 @@ import static io.kaas.api.auth.ResourceType.GROUP;
 import static io.kaas.api.auth.ResourceType.TOPIC;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.api.auth.AccessControlEntry;
+import io.kaas.api.auth.AccessControlEntryFilter;
+import io.kaas.api.auth.AclBinding;
+import io.kaas.api.auth.AclBindingFilter;
+import io.kaas.api.auth.AclCreateResult;
+import io.kaas.api.auth.AclDeleteResult;
+import io.kaas.api.auth.AclPermissionType;
+import io.kaas.api.auth.AclStore;
 import io.kaas.api.auth.Action;
+import io.kaas.api.auth.PatternType;
+import io.kaas.api.auth.ResourcePattern;
+import io.kaas.api.auth.ResourcePatternFilter;
 import io.kaas.api.auth.AuthorizableRequestContext;
 import io.kaas.api.auth.AuthorizationResult;
 import io.kaas.api.auth.Authorizer;
@@ -30,6 +41,7 @@ import io.kaas.api.plugin.PluginConfig;
 import io.kaas.api.plugin.SpiVersion;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +50,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -131,11 +144,16 @@ public abstract class AuthorizerTck {
         }
     }
 
-    /** Opens an authorizer enforcing {@code policy}; closed after the test. */
+    /** Opens an authorizer enforcing {@code policy}, with an empty ACL store of its own; closed after the test. */
     protected Authorizer open(Policy policy) throws IOException {
+        return open(policy, AclStore.inMemory());
+    }
+
+    /** Opens an authorizer enforcing {@code policy} over the ACL store {@code acls}; closed after the test. */
+    protected Authorizer open(Policy policy, AclStore acls) throws IOException {
         Path dir = workDir.resolve("policy-" + opened.size());
         java.nio.file.Files.createDirectories(dir);
-        Authorizer authorizer = provider().open(new AuthorizerContext(configFor(policy, dir), 1));
+        Authorizer authorizer = provider().open(new AuthorizerContext(configFor(policy, dir), 1, acls));
         opened.add(authorizer);
         return authorizer;
     }
@@ -349,5 +367,224 @@ public abstract class AuthorizerTck {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    // --- ACL management (authorizers whose managesAcls() is true) ---
+
+    protected static AclBinding binding(ResourceType type, String name, PatternType patternType, KafkaPrincipal who,
+                                        String host, Operation op, AclPermissionType permission) {
+        return new AclBinding(new ResourcePattern(type, name, patternType), new AccessControlEntry(who, host, op,
+                permission));
+    }
+
+    protected static AclBinding allowAcl(KafkaPrincipal who, Operation op, ResourceType type, String name,
+                                         PatternType patternType) {
+        return binding(type, name, patternType, who, "*", op, AclPermissionType.ALLOW);
+    }
+
+    protected static AclBinding denyAcl(KafkaPrincipal who, Operation op, ResourceType type, String name,
+                                        PatternType patternType) {
+        return binding(type, name, patternType, who, "*", op, AclPermissionType.DENY);
+    }
+
+    private Authorizer openManaging(AclStore store) throws IOException {
+        Authorizer a = open(Policy.of(), store);
+        Assumptions.assumeTrue(a.managesAcls(), "this authorizer does not manage ACLs");
+        return a;
+    }
+
+    private static void create(Authorizer a, AclBinding... bindings) {
+        List<AclCreateResult> results = a.createAcls(request(ADMIN), List.of(bindings));
+        assertThat(results).hasSize(bindings.length).allMatch(AclCreateResult::succeeded);
+    }
+
+    private static AclBindingFilter onResource(ResourceType type, String name, PatternType patternType) {
+        return new AclBindingFilter(new ResourcePatternFilter(type, name, patternType), AccessControlEntryFilter.ANY);
+    }
+
+    @Test
+    void anAuthorizerThatDoesNotManageAclsRefusesToCreateThem() throws IOException {
+        Authorizer a = open(Policy.of());
+        Assumptions.assumeFalse(a.managesAcls(), "this authorizer manages ACLs");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> a.acls(AclBindingFilter.ANY))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void createdAclsAreEnforcedAtOnceAndDeletedOnesNoLonger() throws IOException {
+        Authorizer a = openManaging(AclStore.inMemory());
+        assertThat(decide(a, ALICE, WRITE, TOPIC, "orders")).isEqualTo(DENIED);
+        AclBinding write = allowAcl(ALICE, WRITE, TOPIC, "orders", PatternType.LITERAL);
+        create(a, write, write);
+        assertThat(a.acls(AclBindingFilter.ANY)).containsExactly(write);
+        assertThat(decide(a, ALICE, WRITE, TOPIC, "orders")).isEqualTo(ALLOWED);
+        assertThat(decide(a, ALICE, DESCRIBE, TOPIC, "orders")).as("implied").isEqualTo(ALLOWED);
+
+        List<AclDeleteResult> deleted = a.deleteAcls(request(ADMIN), List.of(AclBindingFilter.ANY));
+        assertThat(deleted).hasSize(1);
+        assertThat(deleted.get(0).errorCode()).isZero();
+        assertThat(deleted.get(0).deleted()).containsExactly(write);
+        assertThat(a.acls(AclBindingFilter.ANY)).isEmpty();
+        assertThat(decide(a, ALICE, WRITE, TOPIC, "orders")).isEqualTo(DENIED);
+    }
+
+    @Test
+    void createdAclsAreWrittenToTheStoreAndEnforcedByTheNextAuthorizer() throws IOException {
+        AclStore store = AclStore.inMemory();
+        Authorizer first = openManaging(store);
+        AclBinding read = allowAcl(ALICE, READ, TOPIC, "logs-", PatternType.PREFIXED);
+        AclBinding gone = allowAcl(BOB, READ, TOPIC, "x", PatternType.LITERAL);
+        create(first, read, gone);
+        first.deleteAcls(request(ADMIN), List.of(onResource(TOPIC, "x", PatternType.LITERAL)));
+        assertThat(store.acls()).containsExactly(read);
+
+        Authorizer second = open(Policy.of(), store);
+        assertThat(second.acls(AclBindingFilter.ANY)).containsExactly(read);
+        assertThat(decide(second, ALICE, READ, TOPIC, "logs-eu")).isEqualTo(ALLOWED);
+        assertThat(decide(second, BOB, READ, TOPIC, "x")).isEqualTo(DENIED);
+    }
+
+    @Test
+    void aDenyAclBeatsAnAllowAndAPrefixedAclCoversItsPrefix() throws IOException {
+        Authorizer a = openManaging(AclStore.inMemory());
+        create(a, allowAcl(ALICE, WRITE, TOPIC, "app-", PatternType.PREFIXED),
+                allowAcl(ALICE, WRITE, TOPIC, "*", PatternType.LITERAL),
+                denyAcl(ALICE, WRITE, TOPIC, "app-secret", PatternType.LITERAL));
+        assertThat(decide(a, ALICE, WRITE, TOPIC, "app-1")).isEqualTo(ALLOWED);
+        assertThat(decide(a, ALICE, WRITE, TOPIC, "other")).as("the literal * is every topic").isEqualTo(ALLOWED);
+        assertThat(decide(a, ALICE, WRITE, TOPIC, "app-secret")).isEqualTo(DENIED);
+        assertThat(decide(a, BOB, WRITE, TOPIC, "app-1")).isEqualTo(DENIED);
+    }
+
+    @Test
+    void theWildcardPrincipalAndHostsMatchAsInKafka() throws IOException, UnknownHostException {
+        Authorizer a = openManaging(AclStore.inMemory());
+        create(a, allowAcl(AccessControlEntry.WILDCARD_PRINCIPAL, READ, GROUP, "g", PatternType.LITERAL),
+                binding(TOPIC, "t", PatternType.LITERAL, ALICE, "10.1.2.3", READ, AclPermissionType.ALLOW),
+                binding(TOPIC, "t", PatternType.LITERAL, BOB, "127.0.0.1", READ, AclPermissionType.ALLOW));
+        assertThat(decide(a, new KafkaPrincipal("Group", "ops"), READ, GROUP, "g")).as("User:* is everyone")
+                .isEqualTo(ALLOWED);
+        assertThat(decide(a, ALICE, READ, TOPIC, "t")).as("from 127.0.0.1, not 10.1.2.3").isEqualTo(DENIED);
+        assertThat(decide(a, BOB, READ, TOPIC, "t")).isEqualTo(ALLOWED);
+        AuthorizableRequestContext fromTen = new AuthorizableRequestContext(ALICE, InetAddress.getByName("10.1.2.3"),
+                "PLAINTEXT", "tck");
+        assertThat(a.authorize(fromTen, List.of(Action.onTopic(READ, "t")))).containsExactly(ALLOWED);
+    }
+
+    @Test
+    void filtersSelectAsKafkasFilters() throws IOException {
+        Authorizer a = openManaging(AclStore.inMemory());
+        AclBinding literal = allowAcl(ALICE, READ, TOPIC, "foo-bar", PatternType.LITERAL);
+        AclBinding wildcard = allowAcl(BOB, WRITE, TOPIC, "*", PatternType.LITERAL);
+        AclBinding prefix = denyAcl(ALICE, ALL, TOPIC, "foo-", PatternType.PREFIXED);
+        AclBinding otherPrefix = allowAcl(ALICE, READ, TOPIC, "bar", PatternType.PREFIXED);
+        AclBinding group = allowAcl(ALICE, READ, GROUP, "foo-bar", PatternType.LITERAL);
+        create(a, literal, wildcard, prefix, otherPrefix, group);
+
+        assertThat(a.acls(onResource(TOPIC, "foo-bar", PatternType.MATCH)))
+                .containsExactlyInAnyOrder(literal, wildcard, prefix);
+        assertThat(a.acls(onResource(TOPIC, "foo-bar", PatternType.ANY))).containsExactly(literal);
+        assertThat(a.acls(onResource(null, "foo-bar", PatternType.ANY))).containsExactlyInAnyOrder(literal, group);
+        assertThat(a.acls(onResource(TOPIC, null, PatternType.PREFIXED))).containsExactlyInAnyOrder(prefix, otherPrefix);
+        assertThat(a.acls(onResource(TOPIC, "foo-", PatternType.LITERAL))).isEmpty();
+        assertThat(a.acls(new AclBindingFilter(ResourcePatternFilter.ANY,
+                new AccessControlEntryFilter("User:alice", null, READ, AclPermissionType.ALLOW))))
+                .containsExactlyInAnyOrder(literal, otherPrefix, group);
+        assertThat(a.acls(new AclBindingFilter(ResourcePatternFilter.ANY,
+                new AccessControlEntryFilter(null, "*", ALL, null)))).containsExactly(prefix);
+    }
+
+    @Test
+    void everyDeleteFilterReportsWhatItMatchedBeforeTheCall() throws IOException {
+        Authorizer a = openManaging(AclStore.inMemory());
+        AclBinding t = allowAcl(ALICE, READ, TOPIC, "t", PatternType.LITERAL);
+        AclBinding g = allowAcl(ALICE, READ, GROUP, "g", PatternType.LITERAL);
+        create(a, t, g);
+        List<AclDeleteResult> results = a.deleteAcls(request(ADMIN), List.of(onResource(TOPIC, null, PatternType.ANY),
+                new AclBindingFilter(ResourcePatternFilter.ANY, new AccessControlEntryFilter("User:alice", null, null,
+                        null)), onResource(CLUSTER, null, PatternType.ANY)));
+        assertThat(results).hasSize(3);
+        assertThat(results.get(0).deleted()).containsExactly(t);
+        assertThat(results.get(1).deleted()).containsExactlyInAnyOrder(t, g);
+        assertThat(results.get(2).deleted()).isEmpty();
+        assertThat(a.acls(AclBindingFilter.ANY)).isEmpty();
+    }
+
+    @Test
+    void authorizeByResourceTypeSeesCreatedAcls() throws IOException {
+        Authorizer a = openManaging(AclStore.inMemory());
+        assertThat(byType(a, ALICE, WRITE, TOPIC)).isEqualTo(DENIED);
+        create(a, allowAcl(ALICE, WRITE, TOPIC, "t-", PatternType.PREFIXED));
+        assertThat(byType(a, ALICE, WRITE, TOPIC)).isEqualTo(ALLOWED);
+        create(a, denyAcl(ALICE, WRITE, TOPIC, "t", PatternType.PREFIXED));
+        assertThat(byType(a, ALICE, WRITE, TOPIC)).isEqualTo(DENIED);
+    }
+
+    @Test
+    void aclChangesDuringConcurrentDecisionsAreSeenWhole() throws Exception {
+        Authorizer a = openManaging(AclStore.inMemory());
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Boolean> reader = pool.submit(() -> {
+                for (int n = 0; n < 5_000; n++) {
+                    List<AuthorizationResult> r = a.authorize(request(ALICE),
+                            List.of(Action.onTopic(READ, "a"), Action.onTopic(READ, "b")));
+                    if (!r.get(0).equals(r.get(1))) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+            for (int n = 0; n < 50; n++) {
+                create(a, allowAcl(ALICE, READ, TOPIC, "a", PatternType.LITERAL),
+                        allowAcl(ALICE, READ, TOPIC, "b", PatternType.LITERAL));
+                a.deleteAcls(request(ADMIN), List.of(onResource(TOPIC, null, PatternType.ANY)));
+            }
+            assertThat(reader.get()).as("both ACLs come and go in one step").isTrue();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** An ACL store whose changes fail, as a store that cannot write its file fails. */
+    private static AclStore failingStore(AclBinding... stored) {
+        AclStore inner = AclStore.inMemory();
+        inner.addAcls(List.of(stored));
+        return new AclStore() {
+            @Override
+            public java.util.Collection<AclBinding> acls() {
+                return inner.acls();
+            }
+
+            @Override
+            public void addAcls(java.util.Collection<AclBinding> bindings) {
+                throw new io.kaas.api.cluster.ClusterStateException("disk full", null);
+            }
+
+            @Override
+            public void removeAcls(java.util.Collection<AclBinding> bindings) {
+                throw new io.kaas.api.cluster.ClusterStateException("disk full", null);
+            }
+        };
+    }
+
+    @Test
+    void aStoreThatCannotWriteFailsTheChangeAndNothingChanges() throws IOException {
+        AclBinding read = allowAcl(ALICE, READ, TOPIC, "r", PatternType.LITERAL);
+        Authorizer a = openManaging(failingStore(read));
+        List<AclCreateResult> created = a.createAcls(request(ADMIN),
+                List.of(allowAcl(ALICE, WRITE, TOPIC, "t", PatternType.LITERAL)));
+        assertThat(created).hasSize(1);
+        assertThat(created.get(0).succeeded()).isFalse();
+        assertThat(created.get(0).errorCode()).isEqualTo(AclCreateResult.UNKNOWN_SERVER_ERROR);
+        assertThat(created.get(0).errorMessage()).contains("disk full");
+        assertThat(a.acls(AclBindingFilter.ANY)).containsExactly(read);
+        assertThat(decide(a, ALICE, WRITE, TOPIC, "t")).isEqualTo(DENIED);
+
+        List<AclDeleteResult> deleted = a.deleteAcls(request(ADMIN), List.of(AclBindingFilter.ANY));
+        assertThat(deleted).hasSize(1);
+        assertThat(deleted.get(0).errorCode()).isEqualTo(AclCreateResult.UNKNOWN_SERVER_ERROR);
+        assertThat(deleted.get(0).deleted()).isEmpty();
+        assertThat(decide(a, ALICE, READ, TOPIC, "r")).as("still enforced").isEqualTo(ALLOWED);
     }
 }

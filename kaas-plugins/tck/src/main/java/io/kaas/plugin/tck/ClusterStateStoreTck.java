@@ -3,6 +3,14 @@ package io.kaas.plugin.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kaas.api.auth.AccessControlEntry;
+import io.kaas.api.auth.AclBinding;
+import io.kaas.api.auth.AclPermissionType;
+import io.kaas.api.auth.KafkaPrincipal;
+import io.kaas.api.auth.Operation;
+import io.kaas.api.auth.PatternType;
+import io.kaas.api.auth.ResourcePattern;
+import io.kaas.api.auth.ResourceType;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.cluster.ClusterStoreContext;
@@ -455,6 +463,87 @@ public abstract class ClusterStateStoreTck {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new ScramCredentialRecord(ref, new byte[1], new byte[1], new byte[1], 0))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    // --- ACLs ---
+
+    private static AclBinding acl(ResourceType type, String name, PatternType patternType, String principal,
+                                  Operation op, AclPermissionType permission) {
+        return new AclBinding(new ResourcePattern(type, name, patternType),
+                new AccessControlEntry(KafkaPrincipal.parse(principal), "*", op, permission));
+    }
+
+    @Test
+    public void aNewStoreHasNoAcls() {
+        assertThat(store.acls()).isEmpty();
+    }
+
+    @Test
+    public void aclsAreAddedOnceAndRemovedExactly() {
+        AclBinding read = acl(ResourceType.TOPIC, "orders", PatternType.LITERAL, "User:alice", Operation.READ,
+                AclPermissionType.ALLOW);
+        AclBinding prefixed = acl(ResourceType.TOPIC, "orders", PatternType.PREFIXED, "User:alice", Operation.READ,
+                AclPermissionType.ALLOW);
+        AclBinding deny = acl(ResourceType.GROUP, "g", PatternType.LITERAL, "User:*", Operation.ALL,
+                AclPermissionType.DENY);
+        store.addAcls(List.of(read, prefixed));
+        store.addAcls(List.of(read, deny));
+        assertThat(store.acls()).containsExactlyInAnyOrder(read, prefixed, deny);
+
+        Collection<AclBinding> snapshot = store.acls();
+        store.removeAcls(List.of(prefixed, acl(ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL, "User:x",
+                Operation.ALTER, AclPermissionType.ALLOW)));
+        assertThat(snapshot).as("a snapshot").hasSize(3);
+        assertThat(store.acls()).containsExactlyInAnyOrder(read, deny);
+        store.removeAcls(List.of());
+        store.addAcls(List.of());
+        assertThat(store.acls()).containsExactlyInAnyOrder(read, deny);
+    }
+
+    @Test
+    public void aclsOfEveryKindSurviveAReopen() throws IOException {
+        List<AclBinding> all = new ArrayList<>();
+        for (ResourceType type : ResourceType.values()) {
+            all.add(acl(type, "name with spaces, \"quotes\" and ü", PatternType.PREFIXED, "User:al:ice",
+                    Operation.DESCRIBE, AclPermissionType.DENY));
+            all.add(acl(type, "*", PatternType.LITERAL, "Group:*", Operation.ALL, AclPermissionType.ALLOW));
+        }
+        AclBinding onHost = new AclBinding(new ResourcePattern(ResourceType.TOPIC, "t", PatternType.LITERAL),
+                new AccessControlEntry(KafkaPrincipal.ANONYMOUS, "10.0.0.7", Operation.IDEMPOTENT_WRITE,
+                        AclPermissionType.ALLOW));
+        all.add(onHost);
+        store.addAcls(all);
+        store.removeAcls(List.of(all.get(0)));
+
+        reopen();
+
+        assertThat(store.acls()).containsExactlyInAnyOrderElementsOf(all.subList(1, all.size()));
+    }
+
+    @Test
+    public void concurrentAclChangesAreAllKept() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int thread = t;
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < 10; i++) {
+                        store.addAcls(List.of(acl(ResourceType.TOPIC, "t" + thread + "-" + i, PatternType.LITERAL,
+                                "User:u", Operation.WRITE, AclPermissionType.ALLOW)));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(store.acls()).hasSize(40);
+        reopen();
+        assertThat(store.acls()).hasSize(40);
     }
 
     private static void assertDisjoint(List<long[]> blocks) {
