@@ -10,4 +10,5 @@ module io.kaas.security {
     requires org.jose4j;
 
     exports io.kaas.security.sasl;
+    exports io.kaas.security.oauth;
 }

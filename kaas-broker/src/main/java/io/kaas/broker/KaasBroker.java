@@ -71,6 +71,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private StorageEngine storageEngine;
     private Optional<AuthorizerProvider> authorizerProvider = Optional.empty();
     private AccessGate accessGate = AccessGate.ALLOW_ALL;
+    private SaslMechanisms saslMechanisms;
     private ScheduledExecutorService scheduler;
     private KafkaServer server;
     private FutureTask<InetSocketAddress> bound;
@@ -136,7 +137,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             throws IOException, InterruptedException {
         Path dataDir = config.logDir();
         Files.createDirectories(dataDir);
-        SaslMechanisms saslMechanisms = SaslMechanisms.of(config.listenerConfigs());
+        saslMechanisms = SaslMechanisms.of(config.listenerConfigs());
         accessGate = AccessGate.open(authorizerProvider, config);
         clusterStore = storeProvider.open(new ClusterStoreContext(dataDir,
             config.backendConfig("cluster." + storeProvider.name() + "."), config.nodeId()));
@@ -237,6 +238,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         }
         long began = System.nanoTime();
         quietly("network server", server);
+        quietly("SASL mechanisms", saslMechanisms);
         quietly("transaction coordinator", transactions);
         quietly("group coordinator", groups);
         quietly("topic manager", topics);
