@@ -380,7 +380,7 @@ public final class BrokerConfig {
     public Set<String> unknownKeys() {
         Set<String> out = new TreeSet<>();
         for (String k : explicit.keySet()) {
-            if (!KEYS.containsKey(k) && !isAcceptedUnused(k) && !isBackendSetting(k)) {
+            if (!KEYS.containsKey(k) && !isAcceptedUnused(k) && !isBackendSetting(k) && !SaslKeys.isRead(k)) {
                 out.add(k);
             }
         }
@@ -391,7 +391,7 @@ public final class BrokerConfig {
     public Set<String> ignoredKeys() {
         Set<String> out = new TreeSet<>();
         for (String k : explicit.keySet()) {
-            if (!KEYS.containsKey(k) && isAcceptedUnused(k)) {
+            if (!KEYS.containsKey(k) && isAcceptedUnused(k) && !SaslKeys.isRead(k)) {
                 out.add(k);
             }
         }

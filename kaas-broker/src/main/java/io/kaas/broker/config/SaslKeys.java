@@ -89,6 +89,41 @@ public final class SaslKeys {
         return v != null || mechanismPrefixedOnly ? v : listener.value(key);
     }
 
+    /** The mechanisms' own keys (read with a mechanism prefix, or as {@code sasl.oauthbearer.*}). */
+    private static final java.util.Set<String> MECHANISM_KEYS = java.util.Set.of("sasl.jaas.config",
+        "sasl.server.callback.handler.class", CONNECTIONS_MAX_REAUTH_MS);
+    private static final java.util.Set<String> OAUTHBEARER_KEYS = java.util.Set.of("sasl.oauthbearer.jwks.endpoint.url",
+        "sasl.oauthbearer.jwks.endpoint.refresh.ms", "sasl.oauthbearer.expected.audience",
+        "sasl.oauthbearer.expected.issuer", "sasl.oauthbearer.sub.claim.name", "sasl.oauthbearer.scope.claim.name",
+        "sasl.oauthbearer.clock.skew.seconds");
+    private static final java.util.Set<String> MECHANISMS = java.util.Set.of("plain", "oauthbearer", "scram-sha-256",
+        "scram-sha-512");
+
+    /**
+     * Whether the SASL code reads {@code key} (so it is neither unknown nor without effect): the keys above, per
+     * listener too ({@code listener.name.<l>.}), and the mechanisms' own ({@code <mechanism>.sasl.jaas.config},
+     * {@code sasl.oauthbearer.jwks.endpoint.url}, ...).
+     */
+    public static boolean isRead(String key) {
+        String k = key;
+        if (k.startsWith("listener.name.")) {
+            int dot = k.indexOf('.', "listener.name.".length());
+            if (dot < 0) {
+                return false;
+            }
+            k = k.substring(dot + 1);
+        }
+        if (k.equals(SASL_ENABLED_MECHANISMS) || k.equals(CONNECTIONS_MAX_REAUTH_MS) || OAUTHBEARER_KEYS.contains(k)) {
+            return true;
+        }
+        int dot = k.indexOf('.');
+        if (dot > 0 && MECHANISMS.contains(k.substring(0, dot))) {
+            String rest = k.substring(dot + 1);
+            return MECHANISM_KEYS.contains(rest) || OAUTHBEARER_KEYS.contains(rest);
+        }
+        return false;
+    }
+
     private static String prefix(String mechanism) {
         return mechanism.toLowerCase(Locale.ROOT) + ".";
     }
