@@ -157,6 +157,23 @@ class SaslOAuthBearerIT {
     }
 
     @Test
+    void aMalformedFirstMessageGetsKafkasGenericMessage() throws Exception {
+        try (TestBroker broker = broker(Map.of("connection.failed.authentication.delay.ms", "0")).start();
+             RawClient raw = new RawClient(broker.port())) {
+            raw.send(ApiMessageType.SASL_HANDSHAKE, (short) 1, 1, new SaslHandshakeRequestData().setMechanism("OAUTHBEARER"));
+            raw.read(ApiMessageType.SASL_HANDSHAKE, (short) 1);
+            raw.send(ApiMessageType.SASL_AUTHENTICATE, (short) 1, 2,
+                new SaslAuthenticateRequestData().setAuthBytes("Bearer xyz".getBytes(StandardCharsets.UTF_8)));
+            SaslAuthenticateResponseData failure = raw.<SaslAuthenticateResponseData>read(ApiMessageType.SASL_AUTHENTICATE,
+                (short) 1).body();
+            assertThat(failure.errorCode()).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED);
+            assertThat(failure.errorMessage()).isEqualTo(
+                "Authentication failed during authentication due to invalid credentials with SASL mechanism OAUTHBEARER");
+            assertThat(raw.closedByServer()).isTrue();
+        }
+    }
+
+    @Test
     void unsecuredTokensWorkOnlyWithKafkasUnsecuredValidatorNamedAndSayItAtStart() throws Exception {
         Map<String, String> unsecured = new HashMap<>();
         unsecured.put("listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class",
