@@ -59,19 +59,14 @@ public final class SaslKeys {
      * @throws ConfigException if the value is not a non-negative 64-bit integer
      */
     public static long maxReauthMs(ListenerConfig listener, String mechanism) {
-        String prefixed = prefix(mechanism) + CONNECTIONS_MAX_REAUTH_MS;
-        String raw = listener.value(prefixed);
-        if (raw != null) {
-            ConfigKey key = ConfigKey.atLeast(listener.ownValue(prefixed) != null
-                ? ListenerConfig.prefixOf(listener.name()) + prefixed : prefixed, LONG, 0, 0, MAX_REAUTH.doc());
-            return (Long) key.parse(raw);
+        for (String key : List.of(prefix(mechanism) + CONNECTIONS_MAX_REAUTH_MS, CONNECTIONS_MAX_REAUTH_MS)) {
+            String raw = listener.value(key);
+            if (raw != null) {
+                String name = listener.ownValue(key) != null ? ListenerConfig.prefixOf(listener.name()) + key : key;
+                return (Long) ConfigKey.atLeast(name, LONG, 0, 0, MAX_REAUTH.doc()).parse(raw);
+            }
         }
-        raw = listener.value(CONNECTIONS_MAX_REAUTH_MS);
-        ConfigKey key = listener.ownValue(CONNECTIONS_MAX_REAUTH_MS) != null
-            ? ConfigKey.atLeast(ListenerConfig.prefixOf(listener.name()) + CONNECTIONS_MAX_REAUTH_MS, LONG, 0, 0,
-                MAX_REAUTH.doc())
-            : MAX_REAUTH;
-        return (Long) key.parse(raw != null ? raw : MAX_REAUTH.defaultValue());
+        return 0;
     }
 
     /** {@code connection.failed.authentication.delay.ms}. */
