@@ -19,6 +19,9 @@ public final class SaslKeys {
     public static final String SASL_ENABLED_MECHANISMS = "sasl.enabled.mechanisms";
     public static final String CONNECTIONS_MAX_REAUTH_MS = "connections.max.reauth.ms";
     public static final String CONNECTION_FAILED_AUTHENTICATION_DELAY_MS = "connection.failed.authentication.delay.ms";
+    public static final String SASL_SERVER_MAX_RECEIVE_SIZE = "sasl.server.max.receive.size";
+    /** Kafka's default {@code sasl.server.max.receive.size}: 512 KiB. */
+    public static final int DEFAULT_SASL_SERVER_MAX_RECEIVE_SIZE = 524288;
 
     private static final ConfigKey ENABLED = ConfigKey.of(SASL_ENABLED_MECHANISMS, LIST, "GSSAPI",
         "The SASL mechanisms a SASL listener offers (listener.name.<l>.sasl.enabled.mechanisms per listener). Kafka's "
@@ -29,8 +32,12 @@ public final class SaslKeys {
     private static final ConfigKey FAILED_DELAY = ConfigKey.atLeast(CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, INT, 100, 0,
         "How long a failed authentication waits before it is answered and the connection closed; 0: no delay.");
 
+    private static final ConfigKey MAX_RECEIVE = ConfigKey.atLeast(SASL_SERVER_MAX_RECEIVE_SIZE, INT,
+        DEFAULT_SASL_SERVER_MAX_RECEIVE_SIZE, 1, "The largest request a SASL listener reads before and during a client's "
+            + "first authentication; a larger one closes the connection.");
+
     /** The keys, for BrokerConfigDef. */
-    static final List<ConfigKey> KEYS = List.of(ENABLED, MAX_REAUTH, FAILED_DELAY);
+    static final List<ConfigKey> KEYS = List.of(ENABLED, MAX_REAUTH, FAILED_DELAY, MAX_RECEIVE);
 
     private SaslKeys() {
     }
@@ -67,6 +74,18 @@ public final class SaslKeys {
             }
         }
         return 0;
+    }
+
+    /** {@code sasl.server.max.receive.size} of {@code listener} (its own, else the broker's, else 512 KiB). */
+    public static int saslServerMaxReceiveSize(ListenerConfig listener) {
+        String raw = listener.value(SASL_SERVER_MAX_RECEIVE_SIZE);
+        if (raw == null) {
+            return DEFAULT_SASL_SERVER_MAX_RECEIVE_SIZE;
+        }
+        String name = listener.ownValue(SASL_SERVER_MAX_RECEIVE_SIZE) != null
+            ? ListenerConfig.prefixOf(listener.name()) + SASL_SERVER_MAX_RECEIVE_SIZE : SASL_SERVER_MAX_RECEIVE_SIZE;
+        return ((Long) ConfigKey.atLeast(name, INT, DEFAULT_SASL_SERVER_MAX_RECEIVE_SIZE, 1, MAX_RECEIVE.doc()).parse(raw))
+            .intValue();
     }
 
     /** {@code connection.failed.authentication.delay.ms}. */
@@ -108,7 +127,8 @@ public final class SaslKeys {
             }
             k = k.substring(dot + 1);
         }
-        if (k.equals(SASL_ENABLED_MECHANISMS) || k.equals(CONNECTIONS_MAX_REAUTH_MS) || OAUTHBEARER_KEYS.contains(k)) {
+        if (k.equals(SASL_ENABLED_MECHANISMS) || k.equals(CONNECTIONS_MAX_REAUTH_MS) || k.equals(SASL_SERVER_MAX_RECEIVE_SIZE)
+                || OAUTHBEARER_KEYS.contains(k)) {
             return true;
         }
         int dot = k.indexOf('.');

@@ -142,7 +142,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                 : "version outside the served range " + spec.minVersion() + "-" + spec.maxVersion());
             return;
         }
-        AuthenticationGate.Verdict verdict = AuthenticationGate.admit(session, api, System.nanoTime());
+        AuthenticationGate.Verdict verdict = AuthenticationGate.admit(session, api, frame.readableBytes(),
+            state.settings().saslMaxReceiveBytes(), System.nanoTime());
         if (verdict != AuthenticationGate.Verdict.PASS) {
             frame.release();
             if (verdict == AuthenticationGate.Verdict.CLOSE) {

@@ -21,7 +21,7 @@ class AuthenticationGateTest {
     void aPlaintextSessionPassesEverything() {
         ClientSession s = ClientSession.plaintext("PLAINTEXT", null);
         for (ApiMessageType api : ApiMessageType.values()) {
-            assertThat(AuthenticationGate.admit(s, api, System.nanoTime())).isEqualTo(Verdict.PASS);
+            assertThat(AuthenticationGate.admit(s, api, 100, 1000, System.nanoTime())).isEqualTo(Verdict.PASS);
         }
     }
 
@@ -29,15 +29,15 @@ class AuthenticationGateTest {
     void beforeAuthenticationOnlyApiVersionsAndTheHandshakeMayCome() {
         ClientSession s = sasl();
         long now = System.nanoTime();
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.API_VERSIONS, now)).isEqualTo(Verdict.PASS);
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.SASL_HANDSHAKE, now)).isEqualTo(Verdict.PASS);
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.SASL_AUTHENTICATE, now)).isEqualTo(Verdict.CLOSE);
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.PRODUCE, now)).isEqualTo(Verdict.CLOSE);
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.METADATA, now)).isEqualTo(Verdict.CLOSE);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.API_VERSIONS, 100, 1000, now)).isEqualTo(Verdict.PASS);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.SASL_HANDSHAKE, 100, 1000, now)).isEqualTo(Verdict.PASS);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.SASL_AUTHENTICATE, 100, 1000, now)).isEqualTo(Verdict.CLOSE);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.PRODUCE, 100, 1000, now)).isEqualTo(Verdict.CLOSE);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.METADATA, 100, 1000, now)).isEqualTo(Verdict.CLOSE);
         s.sasl().begin("PLAIN", null);
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.SASL_AUTHENTICATE, now)).isEqualTo(Verdict.PASS);
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.API_VERSIONS, now)).isEqualTo(Verdict.CLOSE);
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.FETCH, now)).isEqualTo(Verdict.CLOSE);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.SASL_AUTHENTICATE, 100, 1000, now)).isEqualTo(Verdict.PASS);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.API_VERSIONS, 100, 1000, now)).isEqualTo(Verdict.CLOSE);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.FETCH, 100, 1000, now)).isEqualTo(Verdict.CLOSE);
     }
 
     @Test
@@ -46,7 +46,7 @@ class AuthenticationGateTest {
         s.sasl().begin("PLAIN", null);
         s.sasl().fail();
         for (ApiMessageType api : ApiMessageType.values()) {
-            assertThat(AuthenticationGate.admit(s, api, System.nanoTime())).isEqualTo(Verdict.DROP);
+            assertThat(AuthenticationGate.admit(s, api, 100, 1000, System.nanoTime())).isEqualTo(Verdict.DROP);
         }
         assertThat(AuthenticationGate.closesAfter(s, ApiMessageType.SASL_AUTHENTICATE)).isTrue();
         assertThat(AuthenticationGate.closesAfter(s, ApiMessageType.SASL_HANDSHAKE)).isTrue();
@@ -55,18 +55,31 @@ class AuthenticationGateTest {
     }
 
     @Test
+    void beforeTheFirstAuthenticationLargeRequestsCloseTheConnection() {
+        ClientSession s = sasl();
+        long now = System.nanoTime();
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.SASL_HANDSHAKE, 1000, 1000, now)).isEqualTo(Verdict.PASS);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.SASL_HANDSHAKE, 1001, 1000, now)).isEqualTo(Verdict.CLOSE);
+        s.sasl().begin("PLAIN", null);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.SASL_AUTHENTICATE, 5000, 1000, now)).isEqualTo(Verdict.CLOSE);
+        s.authenticated(ALICE, ClientSession.NEVER);
+        s.sasl().completed();
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.PRODUCE, 5_000_000, 1000, now)).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
     void anExpiredSessionMayOnlyReauthenticate() {
         ClientSession s = sasl();
         long now = System.nanoTime();
         s.authenticated(ALICE, now + 1_000_000_000L);
         s.sasl().completed();
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.PRODUCE, now)).isEqualTo(Verdict.PASS);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.PRODUCE, 100, 1000, now)).isEqualTo(Verdict.PASS);
         long later = now + 2_000_000_000L;
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.PRODUCE, later)).isEqualTo(Verdict.CLOSE);
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.API_VERSIONS, later)).isEqualTo(Verdict.CLOSE);
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.SASL_HANDSHAKE, later)).isEqualTo(Verdict.PASS);
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.SASL_AUTHENTICATE, later)).isEqualTo(Verdict.PASS);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.PRODUCE, 100, 1000, later)).isEqualTo(Verdict.CLOSE);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.API_VERSIONS, 100, 1000, later)).isEqualTo(Verdict.CLOSE);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.SASL_HANDSHAKE, 100, 1000, later)).isEqualTo(Verdict.PASS);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.SASL_AUTHENTICATE, 100, 1000, later)).isEqualTo(Verdict.PASS);
         s.authenticated(ALICE, ClientSession.NEVER);
-        assertThat(AuthenticationGate.admit(s, ApiMessageType.PRODUCE, Long.MAX_VALUE)).isEqualTo(Verdict.PASS);
+        assertThat(AuthenticationGate.admit(s, ApiMessageType.PRODUCE, 100, 1000, Long.MAX_VALUE)).isEqualTo(Verdict.PASS);
     }
 }

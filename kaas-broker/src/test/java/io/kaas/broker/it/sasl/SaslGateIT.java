@@ -53,6 +53,30 @@ class SaslGateIT {
     }
 
     @Test
+    void aLargeRequestBeforeAuthenticationClosesTheConnectionButNotAfter() throws Exception {
+        try (TestBroker broker = SaslClients.plainBroker(dir, Map.of("sasl.server.max.receive.size", "1024")).start()) {
+            try (LogCapture log = new LogCapture(); RawClient raw = new RawClient(broker.port())) {
+                raw.send(ApiMessageType.SASL_HANDSHAKE, HANDSHAKE_V, 1, new SaslHandshakeRequestData().setMechanism("P".repeat(2000)));
+                assertThat(raw.closedByServer()).isTrue();
+                assertThat(log.lines("io.kaas.broker.network.AuthenticationGate", Level.WARN)).singleElement().asString()
+                    .contains("sasl.server.max.receive.size (1024)");
+            }
+            try (RawClient raw = new RawClient(broker.port())) {
+                handshake(raw, 1);
+                raw.send(ApiMessageType.SASL_AUTHENTICATE, AUTHENTICATE_V, 2, plain("alice", "alice-secret"));
+                assertThat(raw.<SaslAuthenticateResponseData>read(ApiMessageType.SASL_AUTHENTICATE, AUTHENTICATE_V).body()
+                    .errorCode()).isEqualTo(Errors.NONE);
+                MetadataRequestData many = new MetadataRequestData().setAllowAutoTopicCreation(false);
+                for (int i = 0; i < 100; i++) {
+                    many.topics().add(new MetadataRequestData.MetadataRequestTopic().setName("topic-with-a-long-name-" + i));
+                }
+                raw.send(ApiMessageType.METADATA, (short) 12, 3, many);
+                assertThat(raw.<MetadataResponseData>read(ApiMessageType.METADATA, (short) 12).body().topics()).hasSize(100);
+            }
+        }
+    }
+
+    @Test
     void saslAuthenticateBeforeTheHandshakeClosesTheConnection() throws Exception {
         try (TestBroker broker = SaslClients.plainBroker(dir, Map.of()).start(); RawClient raw = new RawClient(broker.port())) {
             raw.send(ApiMessageType.SASL_AUTHENTICATE, AUTHENTICATE_V, 1, plain("alice", "alice-secret"));
