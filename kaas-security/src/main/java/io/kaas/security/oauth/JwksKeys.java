@@ -48,6 +48,11 @@ final class JwksKeys implements VerificationKeyResolver, AutoCloseable {
      *                                  that cannot be fetched now is logged and retried at each refresh)
      */
     JwksKeys(URI url, long refreshMs) {
+        this(url, refreshMs, null);
+    }
+
+    /** As {@link #JwksKeys(URI, long)}, an {@code https:} endpoint trusted through {@code tls} (null: the JVM's trust). */
+    JwksKeys(URI url, long refreshMs, javax.net.ssl.SSLSocketFactory tls) {
         this.url = url;
         if ("file".equalsIgnoreCase(url.getScheme())) {
             this.file = Path.of(url);
@@ -55,6 +60,13 @@ final class JwksKeys implements VerificationKeyResolver, AutoCloseable {
         } else {
             this.file = null;
             this.https = new HttpsJwks(url.toString());
+            // this class limits the fetches itself (refresh interval, at most one on-demand fetch a second)
+            https.setRefreshReprieveThreshold(0);
+            if (tls != null) {
+                org.jose4j.http.Get get = new org.jose4j.http.Get();
+                get.setSslSocketFactory(tls);
+                https.setSimpleHttpGet(get);
+            }
         }
         try {
             load();

@@ -95,9 +95,10 @@ public final class OAuthBearerMechanism implements SaslMechanismFactory, AutoClo
         String scope = orDefault(settings.value(SCOPE_CLAIM_NAME), "scope");
         JwksKeys keys;
         try {
-            keys = new JwksKeys(jwks, refreshMs);
+            keys = new JwksKeys(jwks, refreshMs, "https".equalsIgnoreCase(jwks.getScheme()) ? JwksTls.socketFactory(module) : null);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(JWKS_ENDPOINT_URL + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(JWKS_ENDPOINT_URL + " (OAUTHBEARER on listener " + settings.listenerName()
+                + "): " + e.getMessage(), e);
         }
         LOG.atInfo().addKeyValue("listener", settings.listenerName()).addKeyValue("jwks", jwks)
             .log("OAUTHBEARER on listener {} checks tokens against the JWKS {} (refreshed every {} ms){}{}",

@@ -19,15 +19,24 @@ final class JwksServer implements AutoCloseable {
     final AtomicReference<String> body = new AtomicReference<>("{\"keys\":[]}");
     final AtomicInteger requests = new AtomicInteger();
 
+    private final String scheme;
+
     JwksServer() throws IOException {
-        socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this(null);
+    }
+
+    /** Over TLS with {@code tls}'s server certificate when not null. */
+    JwksServer(javax.net.ssl.SSLContext tls) throws IOException {
+        scheme = tls == null ? "http" : "https";
+        socket = tls == null ? new ServerSocket(0, 50, InetAddress.getLoopbackAddress())
+            : tls.getServerSocketFactory().createServerSocket(0, 50, InetAddress.getLoopbackAddress());
         thread = new Thread(this::serve, "test-jwks-server");
         thread.setDaemon(true);
         thread.start();
     }
 
     String url() {
-        return "http://127.0.0.1:" + socket.getLocalPort() + "/jwks";
+        return scheme + "://127.0.0.1:" + socket.getLocalPort() + "/jwks";
     }
 
     private void serve() {
