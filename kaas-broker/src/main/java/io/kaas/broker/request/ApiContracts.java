@@ -112,7 +112,10 @@ public final class ApiContracts {
 
     // --- authentication (no ACL checks: they run before there is a principal to check) ---
 
-    /** v1 only, as Kafka 4: v0 (raw SASL tokens after the handshake, no SaslAuthenticate) is gone. */
+    /**
+     * v1 only (KIP-152: the tokens follow in SaslAuthenticate). Kafka 4 still serves v0, after which raw SASL tokens
+     * follow without a request header; only clients older than Kafka 1.0 send it, and kaas does not.
+     */
     public static final ApiSpec<SaslHandshakeRequestData, SaslHandshakeResponseData> SASL_HANDSHAKE =
             ApiSpec.of(ApiMessageType.SASL_HANDSHAKE, 1, 1);
 
