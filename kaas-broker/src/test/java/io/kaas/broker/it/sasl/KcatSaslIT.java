@@ -38,9 +38,13 @@ class KcatSaslIT {
     }
 
     private static Run kcat(TestBroker broker, String password, String stdin, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(kcatPath(), "-b", broker.bootstrap(),
-            "-X", "security.protocol=SASL_PLAINTEXT", "-X", "sasl.mechanisms=PLAIN",
-            "-X", "sasl.username=alice", "-X", "sasl.password=" + password));
+        return run(broker, List.of("-X", "sasl.mechanisms=PLAIN", "-X", "sasl.username=alice", "-X", "sasl.password=" + password),
+            stdin, args);
+    }
+
+    private static Run run(TestBroker broker, List<String> sasl, String stdin, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(kcatPath(), "-b", broker.bootstrap(), "-X", "security.protocol=SASL_PLAINTEXT"));
+        cmd.addAll(sasl);
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).start();
         if (stdin != null) {
@@ -69,6 +73,24 @@ class KcatSaslIT {
             Run refused = kcat(broker, "wrong", null, "-L", "-m", "5");
             assertThat(refused.exit()).isNotZero();
             assertThat(refused.err()).contains("Authentication failed: Invalid username or password");
+        }
+    }
+
+    @Test
+    void kcatLogsInWithAnUnsecuredOAuthBearerTokenWhenKafkasUnsecuredValidatorIsNamed() throws Exception {
+        assumeTrue(kcatPath() != null, "kcat is not installed");
+        String module = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule";
+        try (TestBroker broker = TestBroker.builder(dir)
+                .config("listeners", "SASL_PLAINTEXT://127.0.0.1:0")
+                .config("sasl.enabled.mechanisms", "OAUTHBEARER")
+                .config("listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config", module + " required;")
+                .config("listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class",
+                    "org.apache.kafka.common.security.oauthbearer.internals.unsecured.OAuthBearerUnsecuredValidatorCallbackHandler")
+                .start()) {
+            Run listed = run(broker, List.of("-X", "sasl.mechanisms=OAUTHBEARER", "-X", "enable.sasl.oauthbearer.unsecure.jwt=true",
+                "-X", "sasl.oauthbearer.config=principal=dev"), null, "-L", "-m", "10");
+            assertThat(listed.exit()).as(listed.err()).isZero();
+            assertThat(listed.out()).contains("1 brokers");
         }
     }
 }
