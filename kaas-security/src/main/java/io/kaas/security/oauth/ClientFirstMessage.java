@@ -18,13 +18,11 @@ import javax.security.sasl.SaslException;
  */
 record ClientFirstMessage(String authorizationId, String token, Map<String, String> extensions) {
 
-    private static final String SEPARATOR = "\u0001";
-    private static final String SASLNAME = "(?:[\\x01-\\x7F&&[^=,]]|=2C|=3D)+";
-    private static final String KEY = "[A-Za-z]+";
-    private static final String VALUE = "[\\x21-\\x7E \t\r\n]+";
-    private static final Pattern MESSAGE = Pattern.compile("n,(?:a=(?<authzid>" + SASLNAME + "))?," + SEPARATOR
-        + "(?<kvpairs>(?:" + KEY + "=" + VALUE + SEPARATOR + ")*)" + SEPARATOR);
-    private static final Pattern KVPAIR = Pattern.compile("(?<key>" + KEY + ")=(?<value>" + VALUE + ")" + SEPARATOR);
+    private static final char SEPARATOR = '\u0001';
+    // character classes only (no repeated groups): linear and without deep recursion on hostile input
+    private static final Pattern KEY = Pattern.compile("[A-Za-z]+");
+    private static final Pattern VALUE = Pattern.compile("[\\x21-\\x7E \t\r\n]+");
+    private static final Pattern SASLNAME_CHARS = Pattern.compile("[\\x01-\\x7F&&[^,]]+");
     private static final Pattern AUTH = Pattern.compile("(?<scheme>\\w+) +(?<token>[-_.a-zA-Z0-9]+)");
 
     ClientFirstMessage {
@@ -39,15 +37,29 @@ record ClientFirstMessage(String authorizationId, String token, Map<String, Stri
      */
     static ClientFirstMessage parse(byte[] message) throws SaslException {
         String text = new String(message, StandardCharsets.UTF_8);
-        Matcher m = MESSAGE.matcher(text);
-        if (!m.matches()) {
-            throw new SaslException("Invalid OAUTHBEARER client first message");
+        int comma = text.startsWith("n,") ? text.indexOf(',', 2) : -1;
+        if (comma < 0) {
+            throw invalid();
         }
-        String authzid = m.group("authzid") == null ? "" : m.group("authzid").replace("=2C", ",").replace("=3D", "=");
+        String authzid = authorizationId(text.substring(2, comma));
+        String rest = text.substring(comma + 1);
+        if (rest.length() < 2 || rest.charAt(0) != SEPARATOR || rest.charAt(rest.length() - 1) != SEPARATOR) {
+            throw invalid();
+        }
+        String pairsText = rest.substring(1, rest.length() - 1);
         Map<String, String> pairs = new LinkedHashMap<>();
-        Matcher kv = KVPAIR.matcher(m.group("kvpairs"));
-        while (kv.find()) {
-            pairs.put(kv.group("key"), kv.group("value"));
+        if (!pairsText.isEmpty()) {
+            if (pairsText.charAt(pairsText.length() - 1) != SEPARATOR) {
+                throw invalid();
+            }
+            for (String pair : pairsText.substring(0, pairsText.length() - 1).split(String.valueOf(SEPARATOR), -1)) {
+                int eq = pair.indexOf('=');
+                if (eq <= 0 || !KEY.matcher(pair.substring(0, eq)).matches()
+                        || !VALUE.matcher(pair.substring(eq + 1)).matches()) {
+                    throw invalid();
+                }
+                pairs.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
         }
         String auth = pairs.remove("auth");
         if (auth == null) {
@@ -61,6 +73,37 @@ record ClientFirstMessage(String authorizationId, String token, Map<String, Stri
             throw new SaslException("Invalid scheme in OAUTHBEARER client first message: " + a.group("scheme"));
         }
         return new ClientFirstMessage(authzid, a.group("token"), pairs);
+    }
+
+    /** The gs2 header's authorization id: empty, or {@code a=} and a saslname ({@code =2C} and {@code =3D} escapes). */
+    private static String authorizationId(String field) throws SaslException {
+        if (field.isEmpty()) {
+            return "";
+        }
+        if (!field.startsWith("a=") || !SASLNAME_CHARS.matcher(field.substring(2)).matches()) {
+            throw invalid();
+        }
+        String name = field.substring(2);
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c != '=') {
+                out.append(c);
+            } else if (name.startsWith("=2C", i)) {
+                out.append(',');
+                i += 2;
+            } else if (name.startsWith("=3D", i)) {
+                out.append('=');
+                i += 2;
+            } else {
+                throw invalid();
+            }
+        }
+        return out.toString();
+    }
+
+    private static SaslException invalid() {
+        return new SaslException("Invalid OAUTHBEARER client first message");
     }
 
     /** Never the token. */
