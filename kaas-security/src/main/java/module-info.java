@@ -16,4 +16,5 @@ module io.kaas.security {
     exports io.kaas.security.sasl;
     exports io.kaas.security.tls;
     exports io.kaas.security.scram;
+    exports io.kaas.security.oauth;
 }

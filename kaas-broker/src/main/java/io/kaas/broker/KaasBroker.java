@@ -77,6 +77,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private StorageEngine storageEngine;
     private Optional<AuthorizerProvider> authorizerProvider = Optional.empty();
     private AccessGate accessGate = AccessGate.ALLOW_ALL;
+    private SaslMechanisms saslMechanisms;
     private ScheduledExecutorService scheduler;
     private KafkaServer server;
     private FutureTask<InetSocketAddress> bound;
@@ -144,8 +145,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         Files.createDirectories(dataDir);
         clusterStore = storeProvider.open(new ClusterStoreContext(dataDir,
             config.backendConfig("cluster." + storeProvider.name() + "."), config.nodeId()));
-        SaslMechanisms saslMechanisms = SaslMechanisms.of(config.listenerConfigs(),
-            new StoredScramCredentials(clusterStore));
+        saslMechanisms = SaslMechanisms.of(config.listenerConfigs(), new StoredScramCredentials(clusterStore));
         accessGate = AccessGate.open(authorizerProvider, config, clusterStore);
         storageEngine = engineProvider.open(new EngineContext(dataDir,
             config.engineConfig(engineProvider.name(), engineProvider.configKeys()), config.nodeId(), clock,
@@ -299,6 +299,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         }
         long began = System.nanoTime();
         quietly("network server", server);
+        quietly("SASL mechanisms", saslMechanisms);
         quietly("transaction coordinator", transactions);
         quietly("group coordinator", groups);
         quietly("topic manager", topics);

@@ -404,7 +404,8 @@ public final class BrokerConfig {
     public Set<String> unknownKeys() {
         Set<String> out = new TreeSet<>();
         for (String k : explicit.keySet()) {
-            if (!KEYS.containsKey(k) && !isListenerOverride(k) && !isAcceptedUnused(k) && !isBackendSetting(k)) {
+            if (!KEYS.containsKey(k) && !isListenerOverride(k) && !isAcceptedUnused(k) && !isBackendSetting(k)
+                    && !SaslKeys.isRead(k)) {
                 out.add(k);
             }
         }
@@ -415,7 +416,7 @@ public final class BrokerConfig {
     public Set<String> ignoredKeys() {
         Set<String> out = new TreeSet<>();
         for (String k : explicit.keySet()) {
-            if (!KEYS.containsKey(k) && !isListenerOverride(k) && isAcceptedUnused(k)) {
+            if (!KEYS.containsKey(k) && !isListenerOverride(k) && isAcceptedUnused(k) && !SaslKeys.isRead(k)) {
                 out.add(k);
             }
         }

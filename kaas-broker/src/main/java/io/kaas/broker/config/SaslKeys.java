@@ -19,6 +19,9 @@ public final class SaslKeys {
     public static final String SASL_ENABLED_MECHANISMS = "sasl.enabled.mechanisms";
     public static final String CONNECTIONS_MAX_REAUTH_MS = "connections.max.reauth.ms";
     public static final String CONNECTION_FAILED_AUTHENTICATION_DELAY_MS = "connection.failed.authentication.delay.ms";
+    public static final String SASL_SERVER_MAX_RECEIVE_SIZE = "sasl.server.max.receive.size";
+    /** Kafka's default {@code sasl.server.max.receive.size}: 512 KiB. */
+    public static final int DEFAULT_SASL_SERVER_MAX_RECEIVE_SIZE = 524288;
 
     private static final ConfigKey ENABLED = ConfigKey.of(SASL_ENABLED_MECHANISMS, LIST, "GSSAPI",
         "The SASL mechanisms a SASL listener offers (listener.name.<l>.sasl.enabled.mechanisms per listener). Kafka's "
@@ -29,8 +32,12 @@ public final class SaslKeys {
     private static final ConfigKey FAILED_DELAY = ConfigKey.atLeast(CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, INT, 100, 0,
         "How long a failed authentication waits before it is answered and the connection closed; 0: no delay.");
 
+    private static final ConfigKey MAX_RECEIVE = ConfigKey.atLeast(SASL_SERVER_MAX_RECEIVE_SIZE, INT,
+        DEFAULT_SASL_SERVER_MAX_RECEIVE_SIZE, 1, "The largest request a SASL listener reads before and during a client's "
+            + "first authentication; a larger one closes the connection.");
+
     /** The keys, for BrokerConfigDef. */
-    static final List<ConfigKey> KEYS = List.of(ENABLED, MAX_REAUTH, FAILED_DELAY);
+    static final List<ConfigKey> KEYS = List.of(ENABLED, MAX_REAUTH, FAILED_DELAY, MAX_RECEIVE);
 
     private SaslKeys() {
     }
@@ -59,19 +66,26 @@ public final class SaslKeys {
      * @throws ConfigException if the value is not a non-negative 64-bit integer
      */
     public static long maxReauthMs(ListenerConfig listener, String mechanism) {
-        String prefixed = prefix(mechanism) + CONNECTIONS_MAX_REAUTH_MS;
-        String raw = listener.value(prefixed);
-        if (raw != null) {
-            ConfigKey key = ConfigKey.atLeast(listener.ownValue(prefixed) != null
-                ? ListenerConfig.prefixOf(listener.name()) + prefixed : prefixed, LONG, 0, 0, MAX_REAUTH.doc());
-            return (Long) key.parse(raw);
+        for (String key : List.of(prefix(mechanism) + CONNECTIONS_MAX_REAUTH_MS, CONNECTIONS_MAX_REAUTH_MS)) {
+            String raw = listener.value(key);
+            if (raw != null) {
+                String name = listener.ownValue(key) != null ? ListenerConfig.prefixOf(listener.name()) + key : key;
+                return (Long) ConfigKey.atLeast(name, LONG, 0, 0, MAX_REAUTH.doc()).parse(raw);
+            }
         }
-        raw = listener.value(CONNECTIONS_MAX_REAUTH_MS);
-        ConfigKey key = listener.ownValue(CONNECTIONS_MAX_REAUTH_MS) != null
-            ? ConfigKey.atLeast(ListenerConfig.prefixOf(listener.name()) + CONNECTIONS_MAX_REAUTH_MS, LONG, 0, 0,
-                MAX_REAUTH.doc())
-            : MAX_REAUTH;
-        return (Long) key.parse(raw != null ? raw : MAX_REAUTH.defaultValue());
+        return 0;
+    }
+
+    /** {@code sasl.server.max.receive.size} of {@code listener} (its own, else the broker's, else 512 KiB). */
+    public static int saslServerMaxReceiveSize(ListenerConfig listener) {
+        String raw = listener.value(SASL_SERVER_MAX_RECEIVE_SIZE);
+        if (raw == null) {
+            return DEFAULT_SASL_SERVER_MAX_RECEIVE_SIZE;
+        }
+        String name = listener.ownValue(SASL_SERVER_MAX_RECEIVE_SIZE) != null
+            ? ListenerConfig.prefixOf(listener.name()) + SASL_SERVER_MAX_RECEIVE_SIZE : SASL_SERVER_MAX_RECEIVE_SIZE;
+        return ((Long) ConfigKey.atLeast(name, INT, DEFAULT_SASL_SERVER_MAX_RECEIVE_SIZE, 1, MAX_RECEIVE.doc()).parse(raw))
+            .intValue();
     }
 
     /** {@code connection.failed.authentication.delay.ms}. */
@@ -87,6 +101,42 @@ public final class SaslKeys {
     public static String value(ListenerConfig listener, String mechanism, String key, boolean mechanismPrefixedOnly) {
         String v = listener.value(prefix(mechanism) + key);
         return v != null || mechanismPrefixedOnly ? v : listener.value(key);
+    }
+
+    /** The mechanisms' own keys (read with a mechanism prefix, or as {@code sasl.oauthbearer.*}). */
+    private static final java.util.Set<String> MECHANISM_KEYS = java.util.Set.of("sasl.jaas.config",
+        "sasl.server.callback.handler.class", CONNECTIONS_MAX_REAUTH_MS);
+    private static final java.util.Set<String> OAUTHBEARER_KEYS = java.util.Set.of("sasl.oauthbearer.jwks.endpoint.url",
+        "sasl.oauthbearer.jwks.endpoint.refresh.ms", "sasl.oauthbearer.expected.audience",
+        "sasl.oauthbearer.expected.issuer", "sasl.oauthbearer.sub.claim.name", "sasl.oauthbearer.scope.claim.name",
+        "sasl.oauthbearer.clock.skew.seconds");
+    private static final java.util.Set<String> MECHANISMS = java.util.Set.of("plain", "oauthbearer", "scram-sha-256",
+        "scram-sha-512");
+
+    /**
+     * Whether the SASL code reads {@code key} (so it is neither unknown nor without effect): the keys above, per
+     * listener too ({@code listener.name.<l>.}), and the mechanisms' own ({@code <mechanism>.sasl.jaas.config},
+     * {@code sasl.oauthbearer.jwks.endpoint.url}, ...).
+     */
+    public static boolean isRead(String key) {
+        String k = key;
+        if (k.startsWith("listener.name.")) {
+            int dot = k.indexOf('.', "listener.name.".length());
+            if (dot < 0) {
+                return false;
+            }
+            k = k.substring(dot + 1);
+        }
+        if (k.equals(SASL_ENABLED_MECHANISMS) || k.equals(CONNECTIONS_MAX_REAUTH_MS) || k.equals(SASL_SERVER_MAX_RECEIVE_SIZE)
+                || OAUTHBEARER_KEYS.contains(k)) {
+            return true;
+        }
+        int dot = k.indexOf('.');
+        if (dot > 0 && MECHANISMS.contains(k.substring(0, dot))) {
+            String rest = k.substring(dot + 1);
+            return MECHANISM_KEYS.contains(rest) || OAUTHBEARER_KEYS.contains(rest);
+        }
+        return false;
     }
 
     private static String prefix(String mechanism) {

@@ -31,8 +31,13 @@ final class AuthenticationGate {
     private AuthenticationGate() {
     }
 
-    /** The verdict on a request for {@code api} from {@code session} at {@code nowNanos}. */
-    static Verdict admit(ClientSession session, ApiMessageType api, long nowNanos) {
+    /**
+     * The verdict on a request for {@code api} of {@code frameBytes} from {@code session} at {@code nowNanos}; before
+     * the first authentication completed a request above {@code maxUnauthenticatedBytes}
+     * ({@code sasl.server.max.receive.size}) closes the connection.
+     */
+    static Verdict admit(ClientSession session, ApiMessageType api, int frameBytes, int maxUnauthenticatedBytes,
+                         long nowNanos) {
         if (!session.usesSasl()) {
             return Verdict.PASS;
         }
@@ -40,6 +45,10 @@ final class AuthenticationGate {
         SaslState.Phase phase = sasl.phase();
         if (phase == SaslState.Phase.FAILED) {
             return Verdict.DROP;
+        }
+        if (!sasl.everAuthenticated() && frameBytes > maxUnauthenticatedBytes) {
+            return close(session, api, "it is not authenticated and the request's " + frameBytes
+                + " bytes exceed sasl.server.max.receive.size (" + maxUnauthenticatedBytes + ")");
         }
         boolean saslApi = api == ApiMessageType.SASL_HANDSHAKE || api == ApiMessageType.SASL_AUTHENTICATE;
         if (session.authenticated()) {

@@ -143,11 +143,12 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         if (!registry.serves(api, version)) {
             frame.release();
             reject(ctx, apiKey, version, version >= spec.advertisedMinVersion() && version < spec.minVersion()
-                ? spec.api().apiName() + " v" + version + " is advertised for librdkafka (KAFKA-18659) but removed since Kafka 4.0"
+                ? spec.api().apiName() + " v" + version + " is advertised for librdkafka (its feature detection) but not served"
                 : "version outside the served range " + spec.minVersion() + "-" + spec.maxVersion());
             return;
         }
-        AuthenticationGate.Verdict verdict = AuthenticationGate.admit(session, api, System.nanoTime());
+        AuthenticationGate.Verdict verdict = AuthenticationGate.admit(session, api, frame.readableBytes(),
+            state.settings().saslMaxReceiveBytes(), System.nanoTime());
         if (verdict != AuthenticationGate.Verdict.PASS) {
             frame.release();
             if (verdict == AuthenticationGate.Verdict.CLOSE) {

@@ -125,9 +125,14 @@ public final class ApiContracts {
 
     // --- authentication (no ACL checks: they run before there is a principal to check) ---
 
-    /** v1 only, as Kafka 4: v0 (raw SASL tokens after the handshake, no SaslAuthenticate) is gone. */
+    /**
+     * v1 served (KIP-152: the tokens follow in SaslAuthenticate), advertised from v0 as Kafka does: librdkafka sees
+     * no SASL support at all unless v0 is listed. A v0 handshake (raw SASL tokens after it, sent only by clients
+     * older than Kafka 1.0) closes the connection.
+     */
     public static final ApiSpec<SaslHandshakeRequestData, SaslHandshakeResponseData> SASL_HANDSHAKE =
-            ApiSpec.of(ApiMessageType.SASL_HANDSHAKE, 1, 1);
+            ApiSpec.<SaslHandshakeRequestData, SaslHandshakeResponseData>of(ApiMessageType.SASL_HANDSHAKE, 1, 1)
+                    .advertisedFrom(0);
 
     /** v0-2; session_lifetime_ms (KIP-368 re-authentication) from v1. */
     public static final ApiSpec<SaslAuthenticateRequestData, SaslAuthenticateResponseData> SASL_AUTHENTICATE =

@@ -66,7 +66,10 @@ public final class SaslAuthenticateHandler
         try {
             challenge = server.evaluateResponse(request.authBytes() == null ? new byte[0] : request.authBytes());
         } catch (SaslAuthenticationFailure e) {
-            return fail(session, mechanism, e.attemptedUser() == null ? null : "User:" + e.attemptedUser(), e.getMessage());
+            String principal = e.attemptedUser() == null ? null : "User:" + e.attemptedUser();
+            String why = e.detail() == null ? e.getMessage() : e.getMessage() + " (" + e.detail() + ")";
+            return failures.fail(session, mechanism, principal, why,
+                error(Errors.SASL_AUTHENTICATION_FAILED, e.getMessage()));
         } catch (SaslException | RuntimeException e) {
             LOG.atDebug().setCause(e).addKeyValue("session", session).log("SASL {} exchange failed", mechanism);
             return fail(session, mechanism, null, "Authentication failed during "

@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SaslHandshake v1 (KIP-152: the tokens follow in SaslAuthenticate requests), as Kafka 4: picks the
+ * SaslHandshake v1 (KIP-152: the tokens follow in SaslAuthenticate requests), as Kafka: picks the
  * client's mechanism among the listener's enabled ones (UNSUPPORTED_SASL_MECHANISM with the enabled list
  * otherwise, then the connection closes); on an authenticated session whose authentication expires it begins
  * a re-authentication (KIP-368, at most once a second, same mechanism); elsewhere (a listener without SASL,

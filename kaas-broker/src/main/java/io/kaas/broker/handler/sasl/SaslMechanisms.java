@@ -3,6 +3,7 @@ package io.kaas.broker.handler.sasl;
 import io.kaas.broker.config.ConfigException;
 import io.kaas.broker.config.ListenerConfig;
 import io.kaas.broker.config.SaslKeys;
+import io.kaas.security.oauth.OAuthBearerMechanism;
 import io.kaas.security.sasl.MechanismSettings;
 import io.kaas.security.sasl.PlainMechanism;
 import io.kaas.security.sasl.SaslMechanismFactory;
@@ -21,12 +22,14 @@ import org.slf4j.LoggerFactory;
  * each mechanism's {@code listener.name.<l>.<mechanism>.*} keys: PLAIN, OAUTHBEARER, and SCRAM-SHA-256/512
  * (see {@link #factory}). A listener that does not use SASL has none. Immutable.
  */
-public final class SaslMechanisms {
+public final class SaslMechanisms implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SaslMechanisms.class);
 
     /** What kaas can serve, for messages. */
     static final String SUPPORTED = "PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER";
+
+    private static final String JAAS_WITHOUT_MECHANISM = "sasl.jaas.config";
 
     private final Map<String, ListenerMechanisms> byListener;
 
@@ -48,12 +51,36 @@ public final class SaslMechanisms {
      */
     public static SaslMechanisms of(List<ListenerConfig> listeners, ScramCredentialLookup scramCredentials) {
         Map<String, ListenerMechanisms> out = new HashMap<>();
-        for (ListenerConfig l : listeners) {
-            if (l.securityProtocol().usesSasl()) {
-                out.put(l.name(), forListener(l, scramCredentials));
+        try {
+            for (ListenerConfig l : listeners) {
+                if (l.securityProtocol().usesSasl()) {
+                    out.put(l.name(), forListener(l, scramCredentials));
+                }
             }
+        } catch (RuntimeException e) {
+            out.values().forEach(SaslMechanisms::close);
+            throw e;
         }
         return new SaslMechanisms(out);
+    }
+
+    /** Releases what the mechanisms hold (the JWKS refresh of OAUTHBEARER). */
+    @Override
+    public void close() {
+        byListener.values().forEach(SaslMechanisms::close);
+    }
+
+    private static void close(ListenerMechanisms listener) {
+        for (SaslMechanismFactory f : listener.factories().values()) {
+            if (f instanceof AutoCloseable c) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    LOG.atWarn().setCause(e).log("cannot close SASL mechanism {} of listener {}", f.mechanism(),
+                        listener.listener());
+                }
+            }
+        }
     }
 
     /** The mechanisms of listener {@code name}, or null when it does not use SASL. */
@@ -71,9 +98,18 @@ public final class SaslMechanisms {
         }
         Map<String, SaslMechanismFactory> factories = new LinkedHashMap<>();
         Map<String, Long> maxReauth = new HashMap<>();
-        for (String mechanism : enabled) {
-            factories.put(mechanism, factory(mechanism, new Settings(listener, mechanism), enabledKey, scramCredentials));
-            maxReauth.put(mechanism, SaslKeys.maxReauthMs(listener, mechanism));
+        try {
+            for (String mechanism : enabled) {
+                factories.put(mechanism, factory(mechanism, new Settings(listener, mechanism), enabledKey, scramCredentials));
+                maxReauth.put(mechanism, SaslKeys.maxReauthMs(listener, mechanism));
+            }
+        } catch (RuntimeException e) {
+            close(new ListenerMechanisms(listener.name(), List.copyOf(factories.keySet()), factories, Map.of()));
+            throw e;
+        }
+        if (listener.value(JAAS_WITHOUT_MECHANISM) != null) {
+            LOG.atWarn().addKeyValue("listener", listener.name()).log("Server config {} should be prefixed with SASL "
+                + "mechanism name, ignoring config (listener {})", JAAS_WITHOUT_MECHANISM, listener.name());
         }
         LOG.atInfo().addKeyValue("listener", listener.name()).addKeyValue("mechanisms", enabled)
             .log("SASL listener {} offers {}", listener.name(), String.join(", ", enabled));
@@ -86,6 +122,7 @@ public final class SaslMechanisms {
         try {
             return switch (mechanism) {
                 case "PLAIN" -> PlainMechanism.create(settings);
+                case "OAUTHBEARER" -> OAuthBearerMechanism.create(settings);
                 case "SCRAM-SHA-256", "SCRAM-SHA-512" -> ScramSaslServerFactory.forName(mechanism, scramCredentials)
                     .orElseThrow();
                 case "GSSAPI" -> throw new ConfigException(enabledKey, "GSSAPI (Kerberos, Kafka's default) is not "

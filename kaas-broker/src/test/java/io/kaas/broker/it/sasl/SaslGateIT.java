@@ -44,11 +44,47 @@ class SaslGateIT {
             ApiVersionsResponseData versions = raw.apiVersions((short) 3, 1);
             assertThat(versions.errorCode()).isEqualTo(Errors.NONE);
             assertThat(versions.apiKeys()).filteredOn(k -> k.apiKey() == ApiMessageType.SASL_HANDSHAKE.apiKey())
-                .singleElement().satisfies(k -> assertThat(k.minVersion()).isEqualTo((short) 1));
+                .singleElement().satisfies(k -> {
+                    // advertised from v0 as Kafka (librdkafka looks for it), served from v1
+                    assertThat(k.minVersion()).isEqualTo((short) 0);
+                    assertThat(k.maxVersion()).isEqualTo((short) 1);
+                });
             raw.send(ApiMessageType.PRODUCE, (short) 9, 2, new ProduceRequestData().setAcks((short) 1).setTimeoutMs(1000));
             assertThat(raw.closedByServer()).isTrue();
             assertThat(log.lines("io.kaas.broker.network.AuthenticationGate", Level.WARN)).singleElement().asString()
                 .contains("Produce", "SASL_PLAINTEXT", "127.0.0.1", "not authenticated");
+        }
+    }
+
+    @Test
+    void aLargeRequestBeforeAuthenticationClosesTheConnectionButNotAfter() throws Exception {
+        try (TestBroker broker = SaslClients.plainBroker(dir, Map.of("sasl.server.max.receive.size", "1024")).start()) {
+            try (LogCapture log = new LogCapture(); RawClient raw = new RawClient(broker.port())) {
+                raw.send(ApiMessageType.SASL_HANDSHAKE, HANDSHAKE_V, 1, new SaslHandshakeRequestData().setMechanism("P".repeat(2000)));
+                assertThat(raw.closedByServer()).isTrue();
+                assertThat(log.lines("io.kaas.broker.network.AuthenticationGate", Level.WARN)).singleElement().asString()
+                    .contains("sasl.server.max.receive.size (1024)");
+            }
+            try (RawClient raw = new RawClient(broker.port())) {
+                handshake(raw, 1);
+                raw.send(ApiMessageType.SASL_AUTHENTICATE, AUTHENTICATE_V, 2, plain("alice", "alice-secret"));
+                assertThat(raw.<SaslAuthenticateResponseData>read(ApiMessageType.SASL_AUTHENTICATE, AUTHENTICATE_V).body()
+                    .errorCode()).isEqualTo(Errors.NONE);
+                MetadataRequestData many = new MetadataRequestData().setAllowAutoTopicCreation(false);
+                for (int i = 0; i < 100; i++) {
+                    many.topics().add(new MetadataRequestData.MetadataRequestTopic().setName("topic-with-a-long-name-" + i));
+                }
+                raw.send(ApiMessageType.METADATA, (short) 12, 3, many);
+                assertThat(raw.<MetadataResponseData>read(ApiMessageType.METADATA, (short) 12).body().topics()).hasSize(100);
+            }
+        }
+    }
+
+    @Test
+    void aVersion0HandshakeClosesTheConnection() throws Exception {
+        try (TestBroker broker = SaslClients.plainBroker(dir, Map.of()).start(); RawClient raw = new RawClient(broker.port())) {
+            raw.send(ApiMessageType.SASL_HANDSHAKE, (short) 0, 1, new SaslHandshakeRequestData().setMechanism("PLAIN"));
+            assertThat(raw.closedByServer()).isTrue();
         }
     }
 

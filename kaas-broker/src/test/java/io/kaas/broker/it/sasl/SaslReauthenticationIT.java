@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** KIP-368 with the real Java client: a producer keeps working across re-authentications on its connection. */
+/** KIP-368 with the real Java clients: a producer and a group member keep working across re-authentications. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SaslReauthenticationIT {
 
@@ -31,9 +31,10 @@ class SaslReauthenticationIT {
     Path dir;
 
     @Test
-    void aProducerReauthenticatesWhileProducingAndLosesNothing() throws Exception {
+    void producerAndGroupConsumerReauthenticateWhileWorkingAndLoseNothing() throws Exception {
         Map<String, Object> alice = SaslClients.plain("alice", "alice-secret");
-        try (TestBroker broker = SaslClients.plainBroker(dir, Map.of("connections.max.reauth.ms", "1500")).start();
+        try (TestBroker broker = SaslClients.plainBroker(dir, Map.of("connections.max.reauth.ms", "1500"))
+                .noInitialRebalanceDelay().start();
              LogCapture log = new LogCapture()) {
             try (Admin admin = SaslClients.admin(broker, alice)) {
                 admin.createTopics(List.of(new NewTopic("t", 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
@@ -59,6 +60,20 @@ class SaslReauthenticationIT {
                     Duration.ofSeconds(20));
                 assertThat(read).hasSize(sent.size());
             }
+            // a group member: heartbeats, fetches and commits across re-authentications of its two connections
+            try (KafkaConsumer<String, String> member = broker.groupConsumer("g", alice)) {
+                member.subscribe(List.of("t"));
+                int consumed = 0;
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (System.nanoTime() < end) {
+                    consumed += member.poll(Duration.ofMillis(200)).count();
+                    member.commitSync(Duration.ofSeconds(10));
+                }
+                assertThat(consumed).isEqualTo(sent.size());
+                assertThat(member.committed(java.util.Set.of(new TopicPartition("t", 0))).get(new TopicPartition("t", 0))
+                    .offset()).isEqualTo(sent.size());
+            }
+            assertThat(log.lines("io.kaas.broker.network.AuthenticationGate", Level.WARN)).isEmpty();
         }
     }
 }
