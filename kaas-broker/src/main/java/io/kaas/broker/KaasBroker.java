@@ -173,7 +173,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
 
     /** Creates the listener's server and binds it on a thread of its own; {@link #awaitBound} joins it. */
     private synchronized void bindInBackground() {
-        server = new KafkaServer(NetworkSettings.from(config, config.listenerConfigs().get(0)));
+        server = new KafkaServer(NetworkSettings.from(config, config.listenerConfigs().get(0)), config.connectionLimits());
         bound = new FutureTask<>(server::bind);
         Thread binder = new Thread(bound, "kaas-bind");
         binder.setDaemon(true);

@@ -1,5 +1,6 @@
 package io.kaas.broker.network;
 
+import io.kaas.broker.config.ConnectionLimitsConfig;
 import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.wire.netty.KafkaFrameDecoder;
 import io.netty.bootstrap.ServerBootstrap;
@@ -39,9 +40,18 @@ public final class KafkaServer implements AutoCloseable {
     private Channel serverChannel;
     private boolean closed;
 
+    /** A server without connection limits, {@code queued.max.requests} at Kafka's default. */
     public KafkaServer(NetworkSettings settings) {
+        this(settings, ConnectionLimitsConfig.unlimited());
+    }
+
+    /**
+     * @param limits the broker-wide connection limits and {@code queued.max.requests}
+     * @throws io.kaas.broker.config.ConfigException if a host of {@code max.connections.per.ip.overrides} does not resolve
+     */
+    public KafkaServer(NetworkSettings settings, ConnectionLimitsConfig limits) {
         this.settings = settings;
-        this.state = new ServerState(settings);
+        this.state = new ServerState(settings, new ConnectionLimits(limits), new RequestQueueBound(limits.queuedMaxRequests()));
     }
 
     /** Binds and serves at once: {@link #bind()} then {@link #serve}. */
@@ -84,9 +94,11 @@ public final class KafkaServer implements AutoCloseable {
             .option(ChannelOption.SO_REUSEADDR, true)
             .option(ChannelOption.AUTO_READ, false)
             .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(ChannelOption.MESSAGE_SIZE_ESTIMATOR, PendingBytesEstimator.INSTANCE)
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
+                    ch.pipeline().addLast(ConnectionLimitHandler.NAME, new ConnectionLimitHandler(state.connectionLimits(), settings.listenerName()));
                     ch.pipeline().addLast("frames", new KafkaFrameDecoder(settings.maxFrameBytes()));
                     ch.pipeline().addLast("requests", new RequestDispatcher(state.registry(), requestExecutor, state));
                 }
@@ -129,6 +141,26 @@ public final class KafkaServer implements AutoCloseable {
     /** Requests read and not yet answered (or dropped), across every connection. */
     public int inFlightRequests() {
         return state.inFlight().get();
+    }
+
+    /** Connection slots and queued requests, for tests. */
+    ConnectionLimits connectionLimits() {
+        return state.connectionLimits();
+    }
+
+    /** Requests read and not yet handed to a handler ({@code queued.max.requests}), for tests. */
+    int queuedRequests() {
+        return state.requestQueue().queued();
+    }
+
+    /** Bytes written and not yet sent to the socket, across every connection (file regions included), for tests. */
+    long pendingWriteBytes() {
+        long sum = 0;
+        for (Channel ch : state.connections().keySet()) {
+            io.netty.channel.ChannelOutboundBuffer out = ch.unsafe().outboundBuffer();
+            sum += out == null ? 0 : out.totalPendingWriteBytes();
+        }
+        return sum;
     }
 
     /** Graceful close with the configured drain timeout. Idempotent. */

@@ -19,6 +19,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -44,6 +45,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private final Executor requestExecutor;
     private final ServerState state;
     private ResponseQueue queue;
+    /** Frames read while the request queue was full, in arrival order (owned until processed or released). */
+    private final ArrayDeque<ByteBuf> parked = new ArrayDeque<>();
     private ClientSession session;
     private long lastActivity = System.nanoTime();
 
@@ -76,7 +79,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         long idleNanos = idle.toNanos();
         long period = Math.max(TimeUnit.MILLISECONDS.toNanos(100), idleNanos / 4);
         ScheduledFuture<?> check = ctx.executor().scheduleAtFixedRate(() -> {
-            if (queue.size() == 0 && System.nanoTime() - lastActivity > idleNanos) {
+            if (queue.size() == 0 && parked.isEmpty() && System.nanoTime() - lastActivity > idleNanos) {
                 LOG.atDebug().addKeyValue("remote", ctx.channel().remoteAddress())
                     .log("closing idle connection (connections.max.idle.ms)");
                 ctx.close();
@@ -87,6 +90,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        releaseParked();
         queue.closed();
         super.channelInactive(ctx);
     }
@@ -116,10 +120,60 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             frame.release();
             return;
         }
+        if (!parked.isEmpty() || !state.requestQueue().tryQueue()) {
+            park(ctx, frame);
+            return;
+        }
+        if (!process(ctx, frame)) {
+            state.requestQueue().started();
+        }
+    }
+
+    /**
+     * Keeps {@code frame} aside, undecoded, while the broker-wide request queue is full ({@code queued.max.requests}):
+     * the connection stops being read, and goes on, in order, once the queue has drained.
+     */
+    private void park(ChannelHandlerContext ctx, ByteBuf frame) {
+        parked.add(frame);
+        if (parked.size() == 1) {
+            queue.holdReads(true);
+            state.requestQueue().whenDrained(() -> unpark(ctx), ctx.channel().eventLoop());
+        }
+    }
+
+    private void unpark(ChannelHandlerContext ctx) {
+        while (!parked.isEmpty()) {
+            if (!ctx.channel().isActive()) {
+                releaseParked();
+                return;
+            }
+            if (!state.requestQueue().tryQueue()) {
+                state.requestQueue().whenDrained(() -> unpark(ctx), ctx.channel().eventLoop());
+                return;
+            }
+            if (!process(ctx, parked.poll())) {
+                state.requestQueue().started();
+            }
+        }
+        queue.holdReads(false);
+    }
+
+    private void releaseParked() {
+        ByteBuf frame;
+        while ((frame = parked.poll()) != null) {
+            frame.release();
+        }
+    }
+
+    /**
+     * Validates, decodes and hands on one request frame, owning it. True when the request was handed to a handler
+     * (which then frees its place in the request queue); false when it was answered or refused here.
+     */
+    private boolean process(ChannelHandlerContext ctx, ByteBuf frame) {
         if (frame.readableBytes() < 8) {
             frame.release();
             reject(ctx, (short) -1, (short) -1, "frame of " + frame.readableBytes() + " bytes has no request header");
-            return;
+            return false;
         }
         short apiKey = frame.getShort(frame.readerIndex());
         short version = frame.getShort(frame.readerIndex() + 2);
@@ -129,24 +183,24 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         if (spec == null) {
             frame.release();
             reject(ctx, apiKey, version, "unknown or unserved API key");
-            return;
+            return false;
         }
         if (api == ApiMessageType.API_VERSIONS && version > spec.maxVersion()) {
             answerUnsupportedApiVersions(ctx, frame, correlationId);
-            return;
+            return false;
         }
         if (!registry.serves(api, version)) {
             frame.release();
             reject(ctx, apiKey, version, version >= spec.advertisedMinVersion() && version < spec.minVersion()
                 ? spec.api().apiName() + " v" + version + " is advertised for librdkafka (KAFKA-18659) but removed since Kafka 4.0"
                 : "version outside the served range " + spec.minVersion() + "-" + spec.maxVersion());
-            return;
+            return false;
         }
-        decodeAndDispatch(ctx, frame, api, version, correlationId);
+        return decodeAndDispatch(ctx, frame, api, version, correlationId);
     }
 
-    private void decodeAndDispatch(ChannelHandlerContext ctx, ByteBuf frame, ApiMessageType api,
-                                   short version, int correlationId) {
+    private boolean decodeAndDispatch(ChannelHandlerContext ctx, ByteBuf frame, ApiMessageType api,
+                                      short version, int correlationId) {
         RequestHeaderData header = new RequestHeaderData();
         ApiMessage body = api.newRequest();
         try {
@@ -155,7 +209,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         } catch (RuntimeException e) {
             frame.release();
             reject(ctx, api.apiKey(), version, "malformed request: " + rootMessage(e));
-            return;
+            return false;
         }
         ResponseQueue.Slot slot = queue.open(frame);
         RequestContext context = new RequestContext(version, correlationId, header.clientId(), session);
@@ -164,11 +218,14 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             requestExecutor.execute(() -> invoke(ctx, loop, slot, api, context, body));
         } catch (RejectedExecutionException e) {
             queue.complete(slot, new ResponseQueue.Close());
+            return false;
         }
+        return true;
     }
 
     private void invoke(ChannelHandlerContext ctx, EventLoop loop, ResponseQueue.Slot slot, ApiMessageType api,
                         RequestContext context, ApiMessage body) {
+        state.requestQueue().started();
         CompletableFuture<? extends ApiMessage> future;
         try {
             future = registry.handle(api, context, body);
