@@ -47,6 +47,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private ResponseQueue queue;
     /** Frames read while the request queue was full, in arrival order (owned until processed or released). */
     private final ArrayDeque<ByteBuf> parked = new ArrayDeque<>();
+    private boolean awaitingRequestQueue;
     private ClientSession session;
     private long lastActivity = System.nanoTime();
 
@@ -98,6 +99,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
         queue.updateAutoRead();
+        if (!parked.isEmpty()) {
+            processParked(ctx);
+        }
         super.channelWritabilityChanged(ctx);
     }
 
@@ -120,35 +124,36 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             frame.release();
             return;
         }
-        if (!parked.isEmpty() || !state.requestQueue().tryQueue()) {
-            park(ctx, frame);
-            return;
-        }
-        if (!process(ctx, frame)) {
-            state.requestQueue().started();
-        }
+        parked.add(frame);
+        processParked(ctx);
     }
 
     /**
-     * Keeps {@code frame} aside, undecoded, while the broker-wide request queue is full ({@code queued.max.requests}):
-     * the connection stops being read, and goes on, in order, once the queue has drained.
+     * Processes the frames read, in arrival order, while there is room: fewer than the in-flight bound pending on
+     * this connection, its responses not backed up (the channel writable: a client that does not read its responses
+     * gets no more of its requests handled) and a place in the broker-wide request queue
+     * ({@code queued.max.requests}). Otherwise the frames wait, undecoded, and the connection is not read until a
+     * response is written, the channel drains or the request queue drains.
      */
-    private void park(ChannelHandlerContext ctx, ByteBuf frame) {
-        parked.add(frame);
-        if (parked.size() == 1) {
-            queue.holdReads(true);
-            state.requestQueue().whenDrained(() -> unpark(ctx), ctx.channel().eventLoop());
-        }
-    }
-
-    private void unpark(ChannelHandlerContext ctx) {
+    private void processParked(ChannelHandlerContext ctx) {
         while (!parked.isEmpty()) {
             if (!ctx.channel().isActive()) {
                 releaseParked();
                 return;
             }
+            if (queue.size() >= state.settings().maxInFlightPerConnection() || !ctx.channel().isWritable()) {
+                queue.holdReads(true);
+                return;
+            }
             if (!state.requestQueue().tryQueue()) {
-                state.requestQueue().whenDrained(() -> unpark(ctx), ctx.channel().eventLoop());
+                queue.holdReads(true);
+                if (!awaitingRequestQueue) {
+                    awaitingRequestQueue = true;
+                    state.requestQueue().whenDrained(() -> {
+                        awaitingRequestQueue = false;
+                        processParked(ctx);
+                    }, ctx.channel().eventLoop());
+                }
                 return;
             }
             if (!process(ctx, parked.poll())) {
@@ -241,6 +246,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                 loop.execute(() -> {
                 lastActivity = System.nanoTime();
                 queue.complete(slot, outcome);
+                if (!parked.isEmpty()) {
+                    processParked(ctx);
+                }
             });
             } catch (RejectedExecutionException e) {
                 // The event loop is gone (shutdown): nothing can be written; free what the slot holds.
