@@ -3,6 +3,7 @@ package io.kaas.broker.network;
 import io.kaas.broker.auth.ClientSession;
 import io.kaas.broker.request.ApiSpec;
 import io.kaas.broker.request.ApiVersionsHandler;
+import io.kaas.broker.request.CloseConnection;
 import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.wire.message.ApiMessageType;
@@ -271,6 +272,14 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             } catch (RuntimeException e) {
                 error = e;
             }
+        }
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+            ? error.getCause() : error;
+        if (cause instanceof CloseConnection close) {
+            LOG.atInfo().addKeyValue("remote", context.clientAddress()).addKeyValue("api", api.apiName())
+                .addKeyValue("version", context.apiVersion()).addKeyValue("correlationId", context.correlationId())
+                .log("closing connection: {}", close.getMessage());
+            return new ResponseQueue.Close();
         }
         LOG.atError().setCause(error).addKeyValue("remote", context.clientAddress())
             .addKeyValue("api", api.apiName()).addKeyValue("version", context.apiVersion())
