@@ -251,6 +251,41 @@ class BrokerFuzzIT {
         wellFormed(av, random, "");
     }
 
+    @Property
+    void pipelinedWellFormedRequestsAreAnsweredInOrder(@ForAll("pipelines") List<ApiVersion> pipeline, @ForAll Random random)
+            throws IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        List<Integer> ids = new ArrayList<>();
+        for (ApiVersion av : pipeline) {
+            int id = nextCorrelationId();
+            ids.add(id);
+            bytes.writeBytes(new RandomRequests(random).frame(av.apiKey(), av.version(), id));
+        }
+        Exchange.Outcome o = Exchange.withPing(port, bytes.toByteArray(), TIMEOUT_MS);
+        // Answered in request order; only a Produce may go unanswered (acks=0), and close the connection if it failed.
+        List<Integer> expected = new ArrayList<>();
+        int answeredIndex = 0;
+        for (int i = 0; i < pipeline.size(); i++) {
+            boolean answered = answeredIndex < o.answered().size() && o.answered().get(answeredIndex).equals(ids.get(i));
+            if (answered) {
+                answeredIndex++;
+                continue;
+            }
+            assertThat(pipeline.get(i).apiKey()).as("%s unanswered in %s (answers %s to %s)", pipeline.get(i), pipeline,
+                o.answered(), ids).isZero();
+            if (o.closed() && answeredIndex == o.answered().size()) {
+                return; // a failed acks=0 Produce closed the connection: nothing after it is answered
+            }
+        }
+        assertThat(answeredIndex).as("every answer matched a request, in order").isEqualTo(o.answered().size());
+        assertThat(o.pinged() || o.closed()).isTrue();
+    }
+
+    @Provide
+    Arbitrary<List<ApiVersion>> pipelines() {
+        return Arbitraries.of(served).list().ofMinSize(2).ofMaxSize(6);
+    }
+
     private void wellFormed(ApiVersion av, Random random, String note) throws IOException {
         int id = nextCorrelationId();
         Exchange.Outcome o = Exchange.withPing(port, new RandomRequests(random).frame(av.apiKey(), av.version(), id), TIMEOUT_MS);
