@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,15 +54,24 @@ final class ConnectionLimitHandler extends ChannelInboundHandlerAdapter implemen
 
     @Override
     public void decided(ConnectionLimits.Verdict verdict) {
-        ctx.executor().execute(() -> {
-            if (!ctx.channel().isActive()) {
-                if (verdict == ConnectionLimits.Verdict.ADMIT) {
-                    limits.release(listenerName, address);
+        try {
+            ctx.executor().execute(() -> {
+                if (ctx.channel().isActive()) {
+                    apply(verdict);
+                } else {
+                    giveBack(verdict);
                 }
-                return;
-            }
-            apply(verdict);
-        });
+            });
+        } catch (RejectedExecutionException e) {
+            giveBack(verdict); // the server is shutting down: the connection will never be served
+        }
+    }
+
+    /** A slot decided for a connection that closed meanwhile goes back (a refusal took none). */
+    private void giveBack(ConnectionLimits.Verdict verdict) {
+        if (verdict == ConnectionLimits.Verdict.ADMIT) {
+            limits.release(listenerName, address);
+        }
     }
 
     private void apply(ConnectionLimits.Verdict verdict) {

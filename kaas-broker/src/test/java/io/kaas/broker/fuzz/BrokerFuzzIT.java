@@ -99,6 +99,11 @@ class BrokerFuzzIT {
         port = broker.port();
         broker.createTopic(KEPT_TOPIC, 2);
         broker.createTopic(RandomRequests.TARGET_TOPIC, 2);
+        try (org.apache.kafka.clients.admin.Admin admin = broker.admin()) {
+            org.apache.kafka.common.Uuid id = admin.describeTopics(List.of(RandomRequests.TARGET_TOPIC)).allTopicNames()
+                .get(20, TimeUnit.SECONDS).get(RandomRequests.TARGET_TOPIC).topicId();
+            RandomRequests.knownTopicIds(List.of(new java.util.UUID(id.getMostSignificantBits(), id.getLeastSignificantBits())));
+        }
         try (KafkaProducer<String, String> producer = broker.producer()) {
             for (int i = 0; i < KEPT_RECORDS; i++) {
                 producer.send(new ProducerRecord<>(KEPT_TOPIC, i % 2, "k" + i, "value-" + i)).get(20, TimeUnit.SECONDS);

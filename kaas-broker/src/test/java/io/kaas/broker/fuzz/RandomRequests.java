@@ -39,10 +39,18 @@ final class RandomRequests {
     /** The request fields that are nullable structs (only DescribeTopicPartitions' Cursor in Kafka 4.1). */
     private static final java.util.Set<String> NULLABLE_STRUCTS = java.util.Set.of("cursor");
 
+    /** Ids of topics that exist on the fuzzed broker (the target topic's), mixed into UUID fields. */
+    private static volatile java.util.List<java.util.UUID> knownIds = java.util.List.of();
+
     private final Random random;
 
     RandomRequests(Random random) {
         this.random = random;
+    }
+
+    /** Lets UUID fields name these topic ids now and then. */
+    static void knownTopicIds(java.util.List<java.util.UUID> ids) {
+        knownIds = java.util.List.copyOf(ids);
     }
 
     /** A size-prefixed request frame: header (v1 or v2 as the version asks) and a random body. */
@@ -171,7 +179,12 @@ final class RandomRequests {
         } else if (type == Type.FLOAT64) {
             out.int64(Double.doubleToRawLongBits(random.nextInt(4) == 0 ? Double.NaN : random.nextDouble() * 1000));
         } else if (type == Type.UUID) {
-            if (random.nextInt(3) == 0) {
+            java.util.List<java.util.UUID> ids = knownIds;
+            if (!ids.isEmpty() && random.nextInt(3) == 0) {
+                java.util.UUID id = ids.get(random.nextInt(ids.size()));
+                out.int64(id.getMostSignificantBits());
+                out.int64(id.getLeastSignificantBits());
+            } else if (random.nextInt(3) == 0) {
                 out.int64(0);
                 out.int64(0);
             } else {
