@@ -48,13 +48,15 @@ import org.slf4j.LoggerFactory;
  *   <li>frames: random bytes, negative and over-long size prefixes, truncated frames, random bodies;</li>
  *   <li>every request schema and version the broker advertises (its ApiVersions table, encoded from Kafka's request
  *       schemas with random field values), truncated or byte-mutated;</li>
- *   <li>every served API and version gets well-formed random requests (once each in order, then at random).</li>
+ *   <li>every served API and version gets well-formed random requests (once each in order, then at random, alone
+ *       or pipelined on one connection).</li>
  * </ul>
  * Invariants, checked per exchange or after each property: each request is answered or its connection closed, never
- * left hanging (every read is bounded); a well-formed request is answered and its connection stays usable; no
- * exception escapes a handler (no "request failed in its handler" or other ERROR line from kaas); the broker keeps
- * serving other connections; the records stored before the run read back identical; Netty's leak detector, at
- * PARANOID for the suite, reports no leak ("LEAK:" lines).
+ * left hanging (every read is bounded); a well-formed request is answered, in order, and its connection stays usable;
+ * no exception escapes a handler (no "request failed in its handler" or other ERROR line from kaas); the broker keeps
+ * serving other connections (a well-behaved one is answered every 20 ms all along, a new one after each property);
+ * the records stored before the run read back identical; Netty's leak detector, at PARANOID for the suite, reports
+ * no leak ("LEAK:" lines).
  *
  * <p>Bounded for CI: {@code -Dkaas.fuzz.tries=N} sets the tries of every property (default {@value FuzzTries#DEFAULT});
  * run longer on demand, e.g. {@code ./mvnw -B -o -pl kaas-broker -am verify -Dtest=none
@@ -85,6 +87,9 @@ class BrokerFuzzIT {
     private static ListAppender<ILoggingEvent> log;
     private static ResourceLeakDetector.Level leakLevel;
     private static int correlation;
+    private static Thread watcher;
+    private static volatile boolean stopping;
+    private static final List<String> watcherFailures = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @BeforeContainer
     static void startBroker() throws Exception {
@@ -113,10 +118,44 @@ class BrokerFuzzIT {
         assertThat(kept).hasSize(KEPT_RECORDS);
         served = servedVersions();
         assertThat(served).as("the ApiVersions table").hasSizeGreaterThan(100);
+        watcher = new Thread(BrokerFuzzIT::watch, "fuzz-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    /**
+     * While the properties run: one well-behaved connection asks ApiVersions every 20 ms and must be answered within
+     * a few seconds each time; what goes wrong is kept for {@link #brokerIsIntact}.
+     */
+    private static void watch() {
+        int id = 0;
+        try (RawClient c = new RawClient(port)) {
+            while (!Thread.currentThread().isInterrupted()) {
+                long began = System.nanoTime();
+                if (c.apiVersions((short) 3, ++id).errorCode() != 0) {
+                    watcherFailures.add("ApiVersions answered an error");
+                }
+                long ms = (System.nanoTime() - began) / 1_000_000;
+                if (ms > 5000) {
+                    watcherFailures.add("ApiVersions took " + ms + " ms");
+                }
+                Thread.sleep(20);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            if (!stopping) {
+                watcherFailures.add("the watching connection failed: " + e);
+            }
+        }
     }
 
     @AfterContainer
     static void stopBroker() throws IOException {
+        stopping = true;
+        if (watcher != null) {
+            watcher.interrupt();
+        }
         try {
             if (broker != null) {
                 broker.close();
@@ -138,6 +177,8 @@ class BrokerFuzzIT {
         try (RawClient c = new RawClient(port)) {
             assertThat(c.apiVersions((short) 3, 1).errorCode()).as("a new connection is served").isZero();
         }
+        assertThat(watcherFailures).as("the connection served all along").isEmpty();
+        assertThat(watcher.isAlive()).as("the watching connection").isTrue();
         assertThat(readKept()).as("the records stored before the run").isEqualTo(kept);
         provokeLeakReports();
         List<String> bad = new ArrayList<>();
