@@ -95,7 +95,7 @@ class BackPressureTest {
         try (KafkaServer server = new KafkaServer(settings, new ConnectionLimitsConfig(Integer.MAX_VALUE, Map.of(),
                 Integer.MAX_VALUE, Map.of(), 500));
              RawClient client = new RawClient(server.start(HandlerRegistry.of(List.of(ServedApi.of(BigFetch.SPEC, fetch))))
-                 .getPort())) {
+                 .getPort(), null, 64 * 1024)) {
             ByteArrayOutputStream batch = new ByteArrayOutputStream();
             for (int i = 0; i < REQUESTS; i++) {
                 batch.write(RawClient.frame(ApiMessageType.FETCH, (short) 11, i, new FetchRequestData().setMaxBytes(1 << 20)
@@ -117,10 +117,10 @@ class BackPressureTest {
                         return settled;
                     }
                 });
-            // What the kernel's socket buffers (both ends of the loopback) absorb, at most a few MiB, plus the bound.
-            int absorbedByKernel = 16 * 1024 * 1024 / RESPONSE_BYTES;
+            // What the kernel's socket buffers absorb (64 KiB asked at each end, the kernel may double it), plus the bound.
+            int absorbedByKernel = 4 * 2 * 64 * 1024 / RESPONSE_BYTES;
             assertThat(fetch.handled.get()).as("requests handled while the client reads nothing")
-                .isLessThan(MAX_IN_FLIGHT + absorbedByKernel).isLessThan(REQUESTS);
+                .isLessThanOrEqualTo(MAX_IN_FLIGHT + absorbedByKernel + 1);
             assertThat(server.inFlightRequests()).isLessThanOrEqualTo(MAX_IN_FLIGHT);
             assertThat(server.pendingWriteBytes()).as("bytes waiting to be sent")
                 .isLessThanOrEqualTo((long) (MAX_IN_FLIGHT + 1) * (RESPONSE_BYTES + 1024));

@@ -27,8 +27,22 @@ public final class RawClient implements AutoCloseable {
 
     /** A client connecting from {@code localAddress} (e.g. 127.0.0.2, another loopback address), or any when null. */
     public RawClient(int port, String localAddress) throws IOException {
-        socket = localAddress == null ? new Socket("127.0.0.1", port)
-            : new Socket(java.net.InetAddress.getByName("127.0.0.1"), port, java.net.InetAddress.getByName(localAddress), 0);
+        this(port, localAddress, -1);
+    }
+
+    /**
+     * A client connecting from {@code localAddress} (or any when null) with SO_RCVBUF {@code receiveBufferBytes}
+     * (the OS default when negative), set before connecting so the kernel's window stays that small.
+     */
+    public RawClient(int port, String localAddress, int receiveBufferBytes) throws IOException {
+        socket = new Socket();
+        if (receiveBufferBytes > 0) {
+            socket.setReceiveBufferSize(receiveBufferBytes);
+        }
+        if (localAddress != null) {
+            socket.bind(new java.net.InetSocketAddress(localAddress, 0));
+        }
+        socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 5000);
         socket.setSoTimeout(5000);
         socket.setTcpNoDelay(true);
         in = new DataInputStream(socket.getInputStream());
