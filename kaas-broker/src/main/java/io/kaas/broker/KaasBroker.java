@@ -194,7 +194,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
      */
     private synchronized void bindInBackground() {
         listeners = Listeners.of(config);
-        server = new KafkaServer(listeners);
+        server = new KafkaServer(listeners, config.connectionLimits());
         bound = new FutureTask<>(server::bind);
         Thread binder = new Thread(bound, "kaas-bind");
         binder.setDaemon(true);

@@ -30,6 +30,7 @@ public final class BrokerConfig {
     private final List<Listener> listeners;
     private final List<Listener> advertisedListeners;
     private final GroupCoordinatorConfig groupCoordinator;
+    private final ConnectionLimitsConfig connectionLimits;
 
     private BrokerConfig(Map<String, String> values) {
         this.explicit = Map.copyOf(values);
@@ -47,6 +48,8 @@ public final class BrokerConfig {
         this.advertisedListeners = resolveAdvertised();
         validate();
         this.groupCoordinator = groupCoordinatorConfig();
+        this.connectionLimits = ConnectionLimitsConfig.parse(integer(MAX_CONNECTIONS), integer(MAX_CONNECTIONS_PER_IP),
+            string(MAX_CONNECTIONS_PER_IP_OVERRIDES), integer(QUEUED_MAX_REQUESTS), listenerConfigs());
     }
 
     /** A config from explicit values; every absent key takes its default. */
@@ -256,6 +259,11 @@ public final class BrokerConfig {
         return longValue(CONNECTIONS_MAX_IDLE_MS);
     }
 
+    /** {@code max.connections} (per listener too), {@code max.connections.per.ip[.overrides]}, {@code queued.max.requests}. */
+    public ConnectionLimitsConfig connectionLimits() {
+        return connectionLimits;
+    }
+
     public String storageEngine() {
         return string(STORAGE_ENGINE);
     }
@@ -352,7 +360,7 @@ public final class BrokerConfig {
     /**
      * Every Kafka key set explicitly that changes nothing with storage engine {@code engine} (which reads
      * {@code engineKeys}): the accepted-unused ones ({@link #ignoredKeys()}), the defined ones without effect
-     * ({@code queued.max.requests}), and a Kafka key standing for an engine setting the engine does not read or
+     * (none today), and a Kafka key standing for an engine setting the engine does not read or
      * that is set itself.
      */
     public Set<String> keysWithoutEffect(String engine, Set<String> engineKeys) {

@@ -52,6 +52,9 @@ final class BrokerConfigDef {
     static final String NUM_IO_THREADS = "num.io.threads";
     static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
     static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
+    static final String MAX_CONNECTIONS = "max.connections";
+    static final String MAX_CONNECTIONS_PER_IP = "max.connections.per.ip";
+    static final String MAX_CONNECTIONS_PER_IP_OVERRIDES = "max.connections.per.ip.overrides";
     static final String STORAGE_ENGINE = "storage.engine";
     static final String CLUSTER_STORE = "cluster.store";
     static final String AUTHORIZER = "authorizer";
@@ -159,8 +162,16 @@ final class BrokerConfigDef {
         ConfigKey.atLeast(SOCKET_RECEIVE_BUFFER_BYTES, INT, 102400, -1, "SO_RCVBUF of client sockets; -1 is the OS default."),
         ConfigKey.atLeast(NUM_NETWORK_THREADS, INT, 3, 1, "Network event-loop threads."),
         ConfigKey.atLeast(NUM_IO_THREADS, INT, 8, 1, "Request-handler threads."),
-        ConfigKey.atLeast(QUEUED_MAX_REQUESTS, INT, 500, 1, "Accepted for compatibility; kaas bounds in-flight requests per connection instead."),
+        ConfigKey.atLeast(QUEUED_MAX_REQUESTS, INT, 500, 1,
+            "Requests read and not yet handed to a handler, across every connection, before connections stop being read."),
         ConfigKey.atLeast(CONNECTIONS_MAX_IDLE_MS, LONG, 600000, -1, "Idle connections are closed after this; -1 never."),
+        ConfigKey.atLeast(MAX_CONNECTIONS, INT, Integer.MAX_VALUE, 0,
+            "Connections the broker holds at once (listener.name.<listener>.max.connections per listener); "
+                + "at the limit new connections wait until one closes."),
+        ConfigKey.atLeast(MAX_CONNECTIONS_PER_IP, INT, Integer.MAX_VALUE, 0,
+            "Connections at once from one address; more are closed at once. 0 only with overrides."),
+        ConfigKey.of(MAX_CONNECTIONS_PER_IP_OVERRIDES, STRING, "",
+            "Per-address or host name overrides of max.connections.per.ip, e.g. hostName:100,127.0.0.1:200."),
         ConfigKey.atLeast(MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS, INT, 1000, 0,
             "Most incremental fetch sessions (KIP-227) kept at once; 0 disables them."),
         ConfigKey.of(STORAGE_ENGINE, STRING, "segments", "The storage engine backend, by name."),
@@ -241,7 +252,7 @@ final class BrokerConfigDef {
         "transaction.state.log.replication.factor", "transaction.state.log.min.isr");
 
     /** Kafka keys kaas defines (and validates, and DescribeConfigs reports) but that change nothing. */
-    static final Set<String> DEFINED_WITHOUT_EFFECT = Set.of(QUEUED_MAX_REQUESTS);
+    static final Set<String> DEFINED_WITHOUT_EFFECT = Set.of();
 
     /**
      * Kafka keys that stand for a storage engine's own setting (the key under {@code storage.<engine>.}) when the

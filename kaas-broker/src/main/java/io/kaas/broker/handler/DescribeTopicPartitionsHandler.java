@@ -56,12 +56,12 @@ public final class DescribeTopicPartitionsHandler
             names.retainAll(describable);
         }
         var cursor = request.cursor();
-        if (cursor != null && !all && !names.contains(cursor.topicName())) {
-            throw new IllegalArgumentException("DescribeTopicPartitions cursor topic " + cursor.topicName()
-                    + " is not among the requested topics");
+        if (cursor != null && (cursor.partitionIndex() < 0 || !all && !names.contains(cursor.topicName()))) {
+            // Kafka's InvalidRequestException: its error response, INVALID_REQUEST on every requested topic.
+            return CompletableFuture.completedFuture(invalidRequest(request));
         }
         String from = cursor == null ? null : cursor.topicName();
-        int startIndex = cursor == null ? 0 : Math.max(0, cursor.partitionIndex());
+        int startIndex = cursor == null ? 0 : cursor.partitionIndex();
         int remaining = Math.min(Math.max(request.responsePartitionLimit(), 1), MAX_PARTITIONS);
         DescribeTopicPartitionsResponseData response = new DescribeTopicPartitionsResponseData().setThrottleTimeMs(0)
                 .setNextCursor(null);
@@ -111,5 +111,14 @@ public final class DescribeTopicPartitionsHandler
         return new DescribeTopicPartitionsResponseTopic().setErrorCode(Errors.NONE).setName(t.name())
                 .setTopicId(t.id()).setIsInternal(TopicNames.isInternal(t.name())).setPartitions(partitions)
                 .setTopicAuthorizedOperations(authorizedOperations);
+    }
+
+    private static DescribeTopicPartitionsResponseData invalidRequest(DescribeTopicPartitionsRequestData request) {
+        List<DescribeTopicPartitionsResponseTopic> out = new ArrayList<>();
+        for (TopicRequest t : request.topics()) {
+            out.add(new DescribeTopicPartitionsResponseTopic().setName(t.name()).setErrorCode(Errors.INVALID_REQUEST)
+                    .setIsInternal(false).setPartitions(new ArrayList<>()));
+        }
+        return new DescribeTopicPartitionsResponseData().setThrottleTimeMs(0).setTopics(out).setNextCursor(null);
     }
 }

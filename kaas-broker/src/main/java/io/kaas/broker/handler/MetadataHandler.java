@@ -52,6 +52,11 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
         boolean includeOps = version >= 8 && request.includeTopicAuthorizedOperations();
         List<MetadataResponseTopic> out = new ArrayList<>();
         List<MetadataRequestTopic> requested = request.topics();
+        if (version < 12 && requested != null && requested.stream()
+                .anyMatch(t -> t.name() == null || t.topicId() != null && !NO_ID.equals(t.topicId()))) {
+            // Kafka: topic ids (and null names) only from v12; its error response, INVALID_REQUEST on every topic.
+            return CompletableFuture.completedFuture(invalidRequest(requested));
+        }
         if (requested == null || (version == 0 && requested.isEmpty())) {
             List<Topic> all = new ArrayList<>(topics.topics());
             all.sort(Comparator.comparing(Topic::name));
@@ -135,5 +140,17 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
             topic.setTopicAuthorizedOperations(ops.authorizedOperations(ResourceType.TOPIC, t.name()));
         }
         return topic;
+    }
+
+    private static final UUID NO_ID = new UUID(0, 0);
+
+    private static MetadataResponseData invalidRequest(List<MetadataRequestTopic> requested) {
+        List<MetadataResponseTopic> out = new ArrayList<>();
+        for (MetadataRequestTopic t : requested) {
+            out.add(new MetadataResponseTopic().setName(t.name() == null ? "" : t.name())
+                    .setTopicId(t.topicId() == null ? NO_ID : t.topicId()).setErrorCode(Errors.INVALID_REQUEST)
+                    .setIsInternal(false).setPartitions(new ArrayList<>()));
+        }
+        return new MetadataResponseData().setThrottleTimeMs(0).setTopics(out);
     }
 }

@@ -11,6 +11,7 @@ import io.kaas.api.storage.InvalidRecordException;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.broker.config.BrokerConfig.ImplicitAddRetry;
 import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.request.CloseConnection;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.StorageErrors;
@@ -146,7 +147,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenApply(v -> {
             if (acks == 0) {
                 if (all.stream().anyMatch(p -> p.join().errorCode() != Errors.NONE)) {
-                    throw new IllegalStateException("acks=0 produce failed: closing the connection as Kafka does");
+                    throw new CloseConnection("a Produce with acks=0 failed (it has no response to carry the error)");
                 }
                 return null;
             }

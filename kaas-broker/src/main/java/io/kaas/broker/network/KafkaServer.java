@@ -1,5 +1,6 @@
 package io.kaas.broker.network;
 
+import io.kaas.broker.config.ConnectionLimitsConfig;
 import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.security.tls.ServerTls;
 import io.kaas.wire.netty.KafkaFrameDecoder;
@@ -41,6 +42,8 @@ public final class KafkaServer implements AutoCloseable {
     private final List<ServedListener> listeners;
     private final NetworkSettings settings;
     private final Map<String, ServerState> states = new LinkedHashMap<>();
+    private final ConnectionLimits connectionLimits;
+    private final RequestQueueBound requestQueue;
     private final Transport transport = Transport.best();
     private EventLoopGroup bossGroup;
     private EventLoopGroup workerGroup;
@@ -49,23 +52,33 @@ public final class KafkaServer implements AutoCloseable {
     private boolean bound;
     private boolean closed;
 
-    /** One plaintext listener. */
+    /** One plaintext listener without connection limits, {@code queued.max.requests} at Kafka's default. */
     public KafkaServer(NetworkSettings settings) {
-        this(List.of(new ServedListener(settings, null)));
+        this(List.of(new ServedListener(settings, null)), ConnectionLimitsConfig.unlimited());
+    }
+
+    /** One plaintext listener with {@code limits}. */
+    public KafkaServer(NetworkSettings settings, ConnectionLimitsConfig limits) {
+        this(List.of(new ServedListener(settings, null)), limits);
     }
 
     /**
      * @param listeners every listener to bind, in {@code listeners} order (the first one's threads and drain
      *                  settings serve them all); names must differ
+     * @param limits    the connection limits (broker-wide, per listener, per IP) and {@code queued.max.requests},
+     *                  shared by every listener
+     * @throws io.kaas.broker.config.ConfigException if a host of {@code max.connections.per.ip.overrides} does not resolve
      */
-    public KafkaServer(List<ServedListener> listeners) {
+    public KafkaServer(List<ServedListener> listeners, ConnectionLimitsConfig limits) {
         if (listeners.isEmpty()) {
             throw new IllegalArgumentException("no listener");
         }
         this.listeners = List.copyOf(listeners);
         this.settings = listeners.get(0).settings();
+        this.connectionLimits = new ConnectionLimits(limits);
+        this.requestQueue = new RequestQueueBound(limits.queuedMaxRequests());
         for (ServedListener l : this.listeners) {
-            if (states.put(l.settings().listenerName(), new ServerState(l.settings())) != null) {
+            if (states.put(l.settings().listenerName(), new ServerState(l.settings(), connectionLimits, requestQueue)) != null) {
                 throw new IllegalArgumentException("listener " + l.settings().listenerName() + " given twice");
             }
         }
@@ -124,9 +137,12 @@ public final class KafkaServer implements AutoCloseable {
             .option(ChannelOption.SO_REUSEADDR, true)
             .option(ChannelOption.AUTO_READ, false)
             .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(ChannelOption.MESSAGE_SIZE_ESTIMATOR, PendingBytesEstimator.INSTANCE)
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
+                    ch.pipeline().addLast(ConnectionLimitHandler.NAME,
+                        new ConnectionLimitHandler(connectionLimits, ls.listenerName()));
                     ServerTls tls = listener.tls();
                     if (tls != null) {
                         ch.pipeline().addLast(RequestDispatcher.TLS_HANDLER, tls.newHandler(ch.alloc()));
@@ -195,6 +211,28 @@ public final class KafkaServer implements AutoCloseable {
     /** Requests read and not yet answered (or dropped), across every connection of every listener. */
     public int inFlightRequests() {
         return states.values().stream().mapToInt(s -> s.inFlight().get()).sum();
+    }
+
+    /** Connection slots and queued requests, for tests. */
+    ConnectionLimits connectionLimits() {
+        return connectionLimits;
+    }
+
+    /** Requests read and not yet handed to a handler ({@code queued.max.requests}), for tests. */
+    int queuedRequests() {
+        return requestQueue.queued();
+    }
+
+    /** Bytes written and not yet sent to the socket, across every connection (file regions included), for tests. */
+    long pendingWriteBytes() {
+        long sum = 0;
+        for (ServerState state : states.values()) {
+            for (Channel ch : state.connections().keySet()) {
+                io.netty.channel.ChannelOutboundBuffer out = ch.unsafe().outboundBuffer();
+                sum += out == null ? 0 : out.totalPendingWriteBytes();
+            }
+        }
+        return sum;
     }
 
     /** Graceful close with the configured drain timeout. Idempotent. */

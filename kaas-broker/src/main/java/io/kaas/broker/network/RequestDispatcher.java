@@ -3,6 +3,7 @@ package io.kaas.broker.network;
 import io.kaas.broker.auth.ClientSession;
 import io.kaas.broker.request.ApiSpec;
 import io.kaas.broker.request.ApiVersionsHandler;
+import io.kaas.broker.request.CloseConnection;
 import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.wire.message.ApiMessageType;
@@ -20,6 +21,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -48,6 +50,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private final Executor requestExecutor;
     private final ServerState state;
     private ResponseQueue queue;
+    /** Frames read while the request queue was full, in arrival order (owned until processed or released). */
+    private final ArrayDeque<ByteBuf> parked = new ArrayDeque<>();
+    private boolean awaitingRequestQueue;
     private ClientSession session;
     private long lastActivity = System.nanoTime();
 
@@ -81,7 +86,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         long idleNanos = idle.toNanos();
         long period = Math.max(TimeUnit.MILLISECONDS.toNanos(100), idleNanos / 4);
         ScheduledFuture<?> check = ctx.executor().scheduleAtFixedRate(() -> {
-            if (queue.size() == 0 && System.nanoTime() - lastActivity > idleNanos) {
+            if (queue.size() == 0 && parked.isEmpty() && System.nanoTime() - lastActivity > idleNanos) {
                 LOG.atDebug().addKeyValue("remote", ctx.channel().remoteAddress())
                     .log("closing idle connection (connections.max.idle.ms)");
                 ctx.close();
@@ -92,6 +97,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        releaseParked();
         queue.closed();
         super.channelInactive(ctx);
     }
@@ -99,6 +105,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
         queue.updateAutoRead();
+        if (!parked.isEmpty()) {
+            processParked(ctx);
+        }
         super.channelWritabilityChanged(ctx);
     }
 
@@ -121,10 +130,61 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             frame.release();
             return;
         }
+        parked.add(frame);
+        processParked(ctx);
+    }
+
+    /**
+     * Processes the frames read, in arrival order, while there is room: fewer than the in-flight bound pending on
+     * this connection, its responses not backed up (the channel writable: a client that does not read its responses
+     * gets no more of its requests handled) and a place in the broker-wide request queue
+     * ({@code queued.max.requests}). Otherwise the frames wait, undecoded, and the connection is not read until a
+     * response is written, the channel drains or the request queue drains.
+     */
+    private void processParked(ChannelHandlerContext ctx) {
+        while (!parked.isEmpty()) {
+            if (!ctx.channel().isActive()) {
+                releaseParked();
+                return;
+            }
+            if (queue.size() >= state.settings().maxInFlightPerConnection() || !ctx.channel().isWritable()) {
+                queue.holdReads(true);
+                return;
+            }
+            if (!state.requestQueue().tryQueue()) {
+                queue.holdReads(true);
+                if (!awaitingRequestQueue) {
+                    awaitingRequestQueue = true;
+                    state.requestQueue().whenDrained(() -> {
+                        awaitingRequestQueue = false;
+                        processParked(ctx);
+                    }, ctx.channel().eventLoop());
+                }
+                return;
+            }
+            if (!process(ctx, parked.poll())) {
+                state.requestQueue().started();
+            }
+        }
+        queue.holdReads(false);
+    }
+
+    private void releaseParked() {
+        ByteBuf frame;
+        while ((frame = parked.poll()) != null) {
+            frame.release();
+        }
+    }
+
+    /**
+     * Validates, decodes and hands on one request frame, owning it. True when the request was handed to a handler
+     * (which then frees its place in the request queue); false when it was answered or refused here.
+     */
+    private boolean process(ChannelHandlerContext ctx, ByteBuf frame) {
         if (frame.readableBytes() < 8) {
             frame.release();
             reject(ctx, (short) -1, (short) -1, "frame of " + frame.readableBytes() + " bytes has no request header");
-            return;
+            return false;
         }
         short apiKey = frame.getShort(frame.readerIndex());
         short version = frame.getShort(frame.readerIndex() + 2);
@@ -134,18 +194,18 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         if (spec == null) {
             frame.release();
             reject(ctx, apiKey, version, "unknown or unserved API key");
-            return;
+            return false;
         }
         if (api == ApiMessageType.API_VERSIONS && version > spec.maxVersion()) {
             answerUnsupportedApiVersions(ctx, frame, correlationId);
-            return;
+            return false;
         }
         if (!registry.serves(api, version)) {
             frame.release();
             reject(ctx, apiKey, version, version >= spec.advertisedMinVersion() && version < spec.minVersion()
                 ? spec.api().apiName() + " v" + version + " is advertised for librdkafka (its feature detection) but not served"
                 : "version outside the served range " + spec.minVersion() + "-" + spec.maxVersion());
-            return;
+            return false;
         }
         AuthenticationGate.Verdict verdict = AuthenticationGate.admit(session, api, frame.readableBytes(),
             state.settings().saslMaxReceiveBytes(), System.nanoTime());
@@ -154,13 +214,13 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             if (verdict == AuthenticationGate.Verdict.CLOSE) {
                 ctx.close();
             }
-            return;
+            return false;
         }
-        decodeAndDispatch(ctx, frame, api, version, correlationId);
+        return decodeAndDispatch(ctx, frame, api, version, correlationId);
     }
 
-    private void decodeAndDispatch(ChannelHandlerContext ctx, ByteBuf frame, ApiMessageType api,
-                                   short version, int correlationId) {
+    private boolean decodeAndDispatch(ChannelHandlerContext ctx, ByteBuf frame, ApiMessageType api,
+                                      short version, int correlationId) {
         RequestHeaderData header = new RequestHeaderData();
         ApiMessage body = api.newRequest();
         try {
@@ -169,7 +229,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         } catch (RuntimeException e) {
             frame.release();
             reject(ctx, api.apiKey(), version, "malformed request: " + rootMessage(e));
-            return;
+            return false;
         }
         ResponseQueue.Slot slot = queue.open(frame);
         RequestContext context = new RequestContext(version, correlationId, header.clientId(), session);
@@ -178,11 +238,14 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             requestExecutor.execute(() -> invoke(ctx, loop, slot, api, context, body));
         } catch (RejectedExecutionException e) {
             queue.complete(slot, new ResponseQueue.Close());
+            return false;
         }
+        return true;
     }
 
     private void invoke(ChannelHandlerContext ctx, EventLoop loop, ResponseQueue.Slot slot, ApiMessageType api,
                         RequestContext context, ApiMessage body) {
+        state.requestQueue().started();
         CompletableFuture<? extends ApiMessage> future;
         try {
             future = registry.handle(api, context, body);
@@ -198,6 +261,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                 loop.execute(() -> {
                 lastActivity = System.nanoTime();
                 queue.complete(slot, outcome);
+                if (!parked.isEmpty()) {
+                    processParked(ctx);
+                }
             });
             } catch (RejectedExecutionException e) {
                 // The event loop is gone (shutdown): nothing can be written; free what the slot holds.
@@ -224,6 +290,14 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             } catch (RuntimeException e) {
                 error = e;
             }
+        }
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+            ? error.getCause() : error;
+        if (cause instanceof CloseConnection close) {
+            LOG.atInfo().addKeyValue("remote", context.clientAddress()).addKeyValue("api", api.apiName())
+                .addKeyValue("version", context.apiVersion()).addKeyValue("correlationId", context.correlationId())
+                .log("closing connection: {}", close.getMessage());
+            return new ResponseQueue.Close();
         }
         LOG.atError().setCause(error).addKeyValue("remote", context.clientAddress())
             .addKeyValue("api", api.apiName()).addKeyValue("version", context.apiVersion())

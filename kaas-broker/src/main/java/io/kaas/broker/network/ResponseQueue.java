@@ -61,6 +61,7 @@ final class ResponseQueue {
     private boolean closed;
     private boolean paused;
     private boolean draining;
+    private boolean held;
 
     ResponseQueue(ChannelHandlerContext ctx, AtomicInteger serverInFlight, int maxInFlight) {
         this.ctx = ctx;
@@ -135,6 +136,12 @@ final class ResponseQueue {
         updateAutoRead();
     }
 
+    /** Stops (or resumes) reading while the broker-wide request queue is full ({@code queued.max.requests}). */
+    void holdReads(boolean hold) {
+        held = hold;
+        updateAutoRead();
+    }
+
     int size() {
         return slots.size();
     }
@@ -145,7 +152,7 @@ final class ResponseQueue {
             return;
         }
         int limit = paused ? Math.max(1, maxInFlight / 2) : maxInFlight;
-        boolean read = !draining && slots.size() < limit && ctx.channel().isWritable();
+        boolean read = !draining && !held && slots.size() < limit && ctx.channel().isWritable();
         if (read == ctx.channel().config().isAutoRead()) {
             return;
         }

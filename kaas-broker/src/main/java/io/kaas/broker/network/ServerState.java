@@ -6,16 +6,32 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** What every connection of one server shares: its settings, the in-flight count and the open connections. */
+/**
+ * What every connection of one server shares: its settings, the in-flight count, the open connections and the
+ * broker-wide limits (connection slots, queued requests).
+ */
 final class ServerState {
     private final NetworkSettings settings;
+    private final ConnectionLimits connectionLimits;
+    private final RequestQueueBound requestQueue;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<Channel, ResponseQueue> connections = new ConcurrentHashMap<>();
 
     private volatile HandlerRegistry registry;
 
-    ServerState(NetworkSettings settings) {
+    ServerState(NetworkSettings settings, ConnectionLimits connectionLimits, RequestQueueBound requestQueue) {
         this.settings = settings;
+        this.connectionLimits = connectionLimits;
+        this.requestQueue = requestQueue;
+    }
+
+    ConnectionLimits connectionLimits() {
+        return connectionLimits;
+    }
+
+    /** {@code queued.max.requests}. */
+    RequestQueueBound requestQueue() {
+        return requestQueue;
     }
 
     void serve(HandlerRegistry registry) {

@@ -123,6 +123,7 @@ public final class TopicManager implements AutoCloseable {
                     "Number of partitions was set to an invalid non-positive value.");
         }
         checkReplicationFactor(replicationFactor);
+        checkBatchSize(1L + count + configs.size());
         Map<String, String> clean = resolver.validate(configs);
         checkEngineServes(clean);
         synchronized (lock) {
@@ -276,6 +277,18 @@ public final class TopicManager implements AutoCloseable {
      *
      * @throws TopicException UNKNOWN_TOPIC_OR_PARTITION or INVALID_PARTITIONS
      */
+    /**
+     * Kafka's controller refuses an operation that would write more than {@value #MAX_RECORDS_PER_OPERATION} metadata
+     * records (a topic, each partition, each config): so does kaas, before opening any log.
+     */
+    static final int MAX_RECORDS_PER_OPERATION = 10_000;
+
+    private static void checkBatchSize(long records) {
+        if (records > MAX_RECORDS_PER_OPERATION) {
+            throw new TopicException(Errors.POLICY_VIOLATION, "Unable to perform excessively large batch operation.");
+        }
+    }
+
     public TopicRecord createPartitions(String name, int count, boolean validateOnly) {
         synchronized (lock) {
             Topic topic = requireTopic(name);
@@ -288,6 +301,7 @@ public final class TopicManager implements AutoCloseable {
                 throw new TopicException(Errors.INVALID_PARTITIONS,
                         "Topic already has " + current + " partitions.");
             }
+            checkBatchSize((long) count - current);
             if (validateOnly) {
                 return topic.record().withPartitions(count);
             }

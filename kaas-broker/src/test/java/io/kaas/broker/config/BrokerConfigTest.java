@@ -363,6 +363,7 @@ class BrokerConfigTest {
 
     @Test
     void keysWithoutEffectListsTheAcceptedUnusedAndTheDefinedOnesThatChangeNothing() {
+        // queued.max.requests bounds the broker's request queue: it is read, so never listed.
         Map<String, String> set = new HashMap<>(LOCAL);
         set.put("queued.max.requests", "100");
         set.put("process.roles", "broker");
@@ -371,7 +372,8 @@ class BrokerConfigTest {
         BrokerConfig c = BrokerConfig.of(set);
         assertThat(c.unknownKeys()).as("max.incremental.fetch.session.cache.slots is read").isEmpty();
         assertThat(c.maxIncrementalFetchSessionCacheSlots()).isEqualTo(10);
-        assertThat(c.keysWithoutEffect("segments", SEGMENT_KEYS)).containsExactly("process.roles", "queued.max.requests");
+        assertThat(c.keysWithoutEffect("segments", SEGMENT_KEYS)).containsExactly("process.roles");
+        assertThat(c.connectionLimits().queuedMaxRequests()).isEqualTo(100);
         assertThat(BrokerConfig.of(LOCAL).maxIncrementalFetchSessionCacheSlots()).as("Kafka's default").isEqualTo(1000);
     }
 

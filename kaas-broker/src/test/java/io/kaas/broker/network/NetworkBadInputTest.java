@@ -42,6 +42,7 @@ class NetworkBadInputTest {
     private static final int MAX_FRAME = 64 * 1024;
     private static final int THROWS = -100;
     private static final int SILENT = -200;
+    private static final int CLOSES = -300;
 
     private static KafkaServer server;
     private static int port;
@@ -61,6 +62,9 @@ class NetworkBadInputTest {
             }
             if (g == SILENT) {
                 return CompletableFuture.completedFuture(null);
+            }
+            if (g == CLOSES) {
+                return CompletableFuture.failedFuture(new io.kaas.broker.request.CloseConnection("test"));
             }
             LockSupport.parkNanos(Duration.ofMillis(Math.max(0, g)).toNanos());
             return CompletableFuture.completedFuture(new HeartbeatResponseData().setThrottleTimeMs(g));
@@ -279,6 +283,23 @@ class NetworkBadInputTest {
             assertThat(r.body().errorCode()).isEqualTo((short) -1);
             assertThat(c.apiVersions((short) 3, 4).errorCode()).isZero();
         }
+    }
+
+    @Test
+    void aHandlerAnsweringCloseConnectionClosesItAfterTheEarlierResponsesWithoutAnError() throws IOException {
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log = ConnectionLimitsTest.capture(RequestDispatcher.class);
+        try (RawClient c = new RawClient(port)) {
+            c.send(ApiMessageType.HEARTBEAT, (short) 4, 1,
+                new HeartbeatRequestData().setGroupId("g").setMemberId("m").setGenerationId(50));
+            c.send(ApiMessageType.HEARTBEAT, (short) 4, 2,
+                new HeartbeatRequestData().setGroupId("g").setMemberId("m").setGenerationId(CLOSES));
+            assertThat(c.read(ApiMessageType.HEARTBEAT, (short) 4).correlationId()).isEqualTo(1);
+            assertThat(c.closedByServer()).isTrue();
+        } finally {
+            ConnectionLimitsTest.release(RequestDispatcher.class, log);
+        }
+        assertThat(log.list).extracting(e -> e.getLevel().toString() + " " + e.getFormattedMessage())
+            .containsExactly("INFO closing connection: test");
     }
 
     @Test

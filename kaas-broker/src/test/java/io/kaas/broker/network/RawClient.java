@@ -22,7 +22,27 @@ public final class RawClient implements AutoCloseable {
     private final DataInputStream in;
 
     public RawClient(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(port, null);
+    }
+
+    /** A client connecting from {@code localAddress} (e.g. 127.0.0.2, another loopback address), or any when null. */
+    public RawClient(int port, String localAddress) throws IOException {
+        this(port, localAddress, -1);
+    }
+
+    /**
+     * A client connecting from {@code localAddress} (or any when null) with SO_RCVBUF {@code receiveBufferBytes}
+     * (the OS default when negative), set before connecting so the kernel's window stays that small.
+     */
+    public RawClient(int port, String localAddress, int receiveBufferBytes) throws IOException {
+        socket = new Socket();
+        if (receiveBufferBytes > 0) {
+            socket.setReceiveBufferSize(receiveBufferBytes);
+        }
+        if (localAddress != null) {
+            socket.bind(new java.net.InetSocketAddress(localAddress, 0));
+        }
+        socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 5000);
         socket.setSoTimeout(5000);
         socket.setTcpNoDelay(true);
         in = new DataInputStream(socket.getInputStream());
@@ -112,6 +132,29 @@ public final class RawClient implements AutoCloseable {
             return true;
         } catch (SocketTimeoutException e) {
             return false;
+        }
+    }
+
+    /** Sets the timeout of every later read (5 s by default). */
+    public RawClient readTimeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        return this;
+    }
+
+    /**
+     * True when nothing at all arrives (and the connection is not closed) within {@code millis}; false otherwise, when
+     * a byte it read is lost (use it only where any answer fails the test).
+     */
+    public boolean silentFor(int millis) throws IOException {
+        int before = socket.getSoTimeout();
+        socket.setSoTimeout(millis);
+        try {
+            in.read();
+            return false;
+        } catch (SocketTimeoutException e) {
+            return true;
+        } finally {
+            socket.setSoTimeout(before);
         }
     }
 

@@ -37,6 +37,7 @@ public final class Errors {
     public static final short INVALID_REPLICA_ASSIGNMENT = 39;
     public static final short INVALID_CONFIG = 40;
     public static final short INVALID_REQUEST = 42;
+    public static final short POLICY_VIOLATION = 44;
     public static final short OUT_OF_ORDER_SEQUENCE_NUMBER = 45;
     public static final short INVALID_PRODUCER_EPOCH = 47;
     public static final short INVALID_TXN_STATE = 48;

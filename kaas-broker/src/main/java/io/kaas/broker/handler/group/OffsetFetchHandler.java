@@ -65,6 +65,7 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
             }
         }
         Map<String, List<Integer>> denied = removeUndescribable(context, asked);
+        Map<String, List<Integer>> negative = removeNegative(asked);
         OffsetManager.FetchResult result = coordinator.offsets().fetch(request.groupId(), asked,
                 version >= 7 && request.requireStable());
         Map<String, OffsetFetchResponseTopic> topics = new LinkedHashMap<>();
@@ -82,6 +83,11 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
                 topics.computeIfAbsent(name, n -> new OffsetFetchResponseTopic().setName(n)).partitions()
                         .add(new OffsetFetchResponsePartition().setPartitionIndex(p).setCommittedOffset(-1)
                                 .setCommittedLeaderEpoch(-1).setMetadata("").setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED))));
+        negative.forEach((name, partitions) -> partitions.forEach(p ->
+                topics.computeIfAbsent(name, n -> new OffsetFetchResponseTopic().setName(n)).partitions()
+                        .add(new OffsetFetchResponsePartition().setPartitionIndex(p).setCommittedOffset(-1)
+                                .setCommittedLeaderEpoch(-1).setMetadata("")
+                                .setErrorCode(version < 2 ? result.errorCode() : Errors.NONE))));
         response.setTopics(new ArrayList<>(topics.values()));
         if (version >= 2) {
             response.setErrorCode(result.errorCode());
@@ -99,6 +105,7 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
             }
         }
         Map<String, List<Integer>> denied = removeUndescribable(context, asked);
+        Map<String, List<Integer>> negative = removeNegative(asked);
         OffsetManager.FetchResult result = coordinator.offsets().fetch(g.groupId(), asked, request.requireStable());
         Map<String, OffsetFetchResponseTopics> topics = new LinkedHashMap<>();
         for (OffsetManager.Fetched f : describable(context, asked, result)) {
@@ -113,8 +120,30 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
                 topics.computeIfAbsent(name, n -> new OffsetFetchResponseTopics().setName(n)).partitions()
                         .add(new OffsetFetchResponsePartitions().setPartitionIndex(p).setCommittedOffset(-1)
                                 .setCommittedLeaderEpoch(-1).setMetadata("").setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED))));
+        negative.forEach((name, partitions) -> partitions.forEach(p ->
+                topics.computeIfAbsent(name, n -> new OffsetFetchResponseTopics().setName(n)).partitions()
+                        .add(new OffsetFetchResponsePartitions().setPartitionIndex(p).setCommittedOffset(-1)
+                                .setCommittedLeaderEpoch(-1).setMetadata("").setErrorCode(Errors.NONE))));
         return new OffsetFetchResponseGroup().setGroupId(g.groupId()).setErrorCode(result.errorCode())
                 .setTopics(new ArrayList<>(topics.values()));
+    }
+
+    /**
+     * Removes from {@code asked} the negative partition indexes and returns them by topic: no offset can be committed
+     * there, so they are answered as Kafka answers a partition without one (offset -1), not asked of the coordinator.
+     */
+    private static Map<String, List<Integer>> removeNegative(Map<String, List<Integer>> asked) {
+        Map<String, List<Integer>> negative = new LinkedHashMap<>();
+        if (asked != null) {
+            asked.forEach((topic, partitions) -> {
+                List<Integer> out = partitions.stream().filter(p -> p < 0).toList();
+                if (!out.isEmpty()) {
+                    negative.put(topic, out);
+                    partitions.removeIf(p -> p < 0);
+                }
+            });
+        }
+        return negative;
     }
 
     /**
