@@ -36,11 +36,13 @@ final class ResponseQueue {
 
     static final class Slot {
         private final ByteBuf frame;
+        private final int frameBytes;
         private Outcome outcome;
         private boolean written;
 
         private Slot(ByteBuf frame) {
             this.frame = frame;
+            this.frameBytes = frame.capacity();
         }
 
         /** Frees a slot whose event loop is gone, so it can never be completed through the queue. */
@@ -53,21 +55,26 @@ final class ResponseQueue {
     private final ChannelHandlerContext ctx;
     private final AtomicInteger serverInFlight;
     private final int maxInFlight;
+    private final Runnable freed;
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
     private boolean closed;
     private boolean paused;
     private boolean draining;
     private boolean held;
+    private long heldBytes;
 
-    ResponseQueue(ChannelHandlerContext ctx, AtomicInteger serverInFlight, int maxInFlight) {
+    /** @param freed run (on the event loop) each time a slot is done with and its request frame released */
+    ResponseQueue(ChannelHandlerContext ctx, AtomicInteger serverInFlight, int maxInFlight, Runnable freed) {
         this.ctx = ctx;
         this.serverInFlight = serverInFlight;
         this.maxInFlight = maxInFlight;
+        this.freed = freed;
     }
 
     /** A new slot at the tail, owning {@code frame}. */
     Slot open(ByteBuf frame) {
         Slot slot = new Slot(frame);
+        heldBytes += slot.frameBytes;
         slots.add(slot);
         serverInFlight.incrementAndGet();
         updateAutoRead();
@@ -138,6 +145,11 @@ final class ResponseQueue {
         return slots.size();
     }
 
+    /** Bytes of the request frames this connection holds: read and not yet answered (or whose answer is being sent). */
+    long heldBytes() {
+        return heldBytes;
+    }
+
     /** Re-evaluates whether the connection is read: not while too many requests are pending or writes back up. */
     void updateAutoRead() {
         if (closed) {
@@ -175,8 +187,10 @@ final class ResponseQueue {
         if (slot.outcome != null && !slot.written) {
             discard(slot.outcome);
         }
+        heldBytes -= slot.frameBytes;
         ReferenceCountUtil.safeRelease(slot.frame);
         serverInFlight.decrementAndGet();
+        freed.run();
     }
 
     private static void discard(Outcome outcome) {
