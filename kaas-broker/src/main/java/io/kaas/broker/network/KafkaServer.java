@@ -51,7 +51,8 @@ public final class KafkaServer implements AutoCloseable {
      */
     public KafkaServer(NetworkSettings settings, ConnectionLimitsConfig limits) {
         this.settings = settings;
-        this.state = new ServerState(settings, new ConnectionLimits(limits), new RequestQueueBound(limits.queuedMaxRequests()));
+        this.state = new ServerState(settings, new ConnectionLimits(limits), new RequestQueueBound(limits.queuedMaxRequests(),
+            limits.queuedMaxRequestBytes()));
     }
 
     /** Binds and serves at once: {@link #bind()} then {@link #serve}. */
@@ -151,6 +152,11 @@ public final class KafkaServer implements AutoCloseable {
     /** Requests read and not yet handed to a handler ({@code queued.max.requests}), for tests. */
     int queuedRequests() {
         return state.requestQueue().queued();
+    }
+
+    /** Bytes of request frames held ({@code queued.max.request.bytes}), for tests. */
+    long queuedRequestBytes() {
+        return state.requestQueue().heldBytes();
     }
 
     /** Bytes written and not yet sent to the socket, across every connection (file regions included), for tests. */

@@ -61,10 +61,11 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        queue = new ResponseQueue(ctx, state.inFlight(), state.settings().maxInFlightPerConnection(), () -> {
+        queue = new ResponseQueue(ctx, state.inFlight(), state.settings().maxInFlightPerConnection(), delta -> {
+            state.requestQueue().held(delta);
             // A response sent frees its request's bytes: frames kept aside may go on (later on the loop, not from
             // inside the queue's own write).
-            if (!parked.isEmpty() && !unparkScheduled) {
+            if (delta < 0 && !parked.isEmpty() && !unparkScheduled) {
                 unparkScheduled = true;
                 try {
                     ctx.executor().execute(() -> {
@@ -274,6 +275,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                     send.parts().forEach(ReferenceCountUtil::safeRelease);
                 }
                 slot.releaseAbandoned(state.inFlight());
+                state.requestQueue().held(-slot.frameBytes());
             }
         });
     }

@@ -9,6 +9,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 
 /**
  * The requests of one connection in arrival order, each a slot completed (possibly out of order) with
@@ -50,12 +51,17 @@ final class ResponseQueue {
             ReferenceCountUtil.safeRelease(frame);
             serverInFlight.decrementAndGet();
         }
+
+        /** The size of the request frame this slot holds. */
+        int frameBytes() {
+            return frameBytes;
+        }
     }
 
     private final ChannelHandlerContext ctx;
     private final AtomicInteger serverInFlight;
     private final int maxInFlight;
-    private final Runnable freed;
+    private final IntConsumer heldBytesChanged;
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
     private boolean closed;
     private boolean paused;
@@ -63,18 +69,22 @@ final class ResponseQueue {
     private boolean held;
     private long heldBytes;
 
-    /** @param freed run (on the event loop) each time a slot is done with and its request frame released */
-    ResponseQueue(ChannelHandlerContext ctx, AtomicInteger serverInFlight, int maxInFlight, Runnable freed) {
+    /**
+     * @param heldBytesChanged given (on the event loop) the size of each request frame a slot takes (positive) and, once the
+     *             slot is done with, releases (negative)
+     */
+    ResponseQueue(ChannelHandlerContext ctx, AtomicInteger serverInFlight, int maxInFlight, IntConsumer heldBytesChanged) {
         this.ctx = ctx;
         this.serverInFlight = serverInFlight;
         this.maxInFlight = maxInFlight;
-        this.freed = freed;
+        this.heldBytesChanged = heldBytesChanged;
     }
 
     /** A new slot at the tail, owning {@code frame}. */
     Slot open(ByteBuf frame) {
         Slot slot = new Slot(frame);
         heldBytes += slot.frameBytes;
+        heldBytesChanged.accept(slot.frameBytes);
         slots.add(slot);
         serverInFlight.incrementAndGet();
         updateAutoRead();
@@ -190,7 +200,7 @@ final class ResponseQueue {
         heldBytes -= slot.frameBytes;
         ReferenceCountUtil.safeRelease(slot.frame);
         serverInFlight.decrementAndGet();
-        freed.run();
+        heldBytesChanged.accept(-slot.frameBytes);
     }
 
     private static void discard(Outcome outcome) {

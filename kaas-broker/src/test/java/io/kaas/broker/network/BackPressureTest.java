@@ -143,6 +143,41 @@ class BackPressureTest {
         }
     }
 
+    @Test
+    void queuedMaxRequestBytesBoundsTheRequestBytesHeldAcrossConnections() throws Exception {
+        NetworkSettings settings = new NetworkSettings("PLAINTEXT", SecurityProtocol.PLAINTEXT, "127.0.0.1", 0, 4 << 20, 1,
+            2, MAX_IN_FLIGHT, -1, -1, Duration.ofSeconds(2), Duration.ZERO);
+        GatedProduce produce = new GatedProduce();
+        try (KafkaServer server = new KafkaServer(settings, new ConnectionLimitsConfig(Integer.MAX_VALUE, Map.of(),
+                Integer.MAX_VALUE, Map.of(), 500, 1 << 20))) {
+            int port = server.start(HandlerRegistry.of(List.of(ServedApi.of(GatedProduce.SPEC, produce)))).getPort();
+            try (RawClient a = new RawClient(port); RawClient b = new RawClient(port)) {
+                a.sendBytes(produceFrame(1, 600 * 1024));
+                await().atMost(Duration.ofSeconds(10)).until(() -> produce.handled.get() == 1);
+                b.sendBytes(produceFrame(2, 600 * 1024));
+                await().atMost(Duration.ofSeconds(10)).until(() -> produce.handled.get() == 2);
+                a.sendBytes(produceFrame(3, 600 * 1024));
+                Thread.sleep(300);
+                assertThat(produce.handled.get()).as("1.2 MiB held, over queued.max.request.bytes: the third waits").isEqualTo(2);
+                assertThat(server.queuedRequestBytes()).isGreaterThanOrEqualTo(1 << 20);
+
+                produce.gate.complete(null);
+                assertThat(a.readFrame().getInt()).isEqualTo(1);
+                assertThat(b.readFrame().getInt()).isEqualTo(2);
+                assertThat(a.readFrame().getInt()).isEqualTo(3);
+                assertThat(produce.handled.get()).isEqualTo(3);
+                await().atMost(Duration.ofSeconds(5)).until(() -> server.queuedRequestBytes() == 0);
+            }
+        }
+    }
+
+    private static byte[] produceFrame(int correlationId, int recordBytes) {
+        return RawClient.frame(ApiMessageType.PRODUCE, (short) 9, correlationId, new ProduceRequestData().setAcks((short) 1)
+            .setTimeoutMs(1000).setTopicData(List.of(new ProduceRequestData.TopicProduceData().setName("t")
+                .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(0)
+                    .setRecords(Records.of(Unpooled.wrappedBuffer(new byte[recordBytes]))))))));
+    }
+
     private void pipelineWithoutReading(BigFetch fetch) throws Exception {
         NetworkSettings settings = new NetworkSettings("PLAINTEXT", SecurityProtocol.PLAINTEXT, "127.0.0.1", 0, 1 << 20, 1,
             2, MAX_IN_FLIGHT, 64 * 1024, -1, Duration.ofSeconds(2), Duration.ZERO);
