@@ -46,7 +46,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private final Executor requestExecutor;
     private final ServerState state;
     private ResponseQueue queue;
-    /** Frames read while the request queue was full, in arrival order (owned until processed or released). */
+    /** Frames read and not yet processed, in arrival order (owned until processed or released): see processParked. */
     private final ArrayDeque<ByteBuf> parked = new ArrayDeque<>();
     private boolean awaitingRequestQueue;
     private boolean unparkScheduled;
@@ -149,9 +149,10 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
      * Processes the frames read, in arrival order, while there is room: fewer than the in-flight bound pending on
      * this connection and less than one largest frame ({@code socket.request.max.bytes}) of request bytes held by
      * it (so pipelining never holds more than about two of the largest requests per connection, where Kafka holds
-     * one), its responses not backed up (the channel writable: a client that does not read its responses gets no more
-     * of its requests handled) and a place in the broker-wide request queue ({@code queued.max.requests}). Otherwise the frames wait, undecoded, and the connection is not read until a
-     * response is written, the channel drains or the request queue drains.
+     * one); its responses not backed up (the channel writable: a client that does not read its responses gets no
+     * more of its requests handled); and a place in the broker-wide request queue ({@code queued.max.requests},
+     * {@code queued.max.request.bytes}). Otherwise the frames wait, undecoded, and the connection is not read until
+     * a response is written, the channel drains or the request queue drains.
      */
     private void processParked(ChannelHandlerContext ctx) {
         while (!parked.isEmpty()) {

@@ -70,8 +70,8 @@ final class ResponseQueue {
     private long heldBytes;
 
     /**
-     * @param heldBytesChanged given (on the event loop) the size of each request frame a slot takes (positive) and, once the
-     *             slot is done with, releases (negative)
+     * @param heldBytesChanged given (on the event loop) the size of each request frame a slot takes (positive) and,
+     *                         once the slot is done with, releases (negative)
      */
     ResponseQueue(ChannelHandlerContext ctx, AtomicInteger serverInFlight, int maxInFlight, IntConsumer heldBytesChanged) {
         this.ctx = ctx;
@@ -145,7 +145,7 @@ final class ResponseQueue {
         updateAutoRead();
     }
 
-    /** Stops (or resumes) reading while the broker-wide request queue is full ({@code queued.max.requests}). */
+    /** Stops (or resumes) reading while the dispatcher keeps frames aside, waiting for room. */
     void holdReads(boolean hold) {
         held = hold;
         updateAutoRead();
@@ -160,7 +160,10 @@ final class ResponseQueue {
         return heldBytes;
     }
 
-    /** Re-evaluates whether the connection is read: not while too many requests are pending or writes back up. */
+    /**
+     * Re-evaluates whether the connection is read: not while too many requests are pending, writes back up, or the
+     * dispatcher holds reads (frames waiting for room, see {@link #holdReads}).
+     */
     void updateAutoRead() {
         if (closed) {
             return;
