@@ -49,7 +49,8 @@ public final class BrokerConfig {
         validate();
         this.groupCoordinator = groupCoordinatorConfig();
         this.connectionLimits = ConnectionLimitsConfig.parse(integer(MAX_CONNECTIONS), integer(MAX_CONNECTIONS_PER_IP),
-            string(MAX_CONNECTIONS_PER_IP_OVERRIDES), integer(QUEUED_MAX_REQUESTS), listenerConfigs());
+            string(MAX_CONNECTIONS_PER_IP_OVERRIDES), integer(QUEUED_MAX_REQUESTS), longValue(QUEUED_MAX_REQUEST_BYTES),
+            listenerConfigs());
     }
 
     /** A config from explicit values; every absent key takes its default. */
@@ -259,7 +260,10 @@ public final class BrokerConfig {
         return longValue(CONNECTIONS_MAX_IDLE_MS);
     }
 
-    /** {@code max.connections} (per listener too), {@code max.connections.per.ip[.overrides]}, {@code queued.max.requests}. */
+    /**
+     * {@code max.connections} (per listener too), {@code max.connections.per.ip[.overrides]}, {@code queued.max.requests}
+     * and {@code queued.max.request.bytes}.
+     */
     public ConnectionLimitsConfig connectionLimits() {
         return connectionLimits;
     }

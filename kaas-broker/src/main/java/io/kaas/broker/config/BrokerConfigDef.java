@@ -51,6 +51,7 @@ final class BrokerConfigDef {
     static final String NUM_NETWORK_THREADS = "num.network.threads";
     static final String NUM_IO_THREADS = "num.io.threads";
     static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
+    static final String QUEUED_MAX_REQUEST_BYTES = "queued.max.request.bytes";
     static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
     static final String MAX_CONNECTIONS = "max.connections";
     static final String MAX_CONNECTIONS_PER_IP = "max.connections.per.ip";
@@ -164,6 +165,9 @@ final class BrokerConfigDef {
         ConfigKey.atLeast(NUM_IO_THREADS, INT, 8, 1, "Request-handler threads."),
         ConfigKey.atLeast(QUEUED_MAX_REQUESTS, INT, 500, 1,
             "Requests read and not yet handed to a handler, across every connection, before connections stop being read."),
+        ConfigKey.of(QUEUED_MAX_REQUEST_BYTES, LONG, -1,
+            "Bytes of requests read and not yet answered, across every connection, before connections stop being read; "
+                + "-1 (or 0) no bound."),
         ConfigKey.atLeast(CONNECTIONS_MAX_IDLE_MS, LONG, 600000, -1, "Idle connections are closed after this; -1 never."),
         ConfigKey.atLeast(MAX_CONNECTIONS, INT, Integer.MAX_VALUE, 0,
             "Connections the broker holds at once (listener.name.<listener>.max.connections per listener); "

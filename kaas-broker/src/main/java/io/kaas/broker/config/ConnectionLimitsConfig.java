@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
  * The connection and request-queue limits, with Kafka's keys and semantics: {@code max.connections} (broker-wide,
  * and per listener through {@code listener.name.<listener>.max.connections}, which falls back to the broker-wide
  * value as in Kafka), {@code max.connections.per.ip} with {@code max.connections.per.ip.overrides}
- * ({@code host-or-ip:count,...}) and {@code queued.max.requests}. Immutable; validated when parsed.
+ * ({@code host-or-ip:count,...}), {@code queued.max.requests} and {@code queued.max.request.bytes}. Immutable;
+ * validated when parsed.
  *
  * @param maxConnections         broker-wide connections at once; at the limit new ones wait to be served
  * @param listenerMaxConnections per listener name (upper case): its own limit
@@ -17,9 +18,12 @@ import java.util.regex.Pattern;
  * @param perIpOverrides         host name or address to its own per-address limit, as written (resolved by the
  *                               network layer at start)
  * @param queuedMaxRequests      requests read and not yet handed to a handler, broker-wide, before reading stops
+ * @param queuedMaxRequestBytes  {@code queued.max.request.bytes}: bytes of request frames held (read and not yet
+ *                               answered), broker-wide, before reading stops; zero or negative: no bound
  */
 public record ConnectionLimitsConfig(int maxConnections, Map<String, Integer> listenerMaxConnections,
-                                     int maxConnectionsPerIp, Map<String, Integer> perIpOverrides, int queuedMaxRequests) {
+                                     int maxConnectionsPerIp, Map<String, Integer> perIpOverrides, int queuedMaxRequests,
+                                     long queuedMaxRequestBytes) {
 
     /** Kafka's {@code Utils.validHostPattern}: the characters a host name or address may hold. */
     private static final Pattern VALID_HOST = Pattern.compile("[0-9a-zA-Z\\-%._:]+");
@@ -29,9 +33,15 @@ public record ConnectionLimitsConfig(int maxConnections, Map<String, Integer> li
         perIpOverrides = Map.copyOf(perIpOverrides);
     }
 
+    /** Limits without a bound on queued request bytes (Kafka's default). */
+    public ConnectionLimitsConfig(int maxConnections, Map<String, Integer> listenerMaxConnections, int maxConnectionsPerIp,
+                                  Map<String, Integer> perIpOverrides, int queuedMaxRequests) {
+        this(maxConnections, listenerMaxConnections, maxConnectionsPerIp, perIpOverrides, queuedMaxRequests, -1);
+    }
+
     /** No limit at all but Kafka's default {@code queued.max.requests} (500). */
     public static ConnectionLimitsConfig unlimited() {
-        return new ConnectionLimitsConfig(Integer.MAX_VALUE, Map.of(), Integer.MAX_VALUE, Map.of(), 500);
+        return new ConnectionLimitsConfig(Integer.MAX_VALUE, Map.of(), Integer.MAX_VALUE, Map.of(), 500, -1);
     }
 
     /** The connections listener {@code name} may hold at once. */
@@ -46,7 +56,7 @@ public record ConnectionLimitsConfig(int maxConnections, Map<String, Integer> li
      * @throws ConfigException naming the key whose value is malformed
      */
     static ConnectionLimitsConfig parse(int maxConnections, int maxConnectionsPerIp, String overrides,
-                                        int queuedMaxRequests, List<ListenerConfig> listeners) {
+                                        int queuedMaxRequests, long queuedMaxRequestBytes, List<ListenerConfig> listeners) {
         Map<String, Integer> perIp = parseOverrides(overrides == null ? "" : overrides);
         if (maxConnectionsPerIp == 0 && perIp.isEmpty()) {
             throw new ConfigException(BrokerConfigDef.MAX_CONNECTIONS_PER_IP, "can be set to zero only if "
@@ -59,7 +69,8 @@ public record ConnectionLimitsConfig(int maxConnections, Map<String, Integer> li
                 perListener.put(l.name(), nonNegativeInt(ListenerConfig.prefixOf(l.name()) + BrokerConfigDef.MAX_CONNECTIONS, own));
             }
         }
-        return new ConnectionLimitsConfig(maxConnections, perListener, maxConnectionsPerIp, perIp, queuedMaxRequests);
+        return new ConnectionLimitsConfig(maxConnections, perListener, maxConnectionsPerIp, perIp, queuedMaxRequests,
+            queuedMaxRequestBytes);
     }
 
     /** Kafka's CSV map: entries separated by commas, each split at its last ':' (so IPv6 addresses work). */

@@ -76,7 +76,7 @@ public final class KafkaServer implements AutoCloseable {
         this.listeners = List.copyOf(listeners);
         this.settings = listeners.get(0).settings();
         this.connectionLimits = new ConnectionLimits(limits);
-        this.requestQueue = new RequestQueueBound(limits.queuedMaxRequests());
+        this.requestQueue = new RequestQueueBound(limits.queuedMaxRequests(), limits.queuedMaxRequestBytes());
         for (ServedListener l : this.listeners) {
             if (states.put(l.settings().listenerName(), new ServerState(l.settings(), connectionLimits, requestQueue)) != null) {
                 throw new IllegalArgumentException("listener " + l.settings().listenerName() + " given twice");
@@ -221,6 +221,11 @@ public final class KafkaServer implements AutoCloseable {
     /** Requests read and not yet handed to a handler ({@code queued.max.requests}), for tests. */
     int queuedRequests() {
         return requestQueue.queued();
+    }
+
+    /** Bytes of request frames held ({@code queued.max.request.bytes}), for tests. */
+    long queuedRequestBytes() {
+        return requestQueue.heldBytes();
     }
 
     /** Bytes written and not yet sent to the socket, across every connection (file regions included), for tests. */

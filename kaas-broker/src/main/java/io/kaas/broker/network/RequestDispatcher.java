@@ -50,9 +50,10 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private final Executor requestExecutor;
     private final ServerState state;
     private ResponseQueue queue;
-    /** Frames read while the request queue was full, in arrival order (owned until processed or released). */
+    /** Frames read and not yet processed, in arrival order (owned until processed or released): see processParked. */
     private final ArrayDeque<ByteBuf> parked = new ArrayDeque<>();
     private boolean awaitingRequestQueue;
+    private boolean unparkScheduled;
     private ClientSession session;
     private long lastActivity = System.nanoTime();
 
@@ -64,7 +65,22 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        queue = new ResponseQueue(ctx, state.inFlight(), state.settings().maxInFlightPerConnection());
+        queue = new ResponseQueue(ctx, state.inFlight(), state.settings().maxInFlightPerConnection(), delta -> {
+            state.requestQueue().held(delta);
+            // A response sent frees its request's bytes: frames kept aside may go on (later on the loop, not from
+            // inside the queue's own write).
+            if (delta < 0 && !parked.isEmpty() && !unparkScheduled) {
+                unparkScheduled = true;
+                try {
+                    ctx.executor().execute(() -> {
+                        unparkScheduled = false;
+                        processParked(ctx);
+                    });
+                } catch (RejectedExecutionException e) {
+                    unparkScheduled = false; // shutting down: the connection closes with its frames
+                }
+            }
+        });
     }
 
     @Override
@@ -136,10 +152,12 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     /**
      * Processes the frames read, in arrival order, while there is room: fewer than the in-flight bound pending on
-     * this connection, its responses not backed up (the channel writable: a client that does not read its responses
-     * gets no more of its requests handled) and a place in the broker-wide request queue
-     * ({@code queued.max.requests}). Otherwise the frames wait, undecoded, and the connection is not read until a
-     * response is written, the channel drains or the request queue drains.
+     * this connection and less than one largest frame ({@code socket.request.max.bytes}) of request bytes held by
+     * it (so pipelining never holds more than about two of the largest requests per connection, where Kafka holds
+     * one); its responses not backed up (the channel writable: a client that does not read its responses gets no
+     * more of its requests handled); and a place in the broker-wide request queue ({@code queued.max.requests},
+     * {@code queued.max.request.bytes}). Otherwise the frames wait, undecoded, and the connection is not read until
+     * a response is written, the channel drains or the request queue drains.
      */
     private void processParked(ChannelHandlerContext ctx) {
         while (!parked.isEmpty()) {
@@ -147,7 +165,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                 releaseParked();
                 return;
             }
-            if (queue.size() >= state.settings().maxInFlightPerConnection() || !ctx.channel().isWritable()) {
+            if (queue.size() >= state.settings().maxInFlightPerConnection() || !ctx.channel().isWritable()
+                    || queue.heldBytes() >= state.settings().maxFrameBytes()) {
                 queue.holdReads(true);
                 return;
             }
@@ -273,6 +292,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                     last.parts().forEach(ReferenceCountUtil::safeRelease);
                 }
                 slot.releaseAbandoned(state.inFlight());
+                state.requestQueue().held(-slot.frameBytes());
             }
         });
     }

@@ -9,6 +9,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 
 /**
  * The requests of one connection in arrival order, each a slot completed (possibly out of order) with
@@ -40,11 +41,13 @@ final class ResponseQueue {
 
     static final class Slot {
         private final ByteBuf frame;
+        private final int frameBytes;
         private Outcome outcome;
         private boolean written;
 
         private Slot(ByteBuf frame) {
             this.frame = frame;
+            this.frameBytes = frame.capacity();
         }
 
         /** Frees a slot whose event loop is gone, so it can never be completed through the queue. */
@@ -52,26 +55,40 @@ final class ResponseQueue {
             ReferenceCountUtil.safeRelease(frame);
             serverInFlight.decrementAndGet();
         }
+
+        /** The size of the request frame this slot holds. */
+        int frameBytes() {
+            return frameBytes;
+        }
     }
 
     private final ChannelHandlerContext ctx;
     private final AtomicInteger serverInFlight;
     private final int maxInFlight;
+    private final IntConsumer heldBytesChanged;
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
     private boolean closed;
     private boolean paused;
     private boolean draining;
     private boolean held;
+    private long heldBytes;
 
-    ResponseQueue(ChannelHandlerContext ctx, AtomicInteger serverInFlight, int maxInFlight) {
+    /**
+     * @param heldBytesChanged given (on the event loop) the size of each request frame a slot takes (positive) and,
+     *                         once the slot is done with, releases (negative)
+     */
+    ResponseQueue(ChannelHandlerContext ctx, AtomicInteger serverInFlight, int maxInFlight, IntConsumer heldBytesChanged) {
         this.ctx = ctx;
         this.serverInFlight = serverInFlight;
         this.maxInFlight = maxInFlight;
+        this.heldBytesChanged = heldBytesChanged;
     }
 
     /** A new slot at the tail, owning {@code frame}. */
     Slot open(ByteBuf frame) {
         Slot slot = new Slot(frame);
+        heldBytes += slot.frameBytes;
+        heldBytesChanged.accept(slot.frameBytes);
         slots.add(slot);
         serverInFlight.incrementAndGet();
         updateAutoRead();
@@ -136,7 +153,7 @@ final class ResponseQueue {
         updateAutoRead();
     }
 
-    /** Stops (or resumes) reading while the broker-wide request queue is full ({@code queued.max.requests}). */
+    /** Stops (or resumes) reading while the dispatcher keeps frames aside, waiting for room. */
     void holdReads(boolean hold) {
         held = hold;
         updateAutoRead();
@@ -146,7 +163,15 @@ final class ResponseQueue {
         return slots.size();
     }
 
-    /** Re-evaluates whether the connection is read: not while too many requests are pending or writes back up. */
+    /** Bytes of the request frames this connection holds: read and not yet answered (or whose answer is being sent). */
+    long heldBytes() {
+        return heldBytes;
+    }
+
+    /**
+     * Re-evaluates whether the connection is read: not while too many requests are pending, writes back up, or the
+     * dispatcher holds reads (frames waiting for room, see {@link #holdReads}).
+     */
     void updateAutoRead() {
         if (closed) {
             return;
@@ -183,8 +208,10 @@ final class ResponseQueue {
         if (slot.outcome != null && !slot.written) {
             discard(slot.outcome);
         }
+        heldBytes -= slot.frameBytes;
         ReferenceCountUtil.safeRelease(slot.frame);
         serverInFlight.decrementAndGet();
+        heldBytesChanged.accept(-slot.frameBytes);
     }
 
     private static void discard(Outcome outcome) {

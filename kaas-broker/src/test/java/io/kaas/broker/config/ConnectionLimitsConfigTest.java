@@ -27,8 +27,11 @@ class ConnectionLimitsConfigTest {
         assertThat(c.maxConnectionsPerIp()).isEqualTo(Integer.MAX_VALUE);
         assertThat(c.perIpOverrides()).isEmpty();
         assertThat(c.queuedMaxRequests()).isEqualTo(500);
+        assertThat(c.queuedMaxRequestBytes()).as("no bound").isEqualTo(-1);
+        assertThat(limits(Map.of("queued.max.request.bytes", "1048576")).queuedMaxRequestBytes()).isEqualTo(1048576);
         assertThat(BrokerConfig.of(TWO_LISTENERS).entries()).extracting(ConfigEntry::name)
-            .contains("max.connections", "max.connections.per.ip", "max.connections.per.ip.overrides", "queued.max.requests");
+            .contains("max.connections", "max.connections.per.ip", "max.connections.per.ip.overrides", "queued.max.requests",
+                "queued.max.request.bytes");
         assertThat(BrokerConfig.of(Map.of("max.connections", "5", "listener.name.plaintext.max.connections", "2"))
             .unknownKeys()).isEmpty();
     }
@@ -66,7 +69,9 @@ class ConnectionLimitsConfigTest {
             Map.entry("listener.name.internal.max.connections=-2", "listener.name.internal.max.connections"),
             Map.entry("listener.name.internal.max.connections=x", "listener.name.internal.max.connections"),
             Map.entry("queued.max.requests=0", "queued.max.requests"),
-            Map.entry("queued.max.requests=-5", "queued.max.requests"));
+            Map.entry("queued.max.requests=-5", "queued.max.requests"),
+            Map.entry("queued.max.request.bytes=lots", "queued.max.request.bytes"),
+            Map.entry("queued.max.request.bytes=1e9", "queued.max.request.bytes"));
         bad.forEach((setting, key) -> {
             String[] kv = setting.split("=", 2);
             assertThatThrownBy(() -> limits(Map.of(kv[0], kv[1]))).as(setting)

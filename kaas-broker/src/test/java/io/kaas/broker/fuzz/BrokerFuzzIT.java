@@ -1,5 +1,7 @@
 package io.kaas.broker.fuzz;
 
+import io.kaas.broker.request.ApiContracts;
+import io.kaas.broker.request.ApiSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
@@ -17,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -360,11 +363,27 @@ class BrokerFuzzIT {
         return ++correlation;
     }
 
+    /**
+     * The versions the broker advertises and serves: a version advertised only for a client's feature detection
+     * (SaslHandshake v0 for librdkafka, below its contract's served minimum) closes the connection by design.
+     */
     private static List<ApiVersion> servedVersions() throws IOException {
+        Map<Short, Short> servedFrom = new HashMap<>();
+        for (java.lang.reflect.Field f : ApiContracts.class.getFields()) {
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) && f.getType() == ApiSpec.class) {
+                try {
+                    ApiSpec<?, ?> spec = (ApiSpec<?, ?>) f.get(null);
+                    servedFrom.put(spec.api().apiKey(), spec.minVersion());
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
         List<ApiVersion> out = new ArrayList<>();
         try (RawClient c = new RawClient(port)) {
             c.apiVersions((short) 3, 1).apiKeys().forEach(k -> {
-                for (short v = k.minVersion(); v <= k.maxVersion(); v++) {
+                for (short v = (short) Math.max(k.minVersion(), servedFrom.getOrDefault(k.apiKey(), k.minVersion()));
+                     v <= k.maxVersion(); v++) {
                     if (RandomRequests.hasSchema(k.apiKey(), v)) {
                         out.add(new ApiVersion(k.apiKey(), v));
                     }

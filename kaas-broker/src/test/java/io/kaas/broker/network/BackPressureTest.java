@@ -13,6 +13,8 @@ import io.kaas.broker.request.ServedApi;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.FetchRequestData;
 import io.kaas.wire.message.FetchResponseData;
+import io.kaas.wire.message.ProduceRequestData;
+import io.kaas.wire.message.ProduceResponseData;
 import io.kaas.wire.protocol.Records;
 import io.kaas.wire.protocol.RecordsOutput;
 import io.netty.buffer.Unpooled;
@@ -87,6 +89,93 @@ class BackPressureTest {
     @Test
     void aClientNotReadingItsBufferResponsesIsBackPressured() throws Exception {
         pipelineWithoutReading(new BigFetch(null));
+    }
+
+    /** Produce stand-in that answers only once the test opens its gate. */
+    private static final class GatedProduce implements ApiHandler<ProduceRequestData, ProduceResponseData> {
+        static final ApiSpec<ProduceRequestData, ProduceResponseData> SPEC = ApiSpec.of(ApiMessageType.PRODUCE, 3, 13);
+        final AtomicInteger handled = new AtomicInteger();
+        final CompletableFuture<Void> gate = new CompletableFuture<>();
+
+        @Override
+        public CompletableFuture<ProduceResponseData> handle(RequestContext context, ProduceRequestData request) {
+            handled.incrementAndGet();
+            return gate.thenApply(v -> new ProduceResponseData());
+        }
+    }
+
+    @Test
+    void aConnectionHoldsAboutOneLargestFrameOfRequestsAtOnceHoweverManyItPipelines() throws Exception {
+        int maxFrame = 1 << 20;
+        NetworkSettings settings = new NetworkSettings("PLAINTEXT", SecurityProtocol.PLAINTEXT, "127.0.0.1", 0, maxFrame, 1,
+            2, MAX_IN_FLIGHT, -1, -1, Duration.ofSeconds(2), Duration.ZERO);
+        GatedProduce produce = new GatedProduce();
+        try (KafkaServer server = new KafkaServer(settings);
+             RawClient client = new RawClient(server.start(HandlerRegistry.of(List.of(ServedApi.of(GatedProduce.SPEC, produce))))
+                 .getPort())) {
+            int requests = 6;
+            ByteArrayOutputStream batch = new ByteArrayOutputStream();
+            for (int i = 0; i < requests; i++) {
+                batch.write(RawClient.frame(ApiMessageType.PRODUCE, (short) 9, i, new ProduceRequestData().setAcks((short) 1)
+                    .setTimeoutMs(1000).setTopicData(List.of(new ProduceRequestData.TopicProduceData().setName("t")
+                        .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(0)
+                            .setRecords(Records.of(Unpooled.wrappedBuffer(new byte[600 * 1024])))))))));
+            }
+            Thread writer = new Thread(() -> {
+                try {
+                    client.sendBytes(batch.toByteArray());
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            writer.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> produce.handled.get() == 2);
+            Thread.sleep(300);
+            assertThat(produce.handled.get()).as("600 KiB + 600 KiB held: the third waits, however many are pipelined")
+                .isEqualTo(2);
+
+            produce.gate.complete(null);
+            for (int i = 0; i < requests; i++) {
+                assertThat(client.readFrame().getInt()).as("response %d in order", i).isEqualTo(i);
+            }
+            writer.join(10_000);
+            assertThat(produce.handled.get()).isEqualTo(requests);
+        }
+    }
+
+    @Test
+    void queuedMaxRequestBytesBoundsTheRequestBytesHeldAcrossConnections() throws Exception {
+        NetworkSettings settings = new NetworkSettings("PLAINTEXT", SecurityProtocol.PLAINTEXT, "127.0.0.1", 0, 4 << 20, 1,
+            2, MAX_IN_FLIGHT, -1, -1, Duration.ofSeconds(2), Duration.ZERO);
+        GatedProduce produce = new GatedProduce();
+        try (KafkaServer server = new KafkaServer(settings, new ConnectionLimitsConfig(Integer.MAX_VALUE, Map.of(),
+                Integer.MAX_VALUE, Map.of(), 500, 1 << 20))) {
+            int port = server.start(HandlerRegistry.of(List.of(ServedApi.of(GatedProduce.SPEC, produce)))).getPort();
+            try (RawClient a = new RawClient(port); RawClient b = new RawClient(port)) {
+                a.sendBytes(produceFrame(1, 600 * 1024));
+                await().atMost(Duration.ofSeconds(10)).until(() -> produce.handled.get() == 1);
+                b.sendBytes(produceFrame(2, 600 * 1024));
+                await().atMost(Duration.ofSeconds(10)).until(() -> produce.handled.get() == 2);
+                a.sendBytes(produceFrame(3, 600 * 1024));
+                Thread.sleep(300);
+                assertThat(produce.handled.get()).as("1.2 MiB held, over queued.max.request.bytes: the third waits").isEqualTo(2);
+                assertThat(server.queuedRequestBytes()).isGreaterThanOrEqualTo(1 << 20);
+
+                produce.gate.complete(null);
+                assertThat(a.readFrame().getInt()).isEqualTo(1);
+                assertThat(b.readFrame().getInt()).isEqualTo(2);
+                assertThat(a.readFrame().getInt()).isEqualTo(3);
+                assertThat(produce.handled.get()).isEqualTo(3);
+                await().atMost(Duration.ofSeconds(5)).until(() -> server.queuedRequestBytes() == 0);
+            }
+        }
+    }
+
+    private static byte[] produceFrame(int correlationId, int recordBytes) {
+        return RawClient.frame(ApiMessageType.PRODUCE, (short) 9, correlationId, new ProduceRequestData().setAcks((short) 1)
+            .setTimeoutMs(1000).setTopicData(List.of(new ProduceRequestData.TopicProduceData().setName("t")
+                .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(0)
+                    .setRecords(Records.of(Unpooled.wrappedBuffer(new byte[recordBytes]))))))));
     }
 
     private void pipelineWithoutReading(BigFetch fetch) throws Exception {

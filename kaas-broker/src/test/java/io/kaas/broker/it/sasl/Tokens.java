@@ -12,24 +12,24 @@ import org.jose4j.jwt.JwtClaims;
 import org.jose4j.jwt.NumericDate;
 
 /** An identity provider made in the test with jose4j: an RSA key made now, its public JWKS file, signed JWTs. */
-final class Tokens {
+public final class Tokens {
 
     private final RsaJsonWebKey key;
 
-    Tokens(String keyId) throws Exception {
+    public Tokens(String keyId) throws Exception {
         key = RsaJwkGenerator.generateJwk(2048);
         key.setKeyId(keyId);
     }
 
     /** Writes this issuer's public key as a JWKS to {@code file}. */
-    Path writeJwks(Path file) throws Exception {
+    public Path writeJwks(Path file) throws Exception {
         PublicJsonWebKey pub = PublicJsonWebKey.Factory.newPublicJwk(key.getPublicKey());
         pub.setKeyId(key.getKeyId());
         return Files.writeString(file, new JsonWebKeySet(pub).toJson());
     }
 
     /** A JWT for {@code sub}, issued now, expiring in {@code lifetimeSeconds} (negative: already expired). */
-    String token(String sub, long lifetimeSeconds) throws Exception {
+    public String token(String sub, long lifetimeSeconds) throws Exception {
         JwtClaims c = new JwtClaims();
         c.setSubject(sub);
         c.setIssuer("https://idp.test");

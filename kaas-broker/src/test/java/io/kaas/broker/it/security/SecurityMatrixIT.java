@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.kaas.broker.it.ExternalProcesses;
 import io.kaas.broker.it.KafkaClients;
 import io.kaas.broker.it.TestBroker;
+import io.kaas.broker.it.sasl.Tokens;
 import io.kaas.broker.it.tls.TestPki;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,7 +47,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Every listener type with every SASL mechanism, from real clients: one broker with a PLAINTEXT, an SSL, a
  * SASL_PLAINTEXT and a SASL_SSL listener (certificates made here), PLAIN users from the JAAS config and SCRAM users
- * created through the Admin on the PLAINTEXT listener (so they live in the cluster-state store). The Java
+ * created through the Admin on the PLAINTEXT listener (so they live in the cluster-state store), OAUTHBEARER tokens
+ * signed here and checked against a JWKS file. The Java
  * Producer, Consumer and Admin on each combination; kcat (librdkafka) with SCRAM on both SASL listeners; kafkajs
  * with SCRAM; wrong passwords refused with Kafka's message.
  */
@@ -56,12 +58,15 @@ class SecurityMatrixIT {
     private static final String PASSWORD = "store-secret";
     private static final String PLAIN_MODULE = "org.apache.kafka.common.security.plain.PlainLoginModule";
     private static final String SCRAM_MODULE = "org.apache.kafka.common.security.scram.ScramLoginModule";
+    private static final String OAUTH_MODULE = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule";
+    private static final String ALLOWED_URLS = "org.apache.kafka.sasl.oauthbearer.allowed.urls";
 
     @TempDir
     static Path dir;
     static TestPki pki;
     static Path trustP12;
     static Path caPem;
+    static Path tokenFile;
     static TestBroker broker;
 
     @BeforeAll
@@ -70,13 +75,27 @@ class SecurityMatrixIT {
         Path serverP12 = pki.issue("CN=kaas-broker").keyStore(dir.resolve("server.p12"), "PKCS12", PASSWORD);
         trustP12 = pki.trustStore(dir.resolve("trust.p12"), "PKCS12", PASSWORD);
         caPem = Files.writeString(dir.resolve("ca.pem"), pki.caPem());
+        // OAUTHBEARER: an identity provider made here; the broker checks tokens against its JWKS file, the
+        // clients read a signed token from a file (Kafka's OAuthBearerLoginCallbackHandler).
+        Tokens idp = new Tokens("matrix-key");
+        String jwks = idp.writeJwks(dir.resolve("jwks.json")).toUri().toString();
+        tokenFile = Files.writeString(dir.resolve("token.jwt"), idp.token("svc-dave", 600));
+        System.setProperty(ALLOWED_URLS, jwks + "," + tokenFile.toUri());
         String plainUsers = PLAIN_MODULE + " required user_alice=\"alice-secret\" user_bob=\"bob-secret\";";
         Map<String, String> c = new HashMap<>();
         c.put("listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0");
         c.put("ssl.keystore.type", "PKCS12");
         c.put("ssl.keystore.location", serverP12.toString());
         c.put("ssl.keystore.password", PASSWORD);
-        c.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512");
+        c.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER");
+        c.put("sasl.oauthbearer.jwks.endpoint.url", jwks);
+        c.put("sasl.oauthbearer.expected.audience", "kaas");
+        c.put("sasl.oauthbearer.expected.issuer", "https://idp.test");
+        for (String listener : List.of("sasl_plaintext", "sasl_ssl")) {
+            c.put("listener.name." + listener + ".oauthbearer.sasl.jaas.config", OAUTH_MODULE + " required;");
+            c.put("listener.name." + listener + ".oauthbearer.sasl.server.callback.handler.class",
+                "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler");
+        }
         c.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", plainUsers);
         c.put("listener.name.sasl_ssl.plain.sasl.jaas.config", plainUsers);
         broker = TestBroker.builder(dir.resolve("data")).config(c).start();
@@ -93,6 +112,7 @@ class SecurityMatrixIT {
 
     @AfterAll
     static void stop() {
+        System.clearProperty(ALLOWED_URLS);
         if (broker != null) {
             broker.close();
         }
@@ -111,7 +131,13 @@ class SecurityMatrixIT {
             p.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, trustP12.toString());
             p.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, PASSWORD);
         }
-        if (listener.startsWith("SASL")) {
+        if (mechanism.equals("OAUTHBEARER")) {
+            p.put(SaslConfigs.SASL_MECHANISM, mechanism);
+            p.put(SaslConfigs.SASL_JAAS_CONFIG, OAUTH_MODULE + " required;");
+            p.put(SaslConfigs.SASL_LOGIN_CALLBACK_HANDLER_CLASS,
+                "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler");
+            p.put(SaslConfigs.SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL, tokenFile.toUri().toString());
+        } else if (listener.startsWith("SASL")) {
             p.put(SaslConfigs.SASL_MECHANISM, mechanism);
             String module = mechanism.equals("PLAIN") ? PLAIN_MODULE : SCRAM_MODULE;
             p.put(SaslConfigs.SASL_JAAS_CONFIG, module + " required username=\"" + user + "\" password=\"" + password + "\";");
@@ -137,6 +163,8 @@ class SecurityMatrixIT {
         "SASL_SSL, PLAIN, bob, bob-secret",
         "SASL_SSL, SCRAM-SHA-256, carol, carol-secret",
         "SASL_SSL, SCRAM-SHA-512, carol, carol-secret-512",
+        "SASL_PLAINTEXT, OAUTHBEARER, svc-dave, -",
+        "SASL_SSL, OAUTHBEARER, svc-dave, -",
     })
     void theJavaClientsProduceConsumeAndAdministerOverEveryListenerAndMechanism(String listener, String mechanism,
                                                                                String user, String password) throws Exception {
