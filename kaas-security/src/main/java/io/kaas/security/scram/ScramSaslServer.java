@@ -1,5 +1,7 @@
 package io.kaas.security.scram;
 
+import io.kaas.security.sasl.SaslAuthenticationFailure;
+
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -69,17 +71,20 @@ public final class ScramSaslServer implements SaslServer {
                 default -> throw new SaslException("Unexpected SCRAM message in server state " + state);
             };
         } catch (ClientVisibleFailure e) {
+            String user = attemptedUser();
             fail();
-            throw new SaslException(e.getMessage());
+            throw new SaslAuthenticationFailure(e.getMessage(), user);
         } catch (SaslException e) {
+            String user = attemptedUser();
             fail();
-            LOG.debug("SASL/{} authentication of {} failed: {}", mechanism.mechanismName(), userForLog(), e.getMessage());
-            throw new SaslException(invalidCredentialsMessage(mechanism));
+            LOG.debug("SASL/{} authentication of {} failed: {}", mechanism.mechanismName(), userForLog(user), e.getMessage());
+            throw new SaslAuthenticationFailure(invalidCredentialsMessage(mechanism), user, e.getMessage());
         } catch (RuntimeException e) {
+            String user = attemptedUser();
             fail();
             LOG.warn("SASL/{} authentication of {} failed: credentials could not be read", mechanism.mechanismName(),
-                    userForLog(), e);
-            throw new SaslException(invalidCredentialsMessage(mechanism));
+                    userForLog(user), e);
+            throw new SaslAuthenticationFailure(invalidCredentialsMessage(mechanism), user, "credentials could not be read");
         }
     }
 
@@ -108,8 +113,10 @@ public final class ScramSaslServer implements SaslServer {
 
     private byte[] clientFinal(byte[] response) throws SaslException {
         ScramMessages.ClientFinal fin = ScramMessages.ClientFinal.parse(response);
-        if (!fin.nonce().equals(nonce)) {
-            throw new SaslException("the nonce of the client final message is not the exchange's");
+        // As Kafka's ScramSaslServer: the nonce must end with the exchange's (client + server) nonce. librdkafka
+        // sends its client nonce once more in front of it, and Kafka accepts that.
+        if (!fin.nonce().endsWith(nonce)) {
+            throw new SaslException("the nonce of the client final message does not end with the exchange's");
         }
         if (!Arrays.equals(fin.channelBinding(), clientFirst.gs2Header().getBytes(StandardCharsets.UTF_8))) {
             throw new SaslException("the channel binding does not repeat the gs2 header");
@@ -146,8 +153,13 @@ public final class ScramSaslServer implements SaslServer {
         return new ScramCredential(salt, key, key, ScramMechanism.MIN_ITERATIONS);
     }
 
-    private String userForLog() {
-        return clientFirst == null ? "a client" : "user " + clientFirst.username();
+    /** The user name of the client first message, or null before it was read. */
+    private String attemptedUser() {
+        return clientFirst == null ? null : clientFirst.username();
+    }
+
+    private static String userForLog(String user) {
+        return user == null ? "a client" : "user " + user;
     }
 
     private void fail() {

@@ -234,9 +234,52 @@ class ScramSaslServerTest {
         assertThat(server.isComplete()).isTrue();
     }
 
+    /**
+     * librdkafka's client final message sends its client nonce once more in front of the exchange's nonce
+     * ({@code r=<client nonce><client nonce><server nonce>}); Kafka's server only asks that the nonce end with the
+     * exchange's, so kcat logs in against Kafka, and must against kaas. The proof is computed over that message.
+     */
+    @Test
+    void librdkafkasNonceWithTheClientNonceRepeatedIsAcceptedAsKafkaDoes() throws Exception {
+        ScramMechanism m = ScramMechanism.SCRAM_SHA_256;
+        byte[] salt = ScramCredentials.randomSalt(m);
+        store.put(m + "/carol", ScramCredentials.fromPassword(m, "carol-secret", salt, 4096));
+        SaslServer server = new ScramSaslServerFactory(m, lookup).newServer();
+        String clientNonce = "|7MMkvJ]8He7hxf:=YceEOynA25.<ZT~";
+        String bare = "n=carol,r=" + clientNonce;
+        String serverFirst = new String(server.evaluateResponse(("n,," + bare).getBytes(StandardCharsets.UTF_8)),
+                StandardCharsets.UTF_8);
+        String exchangeNonce = serverFirst.substring(2, serverFirst.indexOf(','));
+        assertThat(exchangeNonce).startsWith(clientNonce);
+        String withoutProof = "c=biws,r=" + clientNonce + exchangeNonce;
+        byte[] salted = ScramCredentials.saltedPassword(m, "carol-secret", salt, 4096);
+        byte[] clientKey = ScramCredentials.hmac(m, salted, "Client Key".getBytes(StandardCharsets.US_ASCII));
+        byte[] authMessage = (bare + "," + serverFirst + "," + withoutProof).getBytes(StandardCharsets.UTF_8);
+        byte[] signature = ScramCredentials.hmac(m, ScramCredentials.hash(m, clientKey), authMessage);
+        String proof = java.util.Base64.getEncoder().encodeToString(ScramCredentials.xor(clientKey, signature));
+        byte[] serverFinal = server.evaluateResponse((withoutProof + ",p=" + proof).getBytes(StandardCharsets.UTF_8));
+        byte[] serverKey = ScramCredentials.hmac(m, salted, "Server Key".getBytes(StandardCharsets.US_ASCII));
+        assertThat(new String(serverFinal, StandardCharsets.UTF_8)).isEqualTo("v="
+                + java.util.Base64.getEncoder().encodeToString(ScramCredentials.hmac(m, serverKey, authMessage)));
+        assertThat(server.isComplete()).isTrue();
+        assertThat(server.getAuthorizationID()).isEqualTo("carol");
+    }
+
+    @Test
+    void aFailureNamesTheUserTriedForTheBrokersLog() throws Exception {
+        addUser(ScramMechanism.SCRAM_SHA_256, "alice", "alice-secret", 4096);
+        SaslServer server = new ScramSaslServerFactory(ScramMechanism.SCRAM_SHA_256, lookup).newServer();
+        ScramSaslClient client = new ScramSaslClient(kafka(ScramMechanism.SCRAM_SHA_256), login("alice", "wrong", Map.of()));
+        byte[] first = server.evaluateResponse(client.evaluateChallenge(new byte[0]));
+        byte[] fin = client.evaluateChallenge(first);
+        assertThatThrownBy(() -> server.evaluateResponse(fin))
+                .isInstanceOfSatisfying(io.kaas.security.sasl.SaslAuthenticationFailure.class,
+                        f -> assertThat(f.attemptedUser()).isEqualTo("alice"));
+    }
+
     @Test
     void aWrongNonceIsRefused() throws Exception {
-        assertTamperedFinalRefused(fin -> fin.replaceFirst(",r=", ",r=x"));
+        assertTamperedFinalRefused(fin -> fin.replaceFirst(",r=", ",r=x").replaceFirst(",p=", "y,p="));
     }
 
     @Test
