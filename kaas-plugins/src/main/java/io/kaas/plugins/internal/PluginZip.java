@@ -10,6 +10,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Enumeration;
+import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -18,9 +19,12 @@ import java.util.zip.ZipFile;
  * start left there, so the folder always matches the zip (dropping a new zip in and restarting is
  * enough; removing the zip removes the plugin). Entries that would land outside the folder are refused.
  *
- * <p>A folder already expanded from the very same zip (same size and modification time, recorded in
- * a stamp file written last) is reused as it is: the RocksDB plugin is an 80 MiB zip, and expanding it
- * at every start would cost every broker start a few hundred milliseconds even when it is not selected.
+ * <p>A folder already expanded from the very same zip (same size, modification time and entries with their
+ * CRC-32s from the zip's central directory, recorded in a stamp file written last) is reused as it is: the
+ * RocksDB plugin is an 80 MiB zip, and expanding it at every start would cost every broker start a few
+ * hundred milliseconds even when it is not selected. The entries are part of the stamp because reproducible
+ * builds give every build of a plugin the same modification time, and a new build may differ from the old one
+ * by one byte (its {@code plugin.requires}) at the same size.
  */
 final class PluginZip {
     private PluginZip() {
@@ -46,10 +50,22 @@ final class PluginZip {
         return target;
     }
 
-    /** Identifies one version of the zip: its real path, size and modification time. */
+    /**
+     * Identifies one version of the zip: its real path, size, modification time, and a CRC-32 over every entry's
+     * name, size and CRC-32 as the central directory records them (read without inflating anything).
+     */
     private static String stamp(Path zip) throws IOException {
         BasicFileAttributes attrs = Files.readAttributes(zip, BasicFileAttributes.class);
-        return zip.toRealPath() + "\n" + attrs.size() + "\n" + attrs.lastModifiedTime().toMillis() + "\n";
+        CRC32 entries = new CRC32();
+        try (ZipFile file = new ZipFile(zip.toFile())) {
+            Enumeration<? extends ZipEntry> all = file.entries();
+            while (all.hasMoreElements()) {
+                ZipEntry e = all.nextElement();
+                entries.update((e.getName() + "\0" + e.getSize() + "\0" + e.getCrc() + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return zip.toRealPath() + "\n" + attrs.size() + "\n" + attrs.lastModifiedTime().toMillis() + "\n"
+            + Long.toHexString(entries.getValue()) + "\n";
     }
 
     private static void unzip(Path zip, Path target) throws IOException {
