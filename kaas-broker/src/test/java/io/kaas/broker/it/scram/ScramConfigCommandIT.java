@@ -2,12 +2,9 @@ package io.kaas.broker.it.scram;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.broker.it.KafkaConfigsTool;
 import io.kaas.broker.it.TestBroker;
-import java.io.File;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -24,39 +21,22 @@ class ScramConfigCommandIT {
     @TempDir
     Path dir;
 
-    record Run(int exitCode, String out) {
-    }
-
-    static Run kafkaConfigs(TestBroker broker, String... args) throws IOException, InterruptedException {
-        String classpath = System.getProperty("java.class.path");
-        String modulePath = System.getProperty("jdk.module.path");
-        if (modulePath != null && !modulePath.isEmpty()) {
-            classpath = classpath + File.pathSeparator + modulePath;
-        }
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", classpath, "kafka.admin.ConfigCommand", "--bootstrap-server", broker.bootstrap()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("kafka-configs " + String.join(" ", args) + " did not finish");
-        }
-        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    private static KafkaConfigsTool.Run kafkaConfigs(TestBroker broker, String... args) throws Exception {
+        return KafkaConfigsTool.run(broker, args);
     }
 
     @Test
     void kafkaConfigsAddsDescribesAndDeletesScramCredentials() throws Exception {
         try (TestBroker broker = TestBroker.builder(dir).start()) {
-            Run alter = kafkaConfigs(broker, "--alter", "--entity-type", "users", "--entity-name", "alice",
+            KafkaConfigsTool.Run alter = kafkaConfigs(broker, "--alter", "--entity-type", "users", "--entity-name", "alice",
                     "--add-config", "SCRAM-SHA-256=[iterations=8192,password=alice-secret]");
             assertThat(alter.exitCode()).as(alter.out()).isZero();
             assertThat(alter.out()).contains("Completed updating config for user alice.");
-            Run alter512 = kafkaConfigs(broker, "--alter", "--entity-type", "users", "--entity-name", "alice",
+            KafkaConfigsTool.Run alter512 = kafkaConfigs(broker, "--alter", "--entity-type", "users", "--entity-name", "alice",
                     "--add-config", "SCRAM-SHA-512=[password=alice-512]");
             assertThat(alter512.exitCode()).as(alter512.out()).isZero();
 
-            Run describe = kafkaConfigs(broker, "--describe", "--entity-type", "users", "--entity-name", "alice");
+            KafkaConfigsTool.Run describe = kafkaConfigs(broker, "--describe", "--entity-type", "users", "--entity-name", "alice");
             assertThat(describe.exitCode()).as(describe.out()).isZero();
             assertThat(describe.out()).contains("SCRAM credential configs for user-principal 'alice' are ")
                     .contains("SCRAM-SHA-256=iterations=8192").contains("SCRAM-SHA-512=iterations=4096")
@@ -64,21 +44,21 @@ class ScramConfigCommandIT {
             ScramCredentialsIT.authenticates(broker,
                     org.apache.kafka.common.security.scram.internals.ScramMechanism.SCRAM_SHA_256, "alice", "alice-secret");
 
-            Run tooFew = kafkaConfigs(broker, "--alter", "--entity-type", "users", "--entity-name", "bob",
+            KafkaConfigsTool.Run tooFew = kafkaConfigs(broker, "--alter", "--entity-type", "users", "--entity-name", "bob",
                     "--add-config", "SCRAM-SHA-256=[iterations=1000,password=bob-secret]");
             assertThat(tooFew.exitCode()).as(tooFew.out()).isNotZero();
             // The tool refuses it before asking (the broker's own refusal is ScramCredentialsIT's).
             assertThat(tooFew.out()).contains("Iterations 1000 is less than the minimum 4096 required for SCRAM-SHA-256");
             assertThat(broker.broker.clusterStore().scramCredentials("bob")).isEmpty();
 
-            Run delete = kafkaConfigs(broker, "--alter", "--entity-type", "users", "--entity-name", "alice",
+            KafkaConfigsTool.Run delete = kafkaConfigs(broker, "--alter", "--entity-type", "users", "--entity-name", "alice",
                     "--delete-config", "SCRAM-SHA-256");
             assertThat(delete.exitCode()).as(delete.out()).isZero();
-            Run after = kafkaConfigs(broker, "--describe", "--entity-type", "users", "--entity-name", "alice");
+            KafkaConfigsTool.Run after = kafkaConfigs(broker, "--describe", "--entity-type", "users", "--entity-name", "alice");
             assertThat(after.exitCode()).as(after.out()).isZero();
             assertThat(after.out()).contains("SCRAM-SHA-512=iterations=4096").doesNotContain("SCRAM-SHA-256=");
 
-            Run all = kafkaConfigs(broker, "--describe", "--entity-type", "users");
+            KafkaConfigsTool.Run all = kafkaConfigs(broker, "--describe", "--entity-type", "users");
             assertThat(all.exitCode()).as(all.out()).isZero();
             assertThat(all.out()).contains("SCRAM credential configs for user-principal 'alice' are SCRAM-SHA-512=iterations=4096")
                     .doesNotContain("'bob'");
