@@ -62,7 +62,7 @@ public final class OAuthBearerMechanism implements SaslMechanismFactory, AutoClo
      *                                  (missing, malformed, not allowed, an unreadable file) or a number is wrong
      */
     public static OAuthBearerMechanism create(MechanismSettings settings) {
-        JaasModule module = JaasConfig.of(settings);
+        JaasModule module = JaasConfig.of(settings, LOGIN_MODULE);
         if (!module.loginModule().equals(LOGIN_MODULE)) {
             throw new IllegalArgumentException(settings.describe(JaasConfig.KEY) + ": OAUTHBEARER needs the login module "
                 + LOGIN_MODULE + ", not " + module.loginModule());

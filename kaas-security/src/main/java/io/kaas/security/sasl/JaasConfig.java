@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A parsed {@code sasl.jaas.config} value in Kafka's syntax: one or more entries
@@ -45,22 +46,38 @@ public final class JaasConfig {
     }
 
     /**
-     * The one login module of the mechanism's {@code <mechanism>.sasl.jaas.config} in {@code settings}.
+     * The login module {@code loginModule} configures the mechanism with, looked up as a Kafka broker does: the
+     * mechanism's {@code listener.name.<l>.<mechanism>.sasl.jaas.config} (exactly one module), else the entry of
+     * that login module in the JAAS file's {@code <listener>.KafkaServer} or {@code KafkaServer} section
+     * ({@link JaasFile}, {@code -Djava.security.auth.login.config}).
      *
-     * @throws IllegalArgumentException naming the key when it is not set, malformed or holds several modules
+     * @throws IllegalArgumentException naming the key or the file when neither configures it, or it is malformed
+     *                                  or holds several modules
      */
-    public static JaasModule of(MechanismSettings settings) {
+    public static JaasModule of(MechanismSettings settings, String loginModule) {
         String key = settings.describe(KEY);
         String text = settings.mechanismValue(KEY);
-        if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException(key + " is not set: SASL mechanism " + settings.mechanism()
-                + " on listener " + settings.listenerName() + " needs its JAAS config (kaas reads no JAAS file)");
+        if (text != null && !text.isBlank()) {
+            try {
+                return parse(text).single();
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
+            }
         }
-        try {
-            return parse(text).single();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
+        Optional<JaasFile> file = JaasFile.fromSystemProperty();
+        String section = settings.listenerName().toLowerCase(java.util.Locale.ROOT) + "." + JaasFile.SERVER_SECTION;
+        if (file.isEmpty()) {
+            throw new IllegalArgumentException(key + " is not set, and there is no JAAS file (" + JaasFile.SYSTEM_PROPERTY
+                + "): SASL mechanism " + settings.mechanism() + " on listener " + settings.listenerName()
+                + " needs its JAAS config");
         }
+        JaasConfig config = file.get().serverSection(settings.listenerName()).orElseThrow(() ->
+            new IllegalArgumentException("Could not find a '" + JaasFile.SERVER_SECTION + "' or '" + section
+                + "' entry in the JAAS configuration " + file.get().file() + " (and " + key + " is not set)"));
+        return config.modules().stream().filter(m -> m.loginModule().equals(loginModule)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("the JAAS configuration " + file.get().file()
+                + " configures no " + loginModule + " for SASL mechanism " + settings.mechanism() + " on listener "
+                + settings.listenerName() + " (and " + key + " is not set)"));
     }
 
     private static JaasModule entry(Token first, Tokens tokens) {

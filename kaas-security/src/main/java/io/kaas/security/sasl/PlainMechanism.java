@@ -25,7 +25,7 @@ public final class PlainMechanism implements SaslMechanismFactory {
      */
     public static PlainMechanism create(MechanismSettings settings) {
         String key = settings.describe(JaasConfig.KEY);
-        JaasModule module = JaasConfig.of(settings);
+        JaasModule module = JaasConfig.of(settings, LOGIN_MODULE);
         if (!module.loginModule().equals(LOGIN_MODULE)) {
             throw new IllegalArgumentException(key + ": PLAIN needs the login module " + LOGIN_MODULE + ", not "
                 + module.loginModule());

@@ -79,13 +79,13 @@ class JaasConfigTest {
 
     @Test
     void ofSettingsNamesTheKeyOnEveryFailure() {
-        assertThatThrownBy(() -> JaasConfig.of(TestSettings.of("SASL_PLAINTEXT", "PLAIN", Map.of())))
+        assertThatThrownBy(() -> JaasConfig.of(TestSettings.of("SASL_PLAINTEXT", "PLAIN", Map.of()), "M"))
             .hasMessageContaining("listener.name.sasl_plaintext.plain.sasl.jaas.config is not set");
         assertThatThrownBy(() -> JaasConfig.of(TestSettings.of("SASL_PLAINTEXT", "PLAIN",
-                Map.of("plain.sasl.jaas.config", "M required a=b"))))
+                Map.of("plain.sasl.jaas.config", "M required a=b")), "M"))
             .hasMessage("listener.name.sasl_plaintext.plain.sasl.jaas.config: JAAS config entry not terminated by semi-colon");
         assertThatThrownBy(() -> JaasConfig.of(TestSettings.of("SASL_PLAINTEXT", "PLAIN",
-                Map.of("plain.sasl.jaas.config", "M required; N required;"))))
+                Map.of("plain.sasl.jaas.config", "M required; N required;")), "M"))
             .hasMessageContaining("contains 2 login modules");
     }
 }

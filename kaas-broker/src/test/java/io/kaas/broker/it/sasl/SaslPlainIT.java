@@ -108,6 +108,26 @@ class SaslPlainIT {
     }
 
     @Test
+    void withoutTheKeyTheBrokerReadsKafkaServerFromTheJaasFile() throws Exception {
+        java.nio.file.Path jaas = java.nio.file.Files.writeString(dir.resolve("kafka_server_jaas.conf"), """
+            KafkaServer {
+                %s required
+                username="admin" password="admin-secret"
+                user_alice="alice-secret";
+            };
+            """.formatted(SaslClients.PLAIN_MODULE));
+        System.setProperty("java.security.auth.login.config", jaas.toString());
+        try (TestBroker broker = TestBroker.builder(dir).config("listeners", SaslClients.LISTENER + "://127.0.0.1:0")
+                .config("sasl.enabled.mechanisms", "PLAIN").start();
+             Admin admin = SaslClients.admin(broker, SaslClients.plain("alice", "alice-secret"))) {
+            admin.createTopics(List.of(new NewTopic("from-jaas-file", 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
+            assertThat(admin.listTopics().names().get(20, TimeUnit.SECONDS)).contains("from-jaas-file");
+        } finally {
+            System.clearProperty("java.security.auth.login.config");
+        }
+    }
+
+    @Test
     void badSaslConfigStopsTheStartNamingTheKey() {
         assertThatThrownBy(() -> SaslClients.plainBroker(dir.resolve("a"), Map.of(
                 "listener.name.sasl_plaintext.plain.sasl.jaas.config", SaslClients.PLAIN_MODULE + " required user_alice=\"x\""))
