@@ -43,10 +43,16 @@ public class KafkaClients {
     }
 
     public Admin admin() {
+        return admin(Map.of());
+    }
+
+    /** An Admin client with bounded waits and {@code extra} (security settings, say) on top. */
+    public Admin admin(Map<String, Object> extra) {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000");
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
+        p.putAll(extra);
         return Admin.create(p);
     }
 

@@ -13,12 +13,10 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -51,12 +49,7 @@ class ScramAclIT {
     }
 
     private static Admin admin(TestBroker broker, Map<String, Object> security) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000");
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
-        p.putAll(security);
-        return Admin.create(p);
+        return broker.admin(security);
     }
 
     private static void produce(TestBroker broker, Map<String, Object> security, String topic) throws Exception {

@@ -4,7 +4,6 @@ import io.kaas.broker.it.TestBroker;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.config.SaslConfigs;
@@ -39,11 +38,6 @@ final class SaslClients {
 
     /** An Admin client of {@code broker} with {@code security}, bounded waits. */
     static Admin admin(TestBroker broker, Map<String, Object> security) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000");
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
-        p.putAll(security);
-        return Admin.create(p);
+        return broker.admin(security);
     }
 }

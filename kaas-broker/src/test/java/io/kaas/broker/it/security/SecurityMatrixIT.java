@@ -17,13 +17,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
@@ -146,12 +144,7 @@ class SecurityMatrixIT {
     }
 
     static Admin admin(String listener, Map<String, Object> security) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(listener));
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000");
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
-        p.putAll(security);
-        return Admin.create(p);
+        return KafkaClients.at(bootstrap(listener)).admin(security);
     }
 
     @ParameterizedTest(name = "{0} {1} as {2}")

@@ -18,12 +18,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.config.ConfigResource;
@@ -105,12 +103,7 @@ class TlsIT {
     }
 
     static Admin admin(String bootstrap, Map<String, Object> extra) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
-        p.putAll(extra);
-        return Admin.create(p);
+        return KafkaClients.at(bootstrap).admin(extra);
     }
 
     /** Creates topic {@code t}, produces {@code values} with acks=all and reads them back, all over {@code extra}. */
