@@ -5,4 +5,8 @@ public class ClusterStateException extends RuntimeException {
     public ClusterStateException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    public ClusterStateException(String message) {
+        super(message);
+    }
 }

@@ -7,17 +7,26 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Durable cluster state. Thread-safe; methods may block on I/O and are never called on a network
- * event loop. Every mutating method is durable when it returns (for the file store: written to a
- * temporary file, fsynced, renamed, directory fsynced); a failure to persist throws
- * {@link ClusterStateException} and leaves the previous state in force.
- * Closed once, if and only if it was opened successfully.
+ * Durable cluster state, shared by every broker of the cluster, and the coordination of those brokers. Thread-safe;
+ * methods may block on I/O and are never called on a network event loop. Every mutating method is durable when it
+ * returns (for the file store: written to a temporary file, fsynced, renamed, directory fsynced; for ZooKeeper:
+ * acknowledged by a quorum); a failure to persist throws {@link ClusterStateException} and leaves the previous state in
+ * force. Getters answer from memory where the store can (a store shared by several brokers keeps its copy current with
+ * watches and tells {@link ClusterListener}s). Closed once, if and only if it was opened successfully.
  *
- * <p>Besides topics, the store keeps the committed offsets of consumer groups: the group coordinator
- * holds group membership in memory and only offsets are durable, as in Kafka, where a restarted
- * coordinator reloads offsets and members rejoin. It also keeps each group's own configs (Kafka's GROUP
- * config resource), low-rate metadata like a topic's configs, and the SCRAM credentials of SASL users
- * (salted and hashed as RFC 5802 says, managed with AlterUserScramCredentials).
+ * <p><b>What is kept here.</b> Low-rate metadata: topics and their configs, each group's own configs (Kafka's GROUP
+ * config resource), ACLs, the SCRAM credentials of SASL users (salted and hashed as RFC 5802 says), producer-id
+ * blocks, and the coordination state: live brokers, the controller, the partition assignments with their leader epochs
+ * and requested partition moves. High-rate state is not: committed offsets and transaction state live in the internal
+ * partitions {@code __consumer_offsets} and {@code __transaction_state} on the shared volume, owned like any partition.
+ *
+ * <p><b>Coordination.</b> A broker joins by {@link #registerBroker registering} (tied to its {@link #session()}: the
+ * registration ends with the session), takes part in the {@link #electController controller election}, and follows
+ * {@link #assignments()}. Only the controller writes assignments, with compare-and-set on each topic's version and on
+ * its {@link ControllerTerm}, so two brokers can never both believe they won a write. A broker acts as the writer of a
+ * partition only while its lease holds ({@link ClusterSession#leaseValid()}) and the assignment names its current
+ * registration. The embedded single-broker {@code files} store has one broker, always the controller, and a lease that
+ * never ends; it locks the data directory so that no second broker can use it.
  */
 public interface ClusterStateStore extends AutoCloseable {
 
@@ -49,6 +58,8 @@ public interface ClusterStateStore extends AutoCloseable {
      */
     long allocateProducerIdBlock(int size);
 
+    // ---- committed offsets kept by stores before SPI 5 (TRANSITIONAL: read once to move them to __consumer_offsets) ----
+
     /**
      * Stores committed offsets of consumer group {@code groupId}, replacing any earlier commit of the
      * same partitions and keeping the group's other partitions. All or nothing: durable when it
@@ -59,29 +70,43 @@ public interface ClusterStateStore extends AutoCloseable {
      * @param groupId the group id: any characters, possibly empty (Kafka accepts "" in OffsetCommit)
      * @param offsets the offsets by partition; empty changes nothing
      */
-    void commitOffsets(String groupId, Map<TopicPartitionRef, CommittedOffset> offsets);
+    @Deprecated
+    default void commitOffsets(String groupId, Map<TopicPartitionRef, CommittedOffset> offsets) {
+        throw new UnsupportedOperationException("committed offsets live in __consumer_offsets");
+    }
 
     /**
      * The offsets committed by {@code groupId}, empty if none. A snapshot; reads from memory where the
      * store can, so it is cheap enough to call on every OffsetFetch.
      */
-    Map<TopicPartitionRef, CommittedOffset> committedOffsets(String groupId);
+    @Deprecated
+    default Map<TopicPartitionRef, CommittedOffset> committedOffsets(String groupId) {
+        return Map.of();
+    }
 
     /** The ids of every group with at least one committed offset, in no particular order. A snapshot. */
-    Collection<String> groupsWithOffsets();
+    @Deprecated
+    default Collection<String> groupsWithOffsets() {
+        return java.util.List.of();
+    }
 
     /**
      * Removes every committed offset of {@code groupId} (DeleteGroups, offset expiry). Durable on
      * return; a group without offsets is not an error.
      */
-    void deleteGroup(String groupId);
+    @Deprecated
+    default void deleteGroup(String groupId) {
+    }
 
     /**
      * Removes the committed offsets of {@code partitions} from {@code groupId} (OffsetDelete, expiry),
      * keeping its others; when none remain the group is removed as by {@link #deleteGroup}. Durable on
      * return; partitions without an offset are ignored.
      */
-    void deleteOffsets(String groupId, Collection<TopicPartitionRef> partitions);
+    @Deprecated
+    default void deleteOffsets(String groupId, Collection<TopicPartitionRef> partitions) {
+        throw new UnsupportedOperationException("committed offsets live in __consumer_offsets");
+    }
 
     /**
      * The dynamic config overrides of group {@code groupId} (Kafka's GROUP config resource:
@@ -146,6 +171,87 @@ public interface ClusterStateStore extends AutoCloseable {
      * failure throws {@link ClusterStateException} and every binding stays.
      */
     void removeAcls(Collection<AclBinding> bindings);
+
+    // ---- coordination (SPI 5) ----
+
+    /** This broker's session, and the lease that says whether it may act as a writer now. */
+    default ClusterSession session() {
+        throw new UnsupportedOperationException("SPI 5: session");
+    }
+
+    /**
+     * Registers this broker, tied to its session: the registration ends when the session does (or the store closes).
+     * After an {@link SessionState#EXPIRED expired} session the store registers the same registration again by itself,
+     * under a new broker epoch, before it reports {@link SessionState#CONNECTED} (if the node id was taken meanwhile it
+     * logs that and stays unregistered, reporting {@link ClusterListener#brokersChanged}). Called once per store.
+     *
+     * @return the registration with its broker epoch
+     * @throws BrokerIdInUseException if a live broker (another registration) holds {@code registration.nodeId()}
+     */
+    default LiveBroker registerBroker(BrokerRegistration registration) {
+        throw new UnsupportedOperationException("SPI 5: registerBroker");
+    }
+
+    /** The brokers registered now, by node id. A snapshot, from memory. */
+    default java.util.Map<Integer, LiveBroker> liveBrokers() {
+        throw new UnsupportedOperationException("SPI 5: liveBrokers");
+    }
+
+    /**
+     * Enters this broker into the controller election; {@code listener} is told when its terms begin and end, for as
+     * long as the store is open (after an expired session the store enters it again by itself). Called once.
+     */
+    default void electController(ControllerListener listener) {
+        throw new UnsupportedOperationException("SPI 5: electController");
+    }
+
+    /** The controller as the store knows it now, if one is elected. From memory. */
+    default Optional<ControllerTerm> controller() {
+        throw new UnsupportedOperationException("SPI 5: controller");
+    }
+
+    /** Every topic's assignment, by topic id, each with its version. A snapshot, from memory. */
+    default java.util.Map<UUID, TopicAssignment> assignments() {
+        throw new UnsupportedOperationException("SPI 5: assignments");
+    }
+
+    /**
+     * Writes {@code changes}, all or nothing, if {@code term} is still the controller's term and each change's
+     * {@link TopicAssignment#version()} is the stored one ({@link TopicAssignment#NEW}: none is stored). Durable on
+     * return; the new versions show in {@link #assignments()}. Assignments of topics that no longer exist are refused
+     * as a conflict.
+     *
+     * @throws NotControllerException   if {@code term} ended; nothing is written
+     * @throws VersionConflictException if a version differs; nothing is written
+     */
+    default void updateAssignments(ControllerTerm term, Collection<TopicAssignment> changes) {
+        throw new UnsupportedOperationException("SPI 5: updateAssignments");
+    }
+
+    /**
+     * The partition moves asked for (AlterPartitionReassignments) and not yet done: the target broker of each. The
+     * controller carries a move out, then removes it ({@link #alterReassignmentRequests} with -1). A snapshot.
+     */
+    default java.util.Map<TopicPartitionRef, Integer> reassignmentRequests() {
+        throw new UnsupportedOperationException("SPI 5: reassignmentRequests");
+    }
+
+    /**
+     * Adds, replaces or (with a target of -1) removes partition move requests, all or nothing; durable on return.
+     * Any broker may call it.
+     */
+    default void alterReassignmentRequests(java.util.Map<TopicPartitionRef, Integer> targets) {
+        throw new UnsupportedOperationException("SPI 5: alterReassignmentRequests");
+    }
+
+    /** Tells {@code listener} of every later change ({@link ClusterListener}). */
+    default void addListener(ClusterListener listener) {
+        throw new UnsupportedOperationException("SPI 5: addListener");
+    }
+
+    default void removeListener(ClusterListener listener) {
+        throw new UnsupportedOperationException("SPI 5: removeListener");
+    }
 
     @Override
     void close();

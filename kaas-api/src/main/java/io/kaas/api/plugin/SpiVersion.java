@@ -17,9 +17,15 @@ public final class SpiVersion {
      * authorizer ({@link io.kaas.api.auth.Authorizer#createAcls}, {@code deleteAcls}, {@code acls}, stored through
      * {@link io.kaas.api.auth.AuthorizerContext#acls()}), kept by the cluster-state store
      * ({@link io.kaas.api.cluster.ClusterStateStore#acls()}), resource types DELEGATION_TOKEN and USER, operations
-     * CREATE_TOKENS and DESCRIBE_TOKENS.
+     * CREATE_TOKENS and DESCRIBE_TOKENS. 5: several brokers on one shared volume: the cluster-state store coordinates
+     * them (sessions with a lease, broker registrations, the controller election, partition assignments with leader
+     * epochs written by compare-and-set, move requests, listeners) and no longer keeps committed offsets (they live in
+     * {@code __consumer_offsets}); engines open partitions at a leader epoch
+     * ({@link io.kaas.api.storage.StorageEngine#openPartition(io.kaas.api.storage.PartitionKey,
+     * io.kaas.api.storage.LogConfig, int)}), close them without deleting, list their epochs and ask a
+     * {@link io.kaas.api.storage.PartitionFence} before destructive file changes.
      */
-    public static final int MAJOR = 4;
+    public static final int MAJOR = 5;
 
     private SpiVersion() {
     }

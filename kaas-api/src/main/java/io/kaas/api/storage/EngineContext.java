@@ -15,11 +15,20 @@ import java.util.Objects;
  * @param clock              the clock for timestamps, retention and producer expiration
  * @param producerExpiration when idle producers' state is removed: the broker's {@code producer.id.expiration.ms}
  *                           and {@code producer.id.expiration.check.interval.ms}
+ * @param fence              whether this broker still writes a partition at an epoch ({@link PartitionFence#NONE}
+ *                           for a broker alone on its data directory)
  */
 public record EngineContext(Path dataDir, PluginConfig config, int brokerId, Clock clock,
-                            ProducerExpiration producerExpiration) {
+                            ProducerExpiration producerExpiration, PartitionFence fence) {
     public EngineContext {
         Objects.requireNonNull(producerExpiration, "producerExpiration");
+        Objects.requireNonNull(fence, "fence");
+    }
+
+    /** A context for a broker alone on its data directory ({@link PartitionFence#NONE}). */
+    public EngineContext(Path dataDir, PluginConfig config, int brokerId, Clock clock,
+                         ProducerExpiration producerExpiration) {
+        this(dataDir, config, brokerId, clock, producerExpiration, PartitionFence.NONE);
     }
 
     /** A context with Kafka's default producer expiration ({@link ProducerExpiration#KAFKA_DEFAULTS}). */

@@ -102,6 +102,20 @@ public interface PartitionLog {
      */
     CompletableFuture<Long> deleteRecordsBefore(long offset);
 
+    /** The leader epoch this log was opened with for writing (0 for an engine that does not share a volume). */
+    default int leaderEpoch() {
+        return 0;
+    }
+
+    /**
+     * The leader epochs of this log, oldest first, each with the offset it starts at; the last is {@link #leaderEpoch()}.
+     * Epochs whose records all lie below the log start may be gone. For OffsetForLeaderEpoch and for fetchers that
+     * truncate (Kafka's {@code LeaderEpochFileCache}). Lock-free or briefly locked; never blocks on I/O.
+     */
+    default java.util.List<EpochStart> epochs() {
+        return java.util.List.of(new EpochStart(leaderEpoch(), offsets().logStartOffset()));
+    }
+
     /**
      * Applies changed settings; takes effect for later appends and retention passes. The broker has
      * checked them with {@link StorageEngine#checkConfig} first.

@@ -29,6 +29,36 @@ public interface StorageEngine extends AutoCloseable {
      */
     PartitionLog openPartition(PartitionKey key, LogConfig config) throws IOException;
 
+    /**
+     * Opens (recovering) the log of one partition as its writer at {@code leaderEpoch}, for an engine whose provider
+     * declares {@link StorageEngineProvider#sharedVolume()}: another broker may have written the partition before, at
+     * lower epochs, and may, fenced, still append to its own files. The engine
+     * <ul>
+     *   <li>refuses with {@link FencedLeaderEpochException} if the partition was written at a higher epoch;</li>
+     *   <li>recovers what the earlier writers left, records where their data ends (the start of {@code leaderEpoch}
+     *       in {@link PartitionLog#epochs()}), and never serves bytes they append after that point;</li>
+     *   <li>writes its own data into files named with {@code leaderEpoch}, never into an earlier writer's files;</li>
+     *   <li>asks {@link EngineContext#fence()} before it deletes or replaces files of the partition.</li>
+     * </ul>
+     * Opening an open partition at the epoch it is open with returns the open instance; at a higher epoch it reopens
+     * (a partition taken over again after it was moved away and back). The default, for engines that do not share a
+     * volume, ignores the epoch.
+     *
+     * @throws FencedLeaderEpochException if the partition holds data of a higher epoch
+     */
+    default PartitionLog openPartition(PartitionKey key, LogConfig config, int leaderEpoch) throws IOException {
+        return openPartition(key, config);
+    }
+
+    /**
+     * Gives up the partition without removing anything: flushes it, closes it and releases its resources, so another
+     * broker can open it (a partition moved away, or this broker fenced). Appends in flight complete exceptionally or
+     * are flushed before it returns. A partition that is not open is a no-op.
+     */
+    default void closePartition(PartitionKey key) throws IOException {
+        throw new UnsupportedOperationException("SPI 5: closePartition");
+    }
+
     /** Closes the partition if open and removes all its data. A partition that does not exist is a no-op. */
     void deletePartition(PartitionKey key) throws IOException;
 

@@ -15,4 +15,14 @@ public interface StorageEngineProvider extends BackendProvider {
      * @throws io.kaas.api.plugin.PluginConfigException naming the key if a setting is unusable
      */
     StorageEngine open(EngineContext context) throws IOException;
+
+    /**
+     * Whether several brokers may open this engine over one shared data directory, each writing the partitions
+     * assigned to it ({@link StorageEngine#openPartition(PartitionKey, LogConfig, int)}): what a cluster store shared by
+     * several brokers ({@code cluster.store=zookeeper}) requires. The broker refuses to start a cluster with an engine
+     * that does not. False by default.
+     */
+    default boolean sharedVolume() {
+        return false;
+    }
 }

@@ -100,6 +100,20 @@ final class PluginPartitionLog implements PartitionLog {
     }
 
     @Override
+    public int leaderEpoch() {
+        try (LoaderSwap ignored = LoaderSwap.to(loader)) {
+            return delegate.leaderEpoch();
+        }
+    }
+
+    @Override
+    public List<io.kaas.api.storage.EpochStart> epochs() {
+        try (LoaderSwap ignored = LoaderSwap.to(loader)) {
+            return delegate.epochs();
+        }
+    }
+
+    @Override
     public String toString() {
         return delegate.toString();
     }

@@ -41,6 +41,24 @@ final class PluginStorageEngine implements StorageEngine {
     }
 
     @Override
+    public PartitionLog openPartition(PartitionKey key, LogConfig config, int leaderEpoch) throws IOException {
+        PartitionLog log;
+        try (LoaderSwap ignored = LoaderSwap.to(loader)) {
+            log = delegate.openPartition(key, config, leaderEpoch);
+        }
+        return wrappers.computeIfAbsent(log, l -> new PluginPartitionLog(l, key, loader));
+    }
+
+    @Override
+    public void closePartition(PartitionKey key) throws IOException {
+        try (LoaderSwap ignored = LoaderSwap.to(loader)) {
+            delegate.closePartition(key);
+        } finally {
+            wrappers.values().removeIf(w -> w.key().equals(key));
+        }
+    }
+
+    @Override
     public void deletePartition(PartitionKey key) throws IOException {
         try (LoaderSwap ignored = LoaderSwap.to(loader)) {
             delegate.deletePartition(key);

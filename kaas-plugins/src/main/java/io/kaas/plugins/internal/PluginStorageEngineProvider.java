@@ -15,4 +15,9 @@ final class PluginStorageEngineProvider extends PluginBackendProvider<StorageEng
     public StorageEngine open(EngineContext context) throws IOException {
         return openUnderLoader(() -> new PluginStorageEngine(delegate.open(context), loader));
     }
+
+    @Override
+    public boolean sharedVolume() {
+        return delegate.sharedVolume();
+    }
 }
