@@ -199,8 +199,26 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
         if (!client.getZookeeperClient().isConnected()) {
             session.end(SessionState.SUSPENDED);
         }
-        long interval = Math.max(20, config.sessionTimeoutMs / 5);
-        leaseThread.scheduleWithFixedDelay(this::renewLease, interval, interval, TimeUnit.MILLISECONDS);
+        scheduleRenewal();
+    }
+
+    /**
+     * Renews the lease every fifth of the negotiated session timeout (a server's maxSessionTimeout may make it shorter
+     * than the configured one), for as long as the store is open.
+     */
+    private void scheduleRenewal() {
+        if (closed) {
+            return;
+        }
+        long interval = Math.max(20, session.sessionTimeoutMs() / 5);
+        try {
+            leaseThread.schedule(() -> {
+                renewLease();
+                scheduleRenewal();
+            }, interval, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // the store is closing
+        }
     }
 
     private void watchAndLoadAll() throws Exception {
