@@ -158,9 +158,9 @@ public final class SegmentPartitionLog implements PartitionLog {
             takeoverScanned = found.scannedBytes();
             long logStart = dir.readManifest().map(Manifest::logStartOffset).orElse(0L);
             if (history.isEmpty() && start > logStart) {
-                history = history.with(0, logStart, logStart); // a directory written before epochs: its data is epoch 0
+                history = history.with(0, logStart); // a directory written before epochs: its data is epoch 0
             }
-            history = history.with(epoch, start, logStart);
+            history = history.with(epoch, start);
             dir.writeEpochHistory(history); // durable before any file of this epoch exists
         }
         LogRecovery.Result recovered = LogRecovery.recover(dir, history, clock.millis());

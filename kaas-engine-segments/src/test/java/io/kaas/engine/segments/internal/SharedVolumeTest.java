@@ -194,6 +194,60 @@ class SharedVolumeTest {
     }
 
     @Test
+    void aFencedWritersLateRollNeverCountsEvenAfterTheLogStartPassedTheNextEpochsStart() throws Exception {
+        AtomicBoolean aOwns = new AtomicBoolean(true);
+        SegmentPartitionLog a = open(broker(1, aOwns), config(), 1);
+        for (int i = 0; i < 5; i++) {
+            write(a, NOW + i, true);
+        }
+        SegmentPartitionLog b = open(broker(2), config(), 2);
+        aOwns.set(false);
+        for (int i = 0; i < 4; i++) {
+            write(a, LATE + i, true); // offsets 5..8 in A's files, rolling into 00000001-...06.log
+        }
+        assertThat(fileNames()).contains("00000001-00000000000000000006.log");
+        Map<Long, Long> expected = new TreeMap<>();
+        for (int i = 0; i < 5; i++) {
+            expected.put(write(b, NOW + 100 + i, true), NOW + 100 + i);
+        }
+        LogFixture.join(b.deleteRecordsBefore(7));
+        expected.keySet().removeIf(o -> o < 7);
+
+        SegmentPartitionLog c = open(broker(3), config(), 3);
+
+        assertThat(c.offsets().logStartOffset()).isEqualTo(7);
+        assertThat(served(c)).isEqualTo(expected);
+        assertThat(c.epochs()).containsExactly(new EpochStart(2, 7), new EpochStart(3, 10));
+        assertThat(fileNames()).doesNotContain("00000001-00000000000000000006.log");
+    }
+
+    @Test
+    void aTakeoverRightAfterARollThatLeftAnEmptyNewSegmentStartsAtTheEndOfTheSegmentBefore() throws Exception {
+        SegmentPartitionLog a = open(broker(1), config(), 1);
+        for (int i = 0; i < 3; i++) {
+            write(a, NOW + i, false);
+        }
+        // the roll created the next segment and stopped before it sealed the full one: a torn batch at the end
+        Path full = partitionDir().resolve("00000001-00000000000000000000.log");
+        ByteBuffer torn = stamped(NOW + 3);
+        torn.limit(20);
+        try (FileChannel ch = FileChannel.open(full, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            ch.write(torn);
+        }
+        Files.createFile(partitionDir().resolve("00000001-00000000000000000004.log"));
+
+        SegmentPartitionLog b = open(broker(2), config(), 2);
+
+        assertThat(b.offsets().highWatermark()).isEqualTo(3);
+        assertThat(b.epochs()).containsExactly(new EpochStart(1, 0), new EpochStart(2, 3));
+        assertThat(b.takeoverScannedBytes()).isPositive();
+        assertThat(write(b, NOW + 10, true)).isEqualTo(3);
+        assertThat(served(b)).containsExactly(Map.entry(0L, NOW), Map.entry(1L, NOW + 1), Map.entry(2L, NOW + 2),
+                Map.entry(3L, NOW + 10));
+        assertThat(fileNames()).doesNotContain("00000001-00000000000000000004.log");
+    }
+
+    @Test
     void aTornTailOfThePredecessorIsLeftOutNotCut() throws Exception {
         SegmentPartitionLog a = open(broker(1), config(), 1);
         write(a, NOW, true);
