@@ -248,6 +248,36 @@ class SharedVolumeTest {
     }
 
     @Test
+    void aCorruptEpochHistoryFailsTheOpenNamingTheFileAndChangesNothing() throws Exception {
+        SegmentPartitionLog b = open(broker(1), config(), 2);
+        write(b, NOW, true);
+        Files.writeString(partitionDir().resolve("leader-epoch-checkpoint.00000002"), "0\n2\n1 0\n");
+        List<String> files = fileNames();
+
+        assertThatThrownBy(() -> open(broker(2), config(), 3)).isInstanceOf(IOException.class)
+                .hasMessageContaining("corrupt").hasMessageContaining("leader-epoch-checkpoint.00000002")
+                .hasMessageContaining("expected 2 entries");
+        assertThat(fileNames()).isEqualTo(files);
+    }
+
+    @Test
+    void fileNamesCarryTheirEpochAndOthersAreNotTakenForThem() {
+        assertThat(MetadataFile.MANIFEST.name(0)).isEqualTo("manifest.json");
+        assertThat(MetadataFile.MANIFEST.name(42)).isEqualTo("manifest.0000002a.json");
+        assertThat(MetadataFile.parse("producer-state.0000002a.snapshot.tmp"))
+                .contains(new MetadataFile.Named(MetadataFile.PRODUCER_SNAPSHOT, 42, true));
+        assertThat(MetadataFile.parse("clean-shutdown")).contains(new MetadataFile.Named(MetadataFile.CLEAN_SHUTDOWN, 0, false));
+        assertThat(MetadataFile.parse("manifest.zzzzzzzz.json")).isEmpty();
+        assertThat(MetadataFile.parse("manifest.0002a.json")).isEmpty();
+        assertThat(MetadataFile.parse("partition.json")).isEmpty();
+        assertThat(SegmentFile.parse("0000002a-00000000000000000100.timeindex")).contains(new SegmentFile(42, 100));
+        assertThat(new SegmentFile(42, 100).stem()).isEqualTo("0000002a-00000000000000000100");
+        assertThat(SegmentFile.parse("0000002a_00000000000000000100.log")).isEmpty();
+        assertThat(SegmentFile.parse("0000002a-0000000000000000010x.log")).isEmpty();
+        assertThat(SegmentFile.parse("short.log")).isEmpty();
+    }
+
+    @Test
     void aTornTailOfThePredecessorIsLeftOutNotCut() throws Exception {
         SegmentPartitionLog a = open(broker(1), config(), 1);
         write(a, NOW, true);
