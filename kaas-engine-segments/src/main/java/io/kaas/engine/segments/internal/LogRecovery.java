@@ -254,16 +254,20 @@ final class LogRecovery {
             int n = time.count();
             seg.restoreTimestamps(time.timestampAt(n - 1), seg.baseOffset() + time.relativeOffsetAt(n - 1));
         }
-        long pos = index.count() == 0 ? 0 : Integer.toUnsignedLong(index.positionAt(index.count() - 1));
+        int entries = index.count();
+        long pos = entries == 0 ? 0 : Integer.toUnsignedLong(index.positionAt(entries - 1));
+        // offsets only grow (compaction leaves gaps, never steps back): a header that steps back is no batch
+        long next = seg.baseOffset() + (entries == 0 ? 0 : index.relativeOffsetAt(entries - 1));
         seg.resumeIndexing(pos);
         while (pos < fileSize) {
             BatchHeader h = seg.readHeader(pos, fileSize);
             if (h == null || h.sizeInBytes() < RecordBatches.HEADER_SIZE || h.sizeInBytes() > fileSize - pos
-                    || h.baseOffset() >= endOffset) {
+                    || h.baseOffset() < next || h.nextOffset() > endOffset) {
                 break;
             }
             seg.indexBatch(pos, h.baseOffset(), h.sizeInBytes(), h.maxTimestamp(), IoHooks.NONE);
             pos += h.sizeInBytes();
+            next = h.nextOffset();
         }
         seg.publish(pos, nextBase, -1);
         if (seg.maxTimestamp() >= 0) {

@@ -299,6 +299,30 @@ class SharedVolumeTest {
     }
 
     @Test
+    void aStrayBatchAfterThePredecessorsDataIsNeverServedNotEvenAfterTheSuccessorRestarts() throws Exception {
+        SegmentPartitionLog a = open(broker(1), config(), 1);
+        write(a, NOW, true);
+        write(a, NOW + 1, true);
+        // a whole, CRC-valid batch whose offsets step back (its base offset was never assigned)
+        try (FileChannel ch = FileChannel.open(partitionDir().resolve("00000001-00000000000000000000.log"),
+                StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            ch.write(stamped(LATE));
+        }
+        SegmentEngine bEngine = broker(2);
+        SegmentPartitionLog b = open(bEngine, config(), 2);
+        assertThat(b.offsets().highWatermark()).isEqualTo(2);
+        write(b, NOW + 2, true);
+        Map<Long, Long> expected = Map.of(0L, NOW, 1L, NOW + 1, 2L, NOW + 2);
+        assertThat(served(b)).isEqualTo(expected);
+
+        bEngine.close(); // B restarts at its epoch: the earlier epoch's segment is bounded again, by offsets
+        SegmentPartitionLog restarted = open(broker(2), config(), 2);
+
+        assertThat(served(restarted)).isEqualTo(expected);
+        assertThat(restarted.recovery().scannedBytes()).isZero();
+    }
+
+    @Test
     void aDirectoryWrittenBeforeEpochsOpensUnchangedAtEpochOne() throws Exception {
         SegmentEngine alone = broker(1);
         SegmentPartitionLog old = (SegmentPartitionLog) alone.openPartition(KEY, config());
