@@ -131,6 +131,28 @@ class ZooKeeperOutagesTest {
     }
 
     @Test
+    void theLeaseFollowsTheSessionTimeoutTheServerNegotiatedAndIsRenewedInTime() throws Exception {
+        Path zkDir = dataDir.resolve("zk");
+        java.nio.file.Files.createDirectories(zkDir);
+        InstanceSpec spec = new InstanceSpec(zkDir.toFile(), -1, -1, -1, true, 1, 100, 0,
+                Map.of("maxSessionTimeout", "2000"), "127.0.0.1");
+        try (TestingServer server = new TestingServer(spec, true)) {
+            PluginConfig config = PluginConfig.of(Map.of("zookeeper.connect", server.getConnectString(),
+                    "zookeeper.session.timeout.ms", "10000", "zookeeper.connection.timeout.ms", "5000"));
+            try (ZooKeeperClusterStore store = ZooKeeperClusterStore.open(new ClusterStoreContext(dataDir, config, 1))) {
+                assertThat(store.session().sessionTimeoutMs()).as("the server caps the session").isEqualTo(2000);
+                long deadline = store.session().leaseDeadlineNanos();
+                assertThat(deadline - System.nanoTime()).isLessThanOrEqualTo(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1800));
+                long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+                while (System.nanoTime() - until < 0) {
+                    assertThat(store.session().leaseValid()).as("renewed every fifth of the negotiated timeout").isTrue();
+                    Thread.sleep(20);
+                }
+            }
+        }
+    }
+
+    @Test
     void anEnsembleThatNeverAnswersFailsOpenWithinTheConnectionTimeoutNamingTheConnectString() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {

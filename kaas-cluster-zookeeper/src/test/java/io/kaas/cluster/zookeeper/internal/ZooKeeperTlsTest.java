@@ -18,6 +18,9 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The store over TLS to a ZooKeeper server that listens only on a TLS port (Netty, client certificates required):
  * the {@code zookeeper.ssl.*} keys reach ZooKeeper's client through the store's ZKClientConfig. The key pair and
- * certificate are made in the test with the JDK's keytool.
+ * certificate are made in the test with the JDK's keytool. With {@code zookeeper.set.acl=true} the certificate is the
+ * creator of every node (x509), the world may read all but the SCRAM credentials.
  */
 @Timeout(120)
 class ZooKeeperTlsTest {
@@ -98,6 +102,25 @@ class ZooKeeperTlsTest {
                 store.createTopic(new TopicRecord("over-tls", UUID.randomUUID(), 1, Map.of()));
                 assertThat(store.topic("over-tls")).isPresent();
                 assertThat(store.session().leaseValid()).isTrue();
+            }
+
+            // zookeeper.set.acl=true: the certificate authenticates the store (x509), its nodes are its own
+            Map<String, String> secured = new HashMap<>(tls);
+            secured.put("zookeeper.connect", "127.0.0.1:" + securePort + "/kaas-acl");
+            secured.put("zookeeper.set.acl", "true");
+            try (ZooKeeperClusterStore store = ZooKeeperClusterStore.open(new ClusterStoreContext(dir, PluginConfig.of(secured), 1))) {
+                store.createTopic(new TopicRecord("guarded", UUID.randomUUID(), 1, Map.of()));
+                store.alterScramCredentials(List.of(new io.kaas.api.cluster.ScramCredentialRecord(
+                        new io.kaas.api.cluster.ScramCredentialRef("alice", "SCRAM-SHA-256"), new byte[] {1}, new byte[] {2},
+                        new byte[] {3}, 4096)), List.of());
+                List<ACL> topicAcl = store.zooKeeper().getACL("/topics/guarded", new Stat());
+                assertThat(topicAcl).anySatisfy(a -> {
+                    assertThat(a.getId().getScheme()).isEqualTo("x509");
+                    assertThat(a.getPerms()).isEqualTo(ZooDefs.Perms.ALL);
+                });
+                assertThat(topicAcl).contains(new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE));
+                List<ACL> scramAcl = store.zooKeeper().getACL("/config/users/alice", new Stat());
+                assertThat(scramAcl).singleElement().satisfies(a -> assertThat(a.getId().getScheme()).isEqualTo("x509"));
             }
 
             Map<String, String> plain = Map.of("zookeeper.connect", connect, "zookeeper.session.timeout.ms", "4000",
