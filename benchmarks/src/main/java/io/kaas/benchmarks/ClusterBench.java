@@ -145,11 +145,11 @@ public final class ClusterBench {
         Path config = dir.resolve("zookeeper.properties");
         Files.writeString(config, "dataDir=" + dir.resolve("data") + "\nclientPort=" + zookeeperPort
                 + "\nclientPortAddress=127.0.0.1\ntickTime=2000\nadmin.enableServer=false\n"
-                + "4lw.commands.whitelist=ruok\nmaxClientCnxns=0\n");
+                + "4lw.commands.whitelist=srvr\nmaxClientCnxns=0\n");
         zookeeper = new ProcessBuilder("bash", home.resolve("bin/kaas-zookeeper-start.sh").toString(), config.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("zookeeper.log").toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!FourLetterWord.ruok(zookeeperPort)) {
+        while (!FourLetterWord.serving(zookeeperPort)) {
             if (!zookeeper.isAlive() || System.nanoTime() > deadline) {
                 throw new IOException("ZooKeeper did not start: see " + dir.resolve("zookeeper.log"));
             }
@@ -278,19 +278,22 @@ public final class ClusterBench {
         return v;
     }
 
-    /** ZooKeeper's {@code ruok} four-letter word. */
+    /**
+     * ZooKeeper's {@code srvr} four-letter word: a server that serves answers with its mode ({@code ruok} is answered
+     * {@code imok} before the server serves, and even after its start-up failed).
+     */
     static final class FourLetterWord {
         private FourLetterWord() {
         }
 
-        static boolean ruok(int port) {
+        static boolean serving(int port) {
             try (java.net.Socket s = new java.net.Socket()) {
                 s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 200);
                 s.setSoTimeout(1000);
-                s.getOutputStream().write("ruok".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                s.getOutputStream().write("srvr".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
                 s.shutdownOutput();
                 return new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII)
-                        .equals("imok");
+                        .contains("Mode: standalone");
             } catch (IOException e) {
                 return false;
             }
