@@ -92,6 +92,8 @@ public final class RemoteMarkerWriter implements MarkerWriter {
         final long deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(budgetMs);
         final CompletableFuture<Map<TopicPartitionRef, Short>> done = new CompletableFuture<>();
         final Map<TopicPartitionRef, Short> codes = new HashMap<>();
+        /** Partitions the cluster does not have: answered UNKNOWN_TOPIC_OR_PARTITION, not retried. */
+        final Set<TopicPartitionRef> unknown = new java.util.HashSet<>();
 
         Attempt(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
                 Set<TopicPartitionRef> partitions) {
@@ -117,6 +119,9 @@ public final class RemoteMarkerWriter implements MarkerWriter {
             for (TopicPartitionRef tp : todo) {
                 Optional<PartitionLeader> leader = view.leader(tp.topic(), tp.partition());
                 if (leader.isEmpty()) {
+                    synchronized (this) {
+                        unknown.add(tp);
+                    }
                     answer(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
                 } else if (!leader.get().hasLeader()) {
                     answer(tp, Errors.NOT_LEADER_OR_FOLLOWER);
@@ -195,7 +200,7 @@ public final class RemoteMarkerWriter implements MarkerWriter {
             Set<TopicPartitionRef> again = new LinkedHashSet<>();
             synchronized (this) {
                 for (TopicPartitionRef tp : todo) {
-                    if (retriable(codes.get(tp))) {
+                    if (!unknown.contains(tp) && retriable(codes.get(tp))) {
                         again.add(tp);
                     }
                 }

@@ -46,7 +46,8 @@ final class TestClusterView implements ClusterView {
 
     /** Every partition of {@code topic} is written by {@code nodeId}. */
     TestClusterView topicLeader(String topic, int nodeId) {
-        topicLeaders.put(topic, new PartitionLeader(nodeId, 1, nodeId * 100L));
+        topicLeaders.put(topic, nodeId == PartitionLeader.NONE ? PartitionLeader.none(1)
+            : new PartitionLeader(nodeId, 1, nodeId * 100L));
         return this;
     }
 
