@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * io.kaas.broker.transaction.LocalMarkerWriter}) when that is this broker, else in one WriteTxnMarkers request per
  * broker over the inter-broker listener ({@link BrokerClient}), as Kafka's TransactionMarkerChannelManager. A
  * partition answered NOT_LEADER_OR_FOLLOWER, UNKNOWN_TOPIC_OR_PARTITION, LEADER_NOT_AVAILABLE, or whose request got
- * no answer (connection failure, timeout), is sent again after its leader is read again (backoff 50 ms doubling to
+ * no answer (connection failure, timeout: NETWORK_EXCEPTION), is sent again after its leader is read again (backoff 50 ms doubling to
  * 1 s) until it is answered or the attempt's budget is spent; the future then completes with each partition's last
  * code, and the coordinator's own completion retry takes over (TransactionCompleter). Kept from MarkerWriter's
  * contract: UNKNOWN_TOPIC_OR_PARTITION is answered only for a partition the cluster does not have (the view knows
@@ -79,8 +79,7 @@ public final class RemoteMarkerWriter implements MarkerWriter {
 
     private static boolean retriable(short code) {
         return code == Errors.NOT_LEADER_OR_FOLLOWER || code == Errors.UNKNOWN_TOPIC_OR_PARTITION
-            || code == Errors.LEADER_NOT_AVAILABLE || code == Errors.NETWORK_EXCEPTION
-            || code == Errors.REQUEST_TIMED_OUT;
+            || code == Errors.LEADER_NOT_AVAILABLE || code == Errors.NETWORK_EXCEPTION;
     }
 
     /** One {@link #write}: its rounds of sends, and each partition's last answer. */
@@ -101,7 +100,7 @@ public final class RemoteMarkerWriter implements MarkerWriter {
             this.producerEpoch = producerEpoch;
             this.coordinatorEpoch = coordinatorEpoch;
             this.commit = commit;
-            partitions.forEach(tp -> codes.put(tp, Errors.REQUEST_TIMED_OUT));
+            partitions.forEach(tp -> codes.put(tp, Errors.NETWORK_EXCEPTION));
             scheduler.schedule(this::finish, budgetMs, TimeUnit.MILLISECONDS);
         }
 
@@ -165,9 +164,8 @@ public final class RemoteMarkerWriter implements MarkerWriter {
                     LOG.atWarn().addKeyValue("nodeId", node).addKeyValue("producerId", producerId)
                         .log("{} markers of producer {} (epoch {}) for {} not written by broker {}: {}", result(),
                             producerId, producerEpoch, tps, node, ib != null ? ib.getMessage() : String.valueOf(error));
-                    short code = ib != null && ib.reason() == InterBrokerException.Reason.TIMED_OUT
-                        ? Errors.REQUEST_TIMED_OUT : Errors.NETWORK_EXCEPTION;
-                    tps.forEach(tp -> answer(tp, code));
+                    // as Kafka's inter-broker senders: no answer (disconnected, timed out) is NETWORK_EXCEPTION
+                    tps.forEach(tp -> answer(tp, Errors.NETWORK_EXCEPTION));
                     return null;
                 }
                 Map<TopicPartitionRef, Short> got = new HashMap<>();

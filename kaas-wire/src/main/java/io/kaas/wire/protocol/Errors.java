@@ -12,7 +12,6 @@ public final class Errors {
     public static final short UNKNOWN_TOPIC_OR_PARTITION = 3;
     public static final short LEADER_NOT_AVAILABLE = 5;
     public static final short NOT_LEADER_OR_FOLLOWER = 6;
-    public static final short REQUEST_TIMED_OUT = 7;
     public static final short MESSAGE_TOO_LARGE = 10;
     public static final short OFFSET_METADATA_TOO_LARGE = 12;
     public static final short NETWORK_EXCEPTION = 13;
