@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The inter-broker client against a real broker: Metadata sent with the generated classes over PLAINTEXT, SSL (the
- * listener's trust store decides), SASL_PLAINTEXT with SCRAM-SHA-512 and PLAIN (the listener's JAAS username and
+ * listener's trust store decides), SASL_SSL with PLAIN, SASL_PLAINTEXT with SCRAM-SHA-512 and PLAIN (the listener's JAAS username and
  * password), wrong credentials and an untrusted certificate refused; a request the target never answers fails at
  * request.timeout.ms; a target that is not a Kafka broker fails the request with a log line; a restarted target is
  * reconnected to.
@@ -103,7 +103,10 @@ class BrokerClientIT {
         Path keyStore = pki.issue("CN=broker1,O=kaas").keyStore(dir.resolve("server.p12"), "PKCS12", PASSWORD);
         Path trustStore = pki.trustStore(dir.resolve("trust.p12"), "PKCS12", PASSWORD);
         Map<String, String> ssl = new HashMap<>();
-        ssl.put("listeners", "SSL://127.0.0.1:0");
+        ssl.put("listeners", "SSL://127.0.0.1:0,SASL_SSL://127.0.0.1:0");
+        ssl.put("sasl.enabled.mechanisms", "PLAIN");
+        ssl.put("listener.name.sasl_ssl.plain.sasl.jaas.config", PLAIN_MODULE
+            + " required username=\"broker\" password=\"tls-secret\" user_broker=\"tls-secret\";");
         ssl.put("ssl.keystore.type", "PKCS12");
         ssl.put("ssl.keystore.location", keyStore.toString());
         ssl.put("ssl.keystore.password", PASSWORD);
@@ -112,11 +115,20 @@ class BrokerClientIT {
         ssl.put("ssl.truststore.password", PASSWORD);
         TestBroker.Builder b = TestBroker.builder(dir).config(ssl);
         try (TestBroker broker = b.start()) {
-            TestClusterView view = new TestClusterView(9).broker(1, "SSL", "SSL", broker.port());
+            TestClusterView view = new TestClusterView(9).broker(1, "SSL", "SSL", broker.broker.boundPort("SSL"));
             BrokerConfig config = b.brokerConfig();
             assertThat(InterBrokerSecurity.of(config).toString()).isEqualTo("SSL (SSL)");
             try (BrokerClient client = BrokerClient.create(view, InterBrokerSecurity.of(config), 5_000, 5_000)) {
-                assertThat(brokerPorts(client, 1)).containsExactly(broker.port());
+                assertThat(brokerPorts(client, 1)).containsExactly(broker.broker.boundPort("SSL"));
+            }
+            // SASL_SSL: TLS with the same trust, then PLAIN with the listener's username and password.
+            BrokerConfig saslSsl = TestBroker.builder(dir).config(ssl).config("inter.broker.listener.name", "SASL_SSL")
+                .config("sasl.mechanism.inter.broker.protocol", "PLAIN").brokerConfig();
+            TestClusterView saslView = new TestClusterView(9).broker(1, "SASL_SSL", "SASL_SSL",
+                broker.broker.boundPort("SASL_SSL"));
+            assertThat(InterBrokerSecurity.of(saslSsl).toString()).isEqualTo("SASL_SSL (SASL_SSL, PLAIN as broker)");
+            try (BrokerClient client = BrokerClient.create(saslView, InterBrokerSecurity.of(saslSsl), 5_000, 5_000)) {
+                assertThat(brokerPorts(client, 1)).hasSize(1);
             }
             // Another CA's trust store: the broker's certificate is not trusted, the request fails, no hang.
             TestPki other = TestPki.create("another-ca");
@@ -129,7 +141,8 @@ class BrokerClientIT {
                      5_000, 5_000)) {
                 assertThat(failure(client.send(1, metadata(), (short) 1)).reason())
                     .isIn(Reason.AUTHENTICATION_FAILED, Reason.DISCONNECTED);
-                assertThat(log.lines()).anyMatch(l -> l.startsWith("Connection to broker 1 at 127.0.0.1:" + broker.port()
+                assertThat(log.lines()).anyMatch(l -> l.startsWith("Connection to broker 1 at 127.0.0.1:"
+                    + broker.broker.boundPort("SSL")
                     + " (listener SSL (SSL)) failed"));
             }
         }
