@@ -15,6 +15,7 @@ import io.kaas.wire.protocol.ApiMessage;
 import io.kaas.wire.protocol.Errors;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -396,9 +397,11 @@ final class BrokerConnection {
         ApiMessageType type = ApiMessageType.fromApiKey(f.apiKey());
         ApiMessage body;
         try {
-            new ResponseHeaderData().read(frame, type.responseHeaderVersion(f.version()));
+            // Decoded from a heap copy: records fields of the answer stay valid after the frame is released.
+            ByteBuf copy = Unpooled.copiedBuffer(frame);
+            new ResponseHeaderData().read(copy, type.responseHeaderVersion(f.version()));
             body = type.newResponse();
-            body.read(frame, f.version());
+            body.read(copy, f.version());
         } catch (RuntimeException e) {
             f.answer().completeExceptionally(new InterBrokerException(Reason.DISCONNECTED, "the " + type.apiName() + " v"
                 + f.version() + " answer of " + target() + " cannot be read: " + message(e)));

@@ -91,6 +91,12 @@ class BrokerClientIT {
                 await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
                     assertThat(brokerPorts(client, 1)).containsExactly(port));
             }
+            // Registered again at another endpoint: the next request goes there.
+            b.config("listeners", "PLAINTEXT://127.0.0.1:0");
+            try (TestBroker moved = b.start()) {
+                view.broker(1, "PLAINTEXT", "PLAINTEXT", moved.port());
+                assertThat(brokerPorts(client, 1)).containsExactly(moved.port());
+            }
             assertThat(failure(client.send(2, metadata(), (short) 1)).reason()).isEqualTo(Reason.NO_ENDPOINT);
         } finally {
             broker.close();
