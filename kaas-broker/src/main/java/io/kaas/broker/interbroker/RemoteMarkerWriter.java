@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,9 +73,23 @@ public final class RemoteMarkerWriter implements MarkerWriter {
     public CompletableFuture<Map<TopicPartitionRef, Short>> write(long producerId, short producerEpoch,
                                                                   int coordinatorEpoch, boolean commit,
                                                                   Set<TopicPartitionRef> partitions) {
+        if (allHere(partitions)) {
+            // A broker alone, or a transaction on this broker's partitions only: the in-process path as it is.
+            return local.write(producerId, producerEpoch, coordinatorEpoch, commit, partitions);
+        }
         Attempt attempt = new Attempt(producerId, producerEpoch, coordinatorEpoch, commit, partitions);
         attempt.round(new LinkedHashSet<>(partitions), 0);
         return attempt.done;
+    }
+
+    private boolean allHere(Set<TopicPartitionRef> partitions) {
+        for (TopicPartitionRef tp : partitions) {
+            Optional<PartitionLeader> leader = view.leader(tp.topic(), tp.partition());
+            if (leader.isEmpty() || leader.get().leader() != view.localNodeId()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean retriable(short code) {
@@ -101,7 +116,8 @@ public final class RemoteMarkerWriter implements MarkerWriter {
             this.coordinatorEpoch = coordinatorEpoch;
             this.commit = commit;
             partitions.forEach(tp -> codes.put(tp, Errors.NETWORK_EXCEPTION));
-            scheduler.schedule(this::finish, budgetMs, TimeUnit.MILLISECONDS);
+            ScheduledFuture<?> budget = scheduler.schedule(this::finish, budgetMs, TimeUnit.MILLISECONDS);
+            done.whenComplete((r, e) -> budget.cancel(false));
         }
 
         String result() {
