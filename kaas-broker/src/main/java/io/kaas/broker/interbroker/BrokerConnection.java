@@ -46,8 +46,10 @@ import org.slf4j.LoggerFactory;
  * sides support and matched to its answer by correlation id. A request not answered within the request timeout fails
  * and closes the connection (as Kafka's network client does); a connection that fails fails every request it holds,
  * and the next request reconnects after a backoff (50 ms, doubling to 1 s while connections keep failing). An answer
- * that is not a Kafka frame, or names no request in flight, closes the connection with a log line. Everything runs on
- * the connection's event loop.
+ * that is not a Kafka frame, or names no request in flight, closes the connection with a log line. A SASL session
+ * with a lifetime (the listener's {@code connections.max.reauth.ms}) is not re-authenticated: at 90 % of it the
+ * connection is closed once its requests are answered, and the next request opens a new one. Everything runs on the
+ * connection's event loop.
  */
 final class BrokerConnection {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerConnection.class);
@@ -98,6 +100,9 @@ final class BrokerConnection {
     private int failures;
     private long connectNotBeforeNanos;
     private boolean connectScheduled;
+    /** The SASL session's lifetime the broker answered (0: none), and whether it is ending. */
+    private long sessionLifetimeMs;
+    private boolean retiring;
 
     BrokerConnection(int nodeId, String host, int port, InterBrokerSecurity security, String clientId,
                      int requestTimeoutMs, long setupTimeoutMs, EventLoop loop) {
@@ -148,7 +153,7 @@ final class BrokerConnection {
         }
         p.timeout = loop.schedule(() -> timedOut(p), requestTimeoutMs, TimeUnit.MILLISECONDS);
         p.result.whenComplete((r, e) -> p.timeout.cancel(false));
-        if (state == State.READY) {
+        if (state == State.READY && !retiring) {
             write(p);
             return;
         }
@@ -278,6 +283,7 @@ final class BrokerConnection {
                 byte[] next = sasl.isComplete() ? null : sasl.evaluateChallenge(r.authBytes());
                 if (sasl.isComplete() && next == null) {
                     sasl.dispose();
+                    sessionLifetimeMs = r.sessionLifetimeMs();
                     ready();
                 } else {
                     authenticate(sasl, next == null ? new byte[0] : next);
@@ -297,8 +303,34 @@ final class BrokerConnection {
         failures = 0;
         LOG.atInfo().addKeyValue("nodeId", nodeId).addKeyValue("listener", security.listener())
             .log("Connected to {}", target());
+        if (sessionLifetimeMs > 0) {
+            // The broker closes a connection whose SASL session ended (connections.max.reauth.ms): this client opens a
+            // new one before, instead of re-authenticating on it.
+            Channel ch = channel;
+            loop.schedule(() -> retire(ch), Math.max(1, sessionLifetimeMs * 9 / 10), TimeUnit.MILLISECONDS);
+        }
         while (!queued.isEmpty()) {
             write(queued.poll());
+        }
+    }
+
+    /** Ends {@code ch} once its requests are answered; later requests go to a new connection. */
+    private void retire(Channel ch) {
+        if (ch != channel || state != State.READY) {
+            return;
+        }
+        retiring = true;
+        if (inFlight.isEmpty()) {
+            channel = null;
+            state = State.IDLE;
+            retiring = false;
+            versions = Map.of();
+            ch.close();
+            LOG.atDebug().addKeyValue("nodeId", nodeId)
+                .log("Closed the connection to {}: its SASL session ends in {} ms", target(), sessionLifetimeMs / 10);
+            if (!queued.isEmpty()) {
+                connectAfterBackoff();
+            }
         }
     }
 
@@ -409,6 +441,9 @@ final class BrokerConnection {
             return;
         }
         f.answer().complete(body);
+        if (retiring && inFlight.isEmpty()) {
+            retire(channel);
+        }
     }
 
     /** Gives the connection up: logs why, fails every request it holds, and backs off the next connect. */
@@ -419,6 +454,7 @@ final class BrokerConnection {
         Channel c = channel;
         channel = null;
         state = State.IDLE;
+        retiring = false;
         if (setupTimeout != null) {
             setupTimeout.cancel(false);
         }

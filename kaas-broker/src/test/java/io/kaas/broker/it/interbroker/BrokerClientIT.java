@@ -205,6 +205,24 @@ class BrokerClientIT {
     }
 
     @Test
+    void aConnectionIsReplacedBeforeItsSaslSessionEnds() throws Exception {
+        TestBroker.Builder b = saslBroker("PLAIN", "unused", "plain-secret").config("connections.max.reauth.ms", "1000");
+        try (TestBroker broker = b.start()) {
+            TestClusterView view = new TestClusterView(9).broker(1, "SASL_PLAINTEXT", "SASL_PLAINTEXT",
+                broker.broker.boundPort("SASL_PLAINTEXT"));
+            try (InterBrokerLog log = new InterBrokerLog();
+                 BrokerClient client = BrokerClient.create(view, InterBrokerSecurity.of(b.brokerConfig()), 5_000,
+                     5_000)) {
+                assertThat(brokerPorts(client, 1)).hasSize(1);
+                Thread.sleep(1_500); // past the session: the broker would close the connection at the next request
+                assertThat(brokerPorts(client, 1)).hasSize(1);
+                assertThat(log.lines()).filteredOn(l -> l.startsWith("Connected to broker 1")).hasSize(2);
+                assertThat(log.lines()).noneMatch(l -> l.contains("failed"));
+            }
+        }
+    }
+
+    @Test
     void badInterBrokerSaslSettingsNameTheKey() throws Exception {
         assertThatThrownBy(() -> InterBrokerSecurity.of(saslBroker("GSSAPI", "a", "b").brokerConfig()))
             .isInstanceOf(ConfigException.class).hasMessageContaining("sasl.mechanism.inter.broker.protocol");
