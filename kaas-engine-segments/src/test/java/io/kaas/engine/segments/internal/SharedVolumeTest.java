@@ -278,6 +278,34 @@ class SharedVolumeTest {
     }
 
     @Test
+    void theSuccessorKnowsTheProducersOfWhatItServesAndNotOfAFencedWritersLateBatches() throws Exception {
+        AtomicBoolean aOwns = new AtomicBoolean(true);
+        SegmentPartitionLog a = open(broker(1, aOwns), config(), 1);
+        append(a, batch().timestamps(NOW, 0, 0).producer(7, 0, 0).build(), true); // offsets 0-1, sequences 0-1
+        append(a, batch().timestamps(NOW, 0).valueSize(100).build(), true);
+        append(a, batch().timestamps(NOW, 0).valueSize(100).build(), true);
+        append(a, batch().timestamps(NOW, 0).valueSize(100).build(), true); // A rolled: its snapshot is as of 2
+        SegmentPartitionLog b = open(broker(2), config(), 2);
+        aOwns.set(false);
+        // A resumes with the producer's next batch in flight: it lands in A's files, is never acknowledged, and A
+        // rolls again (a late producer snapshot of epoch 1 that holds it)
+        append(a, batch().timestamps(LATE, 0).producer(7, 0, 2).build(), true);
+        for (int i = 0; i < 3; i++) {
+            write(a, LATE + 1 + i, true);
+        }
+
+        // the producer retries its first batch on B: a duplicate, answered with its offsets
+        assertThat(append(b, batch().timestamps(NOW, 0, 0).producer(7, 0, 0).build(), true).baseOffset()).isZero();
+        assertThat(b.offsets().highWatermark()).isEqualTo(5);
+        // and the batch A never acknowledged: new on B
+        assertThat(append(b, batch().timestamps(LATE, 0).producer(7, 0, 2).build(), true).baseOffset()).isEqualTo(5);
+        SegmentPartitionLog c = open(broker(3), config(), 3);
+        assertThat(c.producers()).singleElement().satisfies(p -> assertThat(p.producerId()).isEqualTo(7));
+        assertThat(append(c, batch().timestamps(LATE, 0).producer(7, 0, 2).build(), true).baseOffset()).isEqualTo(5);
+        assertThat(c.offsets().highWatermark()).isEqualTo(6);
+    }
+
+    @Test
     void aTornTailOfThePredecessorIsLeftOutNotCut() throws Exception {
         SegmentPartitionLog a = open(broker(1), config(), 1);
         write(a, NOW, true);
