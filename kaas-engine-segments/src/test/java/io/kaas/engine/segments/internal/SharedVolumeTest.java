@@ -67,9 +67,14 @@ class SharedVolumeTest {
     }
 
     private SegmentEngine broker(int id, AtomicBoolean owns) throws IOException {
-        SegmentEngine engine = new SegmentEngine(new EngineContext(dataDir,
-                PluginConfig.of(Map.of("deleted.segment.close.delay.ms", "0")), id, CLOCK, ProducerExpiration.KAFKA_DEFAULTS,
-                (key, epoch) -> owns.get()), IoHooks.NONE);
+        return broker(id, owns, Map.of());
+    }
+
+    private SegmentEngine broker(int id, AtomicBoolean owns, Map<String, String> settings) throws IOException {
+        Map<String, String> all = new java.util.HashMap<>(settings);
+        all.put("deleted.segment.close.delay.ms", "0");
+        SegmentEngine engine = new SegmentEngine(new EngineContext(dataDir, PluginConfig.of(all), id, CLOCK,
+                ProducerExpiration.KAFKA_DEFAULTS, (key, epoch) -> owns.get()), IoHooks.NONE);
         engines.add(engine);
         return engine;
     }
@@ -303,6 +308,24 @@ class SharedVolumeTest {
         assertThat(c.producers()).singleElement().satisfies(p -> assertThat(p.producerId()).isEqualTo(7));
         assertThat(append(c, batch().timestamps(LATE, 0).producer(7, 0, 2).build(), true).baseOffset()).isEqualTo(5);
         assertThat(c.offsets().highWatermark()).isEqualTo(6);
+    }
+
+    @Test
+    void aTakeoverAfterACrashValidatesOnlyWhatFollowsThePredecessorsRecoveryCheckpoint() throws Exception {
+        SegmentPartitionLog a = open(broker(1, new AtomicBoolean(true), CrashRecoveryTest.EAGER_CHECKPOINTS),
+                LogFixture.config(1L << 30), 1);
+        for (int i = 0; i < 5; i++) {
+            write(a, NOW + i, true); // each fsync is followed by a recovery checkpoint
+        }
+        write(a, NOW + 5, false);
+        write(a, NOW + 6, false); // not fsynced: after the checkpoint
+        int size = stamped(NOW).remaining();
+
+        SegmentPartitionLog b = open(broker(2), LogFixture.config(1L << 30), 2); // A crashed: never closed
+
+        assertThat(b.takeoverScannedBytes()).isEqualTo(2L * size);
+        assertThat(b.offsets().highWatermark()).isEqualTo(7);
+        assertThat(b.recovery().scannedBytes()).isZero();
     }
 
     @Test
