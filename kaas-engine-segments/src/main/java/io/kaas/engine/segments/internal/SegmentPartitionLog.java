@@ -395,6 +395,11 @@ public final class SegmentPartitionLog implements PartitionLog {
         closer.closeLater(old);
     }
 
+    /** Whether the log was closed (the engine's close, or closePartition). */
+    boolean isClosed() {
+        return closed;
+    }
+
     boolean isClosedOrOffline() {
         return closed || offlineCause != null;
     }
