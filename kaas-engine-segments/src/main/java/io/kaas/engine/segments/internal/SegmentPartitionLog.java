@@ -164,13 +164,22 @@ public final class SegmentPartitionLog implements PartitionLog {
         LogRecovery.Result recovered = LogRecovery.recover(dir, history, clock.millis());
         SegmentPartitionLog log = new SegmentPartitionLog(key, config, dir, recovered, resources, hooks, clock, history, fence);
         log.takeoverScannedBytes = takeoverScanned;
-        log.deleteSegmentsBelowLogStart();
-        log.writeManifest();
-        if (!recovered.cleanShutdown()) {
-            log.checkpoints.write(log.state.current().checkpoint()); // recovery fsynced what it validated
-        }
-        if (takeover) {
-            log.writeProducerSnapshot(recovered.logEndOffset());
+        try {
+            log.deleteSegmentsBelowLogStart();
+            log.writeManifest();
+            if (!recovered.cleanShutdown()) {
+                log.checkpoints.write(log.state.current().checkpoint()); // recovery fsynced what it validated
+            }
+            if (takeover) {
+                log.writeProducerSnapshot(recovered.logEndOffset());
+            }
+        } catch (IOException | RuntimeException e) {
+            try {
+                log.close(); // the next open at this epoch recovers it as a restart
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
         }
         if (epoch > 0) {
             log.deleteSupersededFiles();
