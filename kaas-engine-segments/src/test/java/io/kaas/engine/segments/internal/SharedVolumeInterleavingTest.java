@@ -82,7 +82,7 @@ class SharedVolumeInterleavingTest {
                 : LogFixture.config(segment);
     }
 
-    @Property(tries = 25)
+    @Property(tries = 50)
     void everyOwnerServesExactlyWhatOwnersWrote(@ForAll("actions") List<Action> actions) throws Exception {
         Path dir = Files.createTempDirectory("kaas-interleaving");
         List<Writer> writers = new ArrayList<>();
