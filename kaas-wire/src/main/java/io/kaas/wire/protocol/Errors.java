@@ -10,6 +10,8 @@ public final class Errors {
     public static final short OFFSET_OUT_OF_RANGE = 1;
     public static final short CORRUPT_MESSAGE = 2;
     public static final short UNKNOWN_TOPIC_OR_PARTITION = 3;
+    public static final short LEADER_NOT_AVAILABLE = 5;
+    public static final short NOT_LEADER_OR_FOLLOWER = 6;
     public static final short MESSAGE_TOO_LARGE = 10;
     public static final short OFFSET_METADATA_TOO_LARGE = 12;
     public static final short COORDINATOR_LOAD_IN_PROGRESS = 14;
@@ -53,12 +55,17 @@ public final class Errors {
     public static final short UNKNOWN_PRODUCER_ID = 59;
     public static final short NON_EMPTY_GROUP = 68;
     public static final short GROUP_ID_NOT_FOUND = 69;
+    public static final short LISTENER_NOT_FOUND = 72;
     public static final short TOPIC_DELETION_DISABLED = 73;
     public static final short FENCED_LEADER_EPOCH = 74;
     public static final short UNKNOWN_LEADER_EPOCH = 75;
     public static final short MEMBER_ID_REQUIRED = 79;
+    public static final short PREFERRED_LEADER_NOT_AVAILABLE = 80;
     public static final short GROUP_MAX_SIZE_REACHED = 81;
     public static final short FENCED_INSTANCE_ID = 82;
+    public static final short ELIGIBLE_LEADERS_NOT_AVAILABLE = 83;
+    public static final short ELECTION_NOT_NEEDED = 84;
+    public static final short NO_REASSIGNMENT_IN_PROGRESS = 85;
     public static final short GROUP_SUBSCRIBED_TO_TOPIC = 86;
     public static final short INVALID_RECORD = 87;
     public static final short UNSTABLE_OFFSET_COMMIT = 88;

@@ -1,0 +1,112 @@
+package io.kaas.broker.cluster;
+
+import io.kaas.api.cluster.BrokerRegistration;
+import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.cluster.LiveBroker;
+import io.kaas.api.storage.PartitionFence;
+import io.kaas.api.storage.StorageEngine;
+import java.time.Duration;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This broker as a member of the cluster: its registration, its view of the cluster, its partitions and, while it
+ * is elected, the controller. {@link #join} registers (and so can fail start-up with
+ * {@link io.kaas.api.cluster.BrokerIdInUseException}); {@link #start} follows the assignments and enters the election.
+ */
+public final class ClusterMember implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterMember.class);
+
+    private final ClusterStateStore store;
+    private final LiveBroker registered;
+    private final StoreClusterView view;
+    private final PartitionOwnership ownership;
+    private final Controller controller;
+    private boolean started;
+
+    private ClusterMember(ClusterStateStore store, LiveBroker registered) {
+        this.store = store;
+        this.registered = registered;
+        this.view = new StoreClusterView(store, registered.nodeId());
+        this.ownership = new PartitionOwnership(store, view, registered.registration());
+        this.controller = new Controller(store, registered.nodeId());
+    }
+
+    /**
+     * Registers this broker with the store.
+     *
+     * @throws io.kaas.api.cluster.BrokerIdInUseException if a live broker holds the node id
+     */
+    public static ClusterMember join(ClusterStateStore store, BrokerRegistration registration) {
+        LiveBroker registered = store.registerBroker(registration);
+        ClusterMember member = new ClusterMember(store, registered);
+        store.addListener(member.view);
+        store.addListener(member.ownership);
+        store.addListener(member.controller);
+        member.view.refresh();
+        LOG.atInfo().addKeyValue("nodeId", registered.nodeId()).addKeyValue("brokerEpoch", registered.brokerEpoch())
+            .log("broker {} registered (broker epoch {})", registered.nodeId(), registered.brokerEpoch());
+        return member;
+    }
+
+    /** Follows the assignments (opening partitions with {@code engine}, serving them through {@code host}) and
+     * enters the controller election. */
+    public synchronized void start(StorageEngine engine, PartitionOwnership.Host host) {
+        ownership.start(engine, host, store.session());
+        store.electController(controller);
+        started = true;
+    }
+
+    /**
+     * Waits, at most {@code timeout}, until the first pass of this broker's term (if it was elected) is written and
+     * every partition assigned to this broker is open. @return whether it got there in time
+     */
+    public boolean awaitReady(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            boolean controllerDone = controller.term().isEmpty() || controller.firstPass().isDone();
+            if (controllerDone && ownership.settled() && store.controller().isPresent()) {
+                return true;
+            }
+            Thread.sleep(5);
+        }
+        return false;
+    }
+
+    public StoreClusterView view() {
+        return view;
+    }
+
+    public PartitionOwnership ownership() {
+        return ownership;
+    }
+
+    /** What engines ask before destructive file changes, and Produce before it acknowledges. */
+    public PartitionFence fence() {
+        return ownership;
+    }
+
+    public int nodeId() {
+        return registered.nodeId();
+    }
+
+    /** The controller's node id, if one is elected. */
+    public Optional<Integer> controllerId() {
+        return view.controllerId();
+    }
+
+    /** Stops following assignments and leaves the election (the store's close ends the registration). */
+    @Override
+    public synchronized void close() {
+        controller.close();
+        ownership.close();
+        try {
+            store.removeListener(controller);
+            store.removeListener(ownership);
+            store.removeListener(view);
+        } catch (RuntimeException e) {
+            LOG.atDebug().log("removing the cluster listeners failed: {}", e.toString());
+        }
+    }
+}
