@@ -1,38 +1,52 @@
 package io.kaas.broker.cluster;
 
+import io.kaas.api.cluster.BrokerRegistration;
 import io.kaas.api.cluster.ClusterListener;
 import io.kaas.api.cluster.ClusterSession;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.LiveBroker;
 import io.kaas.api.cluster.PartitionLeader;
 import io.kaas.api.cluster.SessionState;
-import io.kaas.api.cluster.BrokerRegistration;
 import io.kaas.api.cluster.TopicAssignment;
 import io.kaas.api.cluster.TopicRecord;
+import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionFence;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.StorageEngine;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This broker's partitions: it follows the assignments and opens (recovers) each partition given to its current
- * registration at the assignment's epoch, on its own thread ({@code kaas-ownership}), and only then publishes it to the
- * handlers; a partition moved away, deleted, or held by a fenced broker (session lost past its lease) is unpublished
- * first, then closed (or deleted). It is also the engines' {@link PartitionFence}: a broker writes a partition at an
- * epoch while its lease holds and the assignment still names its registration at that epoch.
+ * This broker's partitions. It follows the assignments on its own thread ({@code kaas-ownership-<id>}): each partition
+ * given to this broker's current registration is opened (recovered) at the assignment's epoch and only then published
+ * to the handlers; a partition moved away or deleted is unpublished first, then closed (or deleted).
+ *
+ * <p>While the session is not connected the broker cannot prove it owns anything: it unpublishes every partition at
+ * once (no request is answered for them, so nothing written after a successor took over is served) but keeps the logs
+ * open, and publishes them again if the session comes back with the assignments unchanged. Once the session has
+ * certainly ended (EXPIRED, or lost for longer than the session timeout, after which the server has expired it) the
+ * logs are closed: other brokers own them now.
+ *
+ * <p>It is also the {@link PartitionFence} of the engines and of Produce: a broker writes a partition at an epoch while
+ * its lease holds and the assignment still names its registration at that epoch.
  */
 public final class PartitionOwnership implements ClusterListener, PartitionFence, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionOwnership.class);
@@ -42,10 +56,10 @@ public final class PartitionOwnership implements ClusterListener, PartitionFence
     /** Where owned partitions are served from: the topic manager. */
     public interface Host {
         /** Takes the store's topics (new, changed, deleted) before partitions are opened or closed. */
-        void sync(java.util.Collection<TopicRecord> topics);
+        void sync(Collection<TopicRecord> topics);
 
         /** The log settings of {@code topic}. */
-        io.kaas.api.storage.LogConfig logConfig(TopicRecord topic);
+        LogConfig logConfig(TopicRecord topic);
 
         /** Serves {@code log} as {@code key}, written at {@code leaderEpoch}. */
         void publish(PartitionKey key, PartitionLog log, int leaderEpoch);
@@ -54,21 +68,33 @@ public final class PartitionOwnership implements ClusterListener, PartitionFence
         void unpublish(PartitionKey key);
     }
 
-    private record Owned(PartitionLog log, int epoch) {
+    /** An open log and the epoch it was opened at; served when published. */
+    private static final class Owned {
+        final PartitionLog log;
+        final int epoch;
+        boolean published;
+
+        Owned(PartitionLog log, int epoch) {
+            this.log = log;
+            this.epoch = epoch;
+        }
     }
 
     private final ClusterStateStore store;
     private final StoreClusterView view;
-    private volatile StorageEngine engine;
     private final BrokerRegistration registration;
     private final ScheduledExecutorService thread;
     private final AtomicBoolean scheduled = new AtomicBoolean();
+    /** Ownership thread only. */
     private final Map<PartitionKey, Owned> owned = new HashMap<>();
     private final Map<String, List<OwnershipListener>> listeners = new ConcurrentHashMap<>();
+    private volatile StorageEngine engine;
     private volatile Host host;
     private volatile ClusterSession session;
     private volatile long brokerEpoch = -1;
-    /** Partitions assigned here that are not open yet (or failed to open): start-up waits for none. */
+    /** {@link System#nanoTime()} when the session was found not connected, 0 while it is. */
+    private volatile long lostSince;
+    /** Partitions assigned here that are not served yet (or failed to open): start-up waits for none. */
     private volatile int pending = -1;
     private volatile boolean closed;
 
@@ -91,19 +117,19 @@ public final class PartitionOwnership implements ClusterListener, PartitionFence
         schedule(0);
     }
 
-    /** Tells {@code listener} of every partition of {@code topic} gained or lost, those owned now first. */
+    /** Tells {@code listener} of every partition of {@code topic} gained or lost, those served now first. */
     public void addListener(String topic, OwnershipListener listener) {
         thread.execute(() -> {
             listeners.computeIfAbsent(topic, t -> new CopyOnWriteArrayList<>()).add(listener);
             owned.forEach((key, o) -> {
-                if (key.topic().equals(topic)) {
-                    tell(listener, l -> l.gained(key, o.log(), o.epoch()));
+                if (key.topic().equals(topic) && o.published) {
+                    tell(listener, l -> l.gained(key, o.log, o.epoch));
                 }
             });
         });
     }
 
-    /** Whether every partition assigned to this broker's registration is open (and none failed to open). */
+    /** Whether every partition assigned to this broker's registration is served (and none failed to open). */
     public boolean settled() {
         return pending == 0;
     }
@@ -141,58 +167,58 @@ public final class PartitionOwnership implements ClusterListener, PartitionFence
 
     @Override
     public void sessionChanged(SessionState state) {
-        schedule(0);
-        if (state == SessionState.SUSPENDED) {
-            // The lease ends at its deadline at the latest: give the partitions up then if the session is still lost.
-            ClusterSession s = session;
-            long waitNanos = s == null ? 0 : s.leaseDeadlineNanos() - System.nanoTime();
-            schedule(Math.max(0, TimeUnit.NANOSECONDS.toMillis(waitNanos)) + 10, true);
+        if (state == SessionState.CONNECTED) {
+            lostSince = 0;
+        } else if (lostSince == 0) {
+            lostSince = System.nanoTime();
         }
+        schedule(0);
     }
 
     private void schedule(long delayMs) {
-        schedule(delayMs, false);
-    }
-
-    private void schedule(long delayMs, boolean extra) {
-        if (closed || !extra && !scheduled.compareAndSet(false, true)) {
+        if (closed || !scheduled.compareAndSet(false, true)) {
             return;
         }
         try {
             thread.schedule(() -> {
-                if (!extra) {
-                    scheduled.set(false);
-                }
+                scheduled.set(false);
                 reconcile();
             }, delayMs, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             scheduled.set(false);
         }
     }
 
-    /** Opens what is assigned here and not open; gives up what is open and no longer assigned here. */
+    /** Serves what is assigned here; stops serving, and closes, what is not (or all of it while fenced). */
     private void reconcile() {
-        Host h = host;
-        if (h == null || closed) {
+        if (host == null || closed) {
             return;
         }
         try {
             view.refresh();
             List<TopicRecord> topics = List.copyOf(store.topics());
-            h.sync(topics);
+            host.sync(topics);
             brokerEpoch = currentBrokerEpoch();
-            Map<PartitionKey, Integer> wanted = wanted(topics);
-            Map<java.util.UUID, TopicRecord> byId = new HashMap<>();
+            Map<UUID, TopicRecord> byId = new HashMap<>();
             topics.forEach(t -> byId.put(t.topicId(), t));
+            if (fenced()) {
+                return;
+            }
+            Map<PartitionKey, Integer> wanted = wanted(topics);
             for (Map.Entry<PartitionKey, Owned> e : new ArrayList<>(owned.entrySet())) {
                 Integer epoch = wanted.get(e.getKey());
-                if (epoch == null || epoch != e.getValue().epoch()) {
+                if (epoch == null || epoch != e.getValue().epoch) {
                     giveUp(e.getKey(), e.getValue(), !byId.containsKey(e.getKey().topicId()));
                 }
             }
             int failed = 0;
             for (Map.Entry<PartitionKey, Integer> e : wanted.entrySet()) {
-                if (!owned.containsKey(e.getKey()) && !takeOver(e.getKey(), byId.get(e.getKey().topicId()), e.getValue())) {
+                Owned o = owned.get(e.getKey());
+                if (o != null) {
+                    if (!o.published) {
+                        publish(e.getKey(), o, "serving partition {} again at leader epoch {}: the session is back");
+                    }
+                } else if (!takeOver(e.getKey(), byId.get(e.getKey().topicId()), e.getValue())) {
                     failed++;
                 }
             }
@@ -206,19 +232,48 @@ public final class PartitionOwnership implements ClusterListener, PartitionFence
         }
     }
 
+    /**
+     * Whether the session is lost: then nothing is served, and once the session has certainly ended (expired, or lost
+     * for longer than its timeout) every log is closed. Schedules the check of that moment.
+     */
+    private boolean fenced() {
+        ClusterSession s = session;
+        SessionState state = s.state();
+        if (state == SessionState.CONNECTED && brokerEpoch >= 0) {
+            return false;
+        }
+        for (Map.Entry<PartitionKey, Owned> e : owned.entrySet()) {
+            if (e.getValue().published) {
+                unpublish(e.getKey(), e.getValue(), "stopped serving partition {} (leader epoch {}): session " + state);
+            }
+        }
+        if (lostSince == 0) {
+            lostSince = System.nanoTime();
+        }
+        long since = lostSince;
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(s.sessionTimeoutMs());
+        boolean ended = state == SessionState.EXPIRED || state == SessionState.CLOSED || brokerEpoch < 0
+            || since != 0 && System.nanoTime() - since > timeoutNanos;
+        if (ended) {
+            for (Map.Entry<PartitionKey, Owned> e : new ArrayList<>(owned.entrySet())) {
+                giveUp(e.getKey(), e.getValue(), false);
+            }
+        } else if (since != 0) {
+            schedule(TimeUnit.NANOSECONDS.toMillis(since + timeoutNanos - System.nanoTime()) + 10);
+        }
+        pending = 0;
+        return true;
+    }
+
     private long currentBrokerEpoch() {
         LiveBroker me = view.liveBrokers().get(registration.nodeId());
         return me != null && me.registration().equals(registration) ? me.brokerEpoch() : -1;
     }
 
-    /** Every partition assigned to this broker's current registration, with its epoch; none while fenced. */
+    /** Every partition assigned to this broker's current registration, with its epoch. */
     private Map<PartitionKey, Integer> wanted(List<TopicRecord> topics) {
         Map<PartitionKey, Integer> out = new HashMap<>();
-        ClusterSession s = session;
-        if (brokerEpoch < 0 || s.state() != SessionState.CONNECTED && !s.leaseValid()) {
-            return out;
-        }
-        Map<java.util.UUID, TopicAssignment> assignments = view.assignments();
+        Map<UUID, TopicAssignment> assignments = view.assignments();
         for (TopicRecord t : topics) {
             TopicAssignment a = assignments.get(t.topicId());
             if (a == null) {
@@ -245,23 +300,42 @@ public final class PartitionOwnership implements ClusterListener, PartitionFence
                     e.getMessage(), RETRY_MS);
             return false;
         }
-        owned.put(key, new Owned(log, epoch));
-        host.publish(key, log, epoch);
+        Owned o = new Owned(log, epoch);
+        owned.put(key, o);
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
         LOG.atInfo().addKeyValue("partition", key).addKeyValue("leaderEpoch", epoch).addKeyValue("recoveryMs", ms)
             .log("took over partition {} at leader epoch {} (recovered in {} ms)", key, epoch, ms);
-        for (OwnershipListener l : listeners.getOrDefault(key.topic(), List.of())) {
-            tell(l, x -> x.gained(key, log, epoch));
-        }
+        publish(key, o, null);
         return true;
     }
 
-    private void giveUp(PartitionKey key, Owned o, boolean deleted) {
-        host.unpublish(key);
-        owned.remove(key);
-        for (OwnershipListener l : listeners.getOrDefault(key.topic(), List.of())) {
-            tell(l, x -> x.lost(key, o.epoch()));
+    private void publish(PartitionKey key, Owned o, String logLine) {
+        host.publish(key, o.log, o.epoch);
+        o.published = true;
+        if (logLine != null) {
+            LOG.atInfo().addKeyValue("partition", key).addKeyValue("leaderEpoch", o.epoch).log(logLine, key, o.epoch);
         }
+        for (OwnershipListener l : listeners.getOrDefault(key.topic(), List.of())) {
+            tell(l, x -> x.gained(key, o.log, o.epoch));
+        }
+    }
+
+    private void unpublish(PartitionKey key, Owned o, String logLine) {
+        host.unpublish(key);
+        o.published = false;
+        if (logLine != null) {
+            LOG.atInfo().addKeyValue("partition", key).addKeyValue("leaderEpoch", o.epoch).log(logLine, key, o.epoch);
+        }
+        for (OwnershipListener l : listeners.getOrDefault(key.topic(), List.of())) {
+            tell(l, x -> x.lost(key, o.epoch));
+        }
+    }
+
+    private void giveUp(PartitionKey key, Owned o, boolean deleted) {
+        if (o.published) {
+            unpublish(key, o, null);
+        }
+        owned.remove(key);
         try {
             if (deleted) {
                 engine.deletePartition(key);
@@ -272,9 +346,9 @@ public final class PartitionOwnership implements ClusterListener, PartitionFence
             LOG.atWarn().setCause(e).addKeyValue("partition", key)
                 .log("giving up partition {}: closing it failed: {}", key, e.getMessage());
         }
-        LOG.atInfo().addKeyValue("partition", key).addKeyValue("leaderEpoch", o.epoch()).addKeyValue("deleted", deleted)
+        LOG.atInfo().addKeyValue("partition", key).addKeyValue("leaderEpoch", o.epoch).addKeyValue("deleted", deleted)
             .log(deleted ? "deleted partition {} (leader epoch {}): its topic is gone"
-                : "gave up partition {} (leader epoch {})", key, o.epoch());
+                : "gave up partition {} (leader epoch {})", key, o.epoch);
     }
 
     /** Follows the assignments now and waits (at most {@code timeoutMs}) until done: a topic deleted here is gone. */
@@ -283,25 +357,12 @@ public final class PartitionOwnership implements ClusterListener, PartitionFence
             thread.submit(this::reconcile).get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
-                 | java.util.concurrent.RejectedExecutionException e) {
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
             LOG.atWarn().log("following the partition assignments did not finish in {} ms: {}", timeoutMs, e.toString());
         }
     }
 
-    /** Forgets a partition the broker itself closed and deleted (a topic deleted here). Ownership thread or lock. */
-    public void forget(PartitionKey key) {
-        thread.execute(() -> {
-            Owned o = owned.remove(key);
-            if (o != null) {
-                for (OwnershipListener l : listeners.getOrDefault(key.topic(), List.of())) {
-                    tell(l, x -> x.lost(key, o.epoch()));
-                }
-            }
-        });
-    }
-
-    private static void tell(OwnershipListener listener, java.util.function.Consumer<OwnershipListener> call) {
+    private static void tell(OwnershipListener listener, Consumer<OwnershipListener> call) {
         try {
             call.accept(listener);
         } catch (RuntimeException e) {
@@ -309,20 +370,19 @@ public final class PartitionOwnership implements ClusterListener, PartitionFence
         }
     }
 
-    /** Stops following assignments; the partitions stay open for the engine to close. Listeners are told they lost. */
+    /** Stops following assignments and serving; the engine closes the logs. Listeners are told they lost. */
     @Override
     public void close() {
         closed = true;
         try {
             thread.submit(() -> owned.forEach((key, o) -> {
-                if (host != null) {
-                    host.unpublish(key);
-                }
-                for (OwnershipListener l : listeners.getOrDefault(key.topic(), List.of())) {
-                    tell(l, x -> x.lost(key, o.epoch()));
+                if (o.published && host != null) {
+                    unpublish(key, o, null);
                 }
             })).get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
             LOG.atWarn().log("ownership: telling listeners of the shutdown did not finish: {}", e.toString());
         }
         thread.shutdownNow();
