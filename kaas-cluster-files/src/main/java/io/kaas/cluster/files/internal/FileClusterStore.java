@@ -61,7 +61,7 @@ public final class FileClusterStore implements ClusterStateStore {
     private final Path topicsDir;
     private final StoreLock lock;
     private final ListenerDispatch events;
-    private FileCoordination coordination; // set once at open
+    private final FileCoordination coordination;
     private final String clusterId;
     private final ConcurrentMap<String, TopicRecord> byName;
     private final ConcurrentMap<UUID, TopicRecord> byId;
@@ -76,8 +76,8 @@ public final class FileClusterStore implements ClusterStateStore {
     /** The ACL bindings, immutable; replaced under the lock once {@link AclFiles#FILE} is written. */
     private volatile Set<AclBinding> acls = Set.of();
 
-    private FileClusterStore(Path dir, StoreLock lock, ListenerDispatch events, String clusterId,
-                             Map<String, TopicRecord> topics,
+    private FileClusterStore(Path dir, StoreLock lock, ListenerDispatch events, FileCoordination coordination,
+                             String clusterId, Map<String, TopicRecord> topics, ConcurrentMap<UUID, TopicRecord> byId,
                              long nextBlockStart, Map<String, Map<TopicPartitionRef, CommittedOffset>> groups,
                              Map<String, Map<String, String>> groupConfigs,
                              ScramCredentialFiles scramCredentials) {
@@ -91,10 +91,10 @@ public final class FileClusterStore implements ClusterStateStore {
         groups.forEach((id, offsets) -> this.groups.put(id, Map.copyOf(offsets)));
         this.lock = lock;
         this.events = events;
+        this.coordination = coordination;
         this.clusterId = clusterId;
         this.byName = new ConcurrentHashMap<>(topics);
-        this.byId = new ConcurrentHashMap<>();
-        topics.values().forEach(t -> byId.put(t.topicId(), t));
+        this.byId = byId;
         this.nextBlockStart = nextBlockStart;
     }
 
@@ -130,11 +130,13 @@ public final class FileClusterStore implements ClusterStateStore {
                     .addKeyValue("dir", dir).addKeyValue("clusterId", clusterId)
                     .addKeyValue("topics", topics.size()).addKeyValue("groups", groups.size())
                     .addKeyValue("groupConfigs", groupConfigs.size()).addKeyValue("acls", acls.size()).log();
+            ConcurrentMap<UUID, TopicRecord> byId = new ConcurrentHashMap<>();
+            topics.values().forEach(t -> byId.put(t.topicId(), t));
             ListenerDispatch events = new ListenerDispatch(dir);
-            FileClusterStore store = new FileClusterStore(dir, lock, events, clusterId, topics, nextBlockStart, groups,
-                    groupConfigs, scram);
+            FileCoordination coordination = FileCoordination.load(dir, nodeId, lock, events, byId);
+            FileClusterStore store = new FileClusterStore(dir, lock, events, coordination, clusterId, topics, byId,
+                    nextBlockStart, groups, groupConfigs, scram);
             store.acls = acls;
-            store.coordination = FileCoordination.load(dir, nodeId, lock, events, Map.copyOf(store.byId), store::topic);
             return store;
         } catch (IOException | RuntimeException e) {
             closeQuietly(lock, e);
@@ -217,19 +219,15 @@ public final class FileClusterStore implements ClusterStateStore {
      */
     @Override
     public TopicRecord updatePartitionCount(String name, int partitions) {
-        TopicRecord[] before = new TopicRecord[1];
         TopicRecord updated = mutate("update the partition count of topic '" + name + "'", () -> {
             TopicRecord topic = existing(name);
-            before[0] = topic;
             if (partitions < topic.partitions()) {
                 throw new IllegalArgumentException("Topic '" + name + "' has " + topic.partitions()
                         + " partitions; the count can only grow, got " + partitions);
             }
             return partitions == topic.partitions() ? topic : replace(topic.withPartitions(partitions));
         });
-        if (updated != before[0]) {
-            events.tell("topicsChanged", ClusterListener::topicsChanged);
-        }
+        events.tell("topicsChanged", ClusterListener::topicsChanged); // spurious when the count was already that
         return updated;
     }
 
@@ -503,9 +501,7 @@ public final class FileClusterStore implements ClusterStateStore {
         } catch (IOException e) {
             LOG.atWarn().setMessage("Could not release the lock file of {}").addArgument(dir).setCause(e).log();
         }
-        if (coordination.session().leaseValid()) {
-            coordination.close();
-        }
+        coordination.close();
         events.close();
     }
 

@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +47,8 @@ final class FileCoordination {
     private final int nodeId;
     private final StoreLock lock;
     private final ListenerDispatch events;
-    private final Function<UUID, Optional<TopicRecord>> topics;
+    /** The store's topics by id, current (the store's own map). */
+    private final Map<UUID, TopicRecord> topics;
     private final SingleBrokerSession session = new SingleBrokerSession();
     private Epochs epochs; // guarded by lock
     private ControllerListener controllerListener; // guarded by lock
@@ -60,7 +60,7 @@ final class FileCoordination {
     private volatile Map<TopicPartitionRef, Integer> reassignments;
 
     private FileCoordination(Path dir, int nodeId, StoreLock lock, ListenerDispatch events,
-                             Function<UUID, Optional<TopicRecord>> topics, Epochs epochs,
+                             Map<UUID, TopicRecord> topics, Epochs epochs,
                              Map<UUID, TopicAssignment> assignments, Map<TopicPartitionRef, Integer> reassignments) {
         this.dir = dir;
         this.nodeId = nodeId;
@@ -76,11 +76,11 @@ final class FileCoordination {
      * Loads the coordination files of {@code dir}. An assignment of a topic that is not in {@code topicsById} is
      * dropped (a crash came between the removal of a topic's file and the rewrite of the assignments).
      *
+     * @param topicsById the store's topics by id, kept current by the store as they change
      * @throws ClusterStateException naming the file if one is unreadable or damaged
      */
     static FileCoordination load(Path dir, int nodeId, StoreLock lock, ListenerDispatch events,
-                                 Map<UUID, TopicRecord> topicsById, Function<UUID, Optional<TopicRecord>> topics)
-            throws IOException {
+                                 Map<UUID, TopicRecord> topicsById) throws IOException {
         Epochs epochs = read(dir.resolve(EPOCHS), "the broker and controller epochs", CoordinationJson::readEpochs,
                 Epochs.NONE);
         Map<UUID, TopicAssignment> assignments = new HashMap<>(read(dir.resolve(ASSIGNMENTS),
@@ -97,7 +97,7 @@ final class FileCoordination {
         });
         Map<TopicPartitionRef, Integer> reassignments = read(dir.resolve(REASSIGNMENTS), "the partition move requests",
                 CoordinationJson::readReassignments, Map.of());
-        return new FileCoordination(dir, nodeId, lock, events, topics, epochs, assignments, reassignments);
+        return new FileCoordination(dir, nodeId, lock, events, topicsById, epochs, assignments, reassignments);
     }
 
     SingleBrokerSession session() {
@@ -239,8 +239,11 @@ final class FileCoordination {
         }
     }
 
-    /** Called once the store's lock is closed: the registration and the term end; listeners are told. */
+    /** Called once the store's lock is closed: the registration and the term end; listeners are told. Idempotent. */
     void close() {
+        if (!session.leaseValid()) {
+            return;
+        }
         session.close();
         LiveBroker broker = registered;
         ControllerTerm ended = term;
@@ -258,7 +261,7 @@ final class FileCoordination {
 
     /** The stored assignment {@code change} replaces (null if none). @throws VersionConflictException if stale */
     private TopicAssignment checked(TopicAssignment change) {
-        TopicRecord topic = topics.apply(change.topicId()).orElse(null);
+        TopicRecord topic = topics.get(change.topicId());
         if (topic == null || !topic.name().equals(change.topic())) {
             throw new VersionConflictException("Topic '" + change.topic() + "' (" + KafkaUuids.toText(change.topicId())
                     + ") does not exist");

@@ -132,14 +132,18 @@ final class ControllerElection {
         }
     }
 
-    /** Deletes the controller node if it still names {@code ended} (best effort: it is ephemeral anyway). */
+    /**
+     * Deletes the controller node if it still names {@code ended} (best effort, in the background, so that a lost
+     * connection does not hold up the election thread: the node is ephemeral anyway).
+     */
     private void removeControllerNode(ActiveTerm ended) {
         try {
-            Stat stat = new Stat();
-            byte[] data = client.getData().storingStatIn(stat).forPath(ZkPaths.CONTROLLER);
-            if (Json.controller(data).equals(ended.term())) {
-                client.delete().withVersion(stat.getVersion()).forPath(ZkPaths.CONTROLLER);
-            }
+            client.getData().inBackground((c, event) -> {
+                if (event.getResultCode() == KeeperException.Code.OK.intValue() && event.getData() != null
+                        && Json.controller(event.getData()).equals(ended.term())) {
+                    c.delete().withVersion(event.getStat().getVersion()).inBackground().forPath(ZkPaths.CONTROLLER);
+                }
+            }).forPath(ZkPaths.CONTROLLER);
         } catch (Exception e) {
             LOG.debug("Could not remove the controller node of epoch {}: {}", ended.term().controllerEpoch(), e.toString());
         }

@@ -83,6 +83,8 @@ final class Json {
                 throw new IllegalArgumentException("not a JSON object");
             }
             return node;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw new IllegalArgumentException("not JSON: " + e.getMessage(), e);
         }

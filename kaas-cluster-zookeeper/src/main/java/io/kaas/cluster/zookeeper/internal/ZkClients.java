@@ -80,7 +80,8 @@ final class ZkClients {
         private static List<ACL> concat(List<ACL> a, List<ACL> b) {
             List<ACL> out = new ArrayList<>(a);
             out.addAll(b);
-            return List.copyOf(out);
+            // not List.copyOf: ZooKeeper asks the list whether it contains null, which an immutable list refuses
+            return java.util.Collections.unmodifiableList(out);
         }
 
         @Override

@@ -190,11 +190,7 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
             }
             knownSessionId = zooKeeper().getSessionId();
             clusterId = readOrCreateClusterId();
-            for (WatchedChildren<?> cache : caches()) {
-                cache.watchAndLoad();
-            }
-            controllerNode.watchAndLoad();
-            reassignments.watchAndLoad();
+            watchAndLoadAll();
             return null;
         });
         renewLease();
@@ -203,8 +199,42 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
         if (!client.getZookeeperClient().isConnected()) {
             session.end(SessionState.SUSPENDED);
         }
-        long interval = Math.max(20, config.sessionTimeoutMs / 5);
-        leaseThread.scheduleWithFixedDelay(this::renewLease, interval, interval, TimeUnit.MILLISECONDS);
+        scheduleRenewal();
+    }
+
+    /**
+     * Renews the lease every fifth of the negotiated session timeout (a server's maxSessionTimeout may make it shorter
+     * than the configured one), for as long as the store is open.
+     */
+    private void scheduleRenewal() {
+        if (closed) {
+            return;
+        }
+        long interval = Math.max(20, session.sessionTimeoutMs() / 5);
+        try {
+            leaseThread.schedule(() -> {
+                renewLease();
+                scheduleRenewal();
+            }, interval, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // the store is closing
+        }
+    }
+
+    private void watchAndLoadAll() throws Exception {
+        for (WatchedChildren<?> cache : caches()) {
+            cache.watchAndLoad();
+        }
+        controllerNode.watchAndLoad();
+        reassignments.watchAndLoad();
+    }
+
+    private void reloadAll() throws Exception {
+        for (WatchedChildren<?> cache : caches()) {
+            cache.refreshAll();
+        }
+        controllerNode.refresh();
+        reassignments.refresh();
     }
 
     private List<WatchedChildren<?>> caches() {
@@ -301,6 +331,8 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
                 session.connected();
                 LOG.info("Broker {} is connected to ZooKeeper at {} again, in the same session", brokerId, config.connect);
                 fire(l -> l.sessionChanged(SessionState.CONNECTED));
+                // the server restores persistent watches without the events missed meanwhile: read everything again
+                reloadAll();
                 return;
             }
             if (session.state() != SessionState.EXPIRED) {
@@ -318,11 +350,7 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
                     LOG.error("Broker {} could not register again after its session expired: {}", brokerId, e.getMessage());
                 }
             }
-            for (WatchedChildren<?> cache : caches()) {
-                cache.watchAndLoad();
-            }
-            controllerNode.watchAndLoad();
-            reassignments.watchAndLoad();
+            watchAndLoadAll();
             renewLease();
             session.connected();
             LOG.info("Broker {} has a new ZooKeeper session 0x{} at {}", brokerId, Long.toHexString(sid), config.connect);
@@ -458,8 +486,10 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
         call("write partition assignments", () -> {
             ops.add(client.transactionOp().check().withVersion(active.epochVersion()).forPath(ZkPaths.CONTROLLER_EPOCH));
             what.add("the controller epoch");
+            Map<UUID, WatchedChildren.Entry<TopicRecord>> byId = new HashMap<>();
+            topics.entries().values().forEach(e -> byId.put(e.value().topicId(), e));
             for (TopicAssignment a : changes) {
-                WatchedChildren.Entry<TopicRecord> t = topicById(a.topicId()).orElseThrow(() -> new VersionConflictException(
+                WatchedChildren.Entry<TopicRecord> t = Optional.ofNullable(byId.get(a.topicId())).orElseThrow(() -> new VersionConflictException(
                         "Topic " + a.topic() + " (id " + Json.uuidText(a.topicId()) + ") does not exist"));
                 ops.add(client.transactionOp().check().withVersion(t.version()).forPath(ZkPaths.topic(t.value().name())));
                 what.add("topic " + t.value().name());

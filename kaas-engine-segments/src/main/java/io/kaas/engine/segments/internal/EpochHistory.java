@@ -54,21 +54,24 @@ final class EpochHistory {
     }
 
     /**
-     * This history with {@code epoch} starting at {@code startOffset}, without the entries a later one starting at or
-     * below {@code logStartOffset} makes useless.
+     * This history with {@code epoch} starting at {@code startOffset}. Nothing is dropped for the log start: the
+     * written history is what bounds each earlier epoch's files, and without an entry an older epoch's bound would
+     * widen to a later start, so a fenced writer's late roll could count. (One line per takeover; {@link #trimmedBelow}
+     * gives what OffsetForLeaderEpoch needs.) Only entries starting above {@code startOffset} go: their data is not
+     * there (lost with the filesystem's help), so the new epoch starts before them.
      *
-     * @throws IllegalArgumentException if {@code epoch} is not above every recorded epoch or the start goes back
+     * @throws IllegalArgumentException if {@code epoch} is not above every recorded epoch
      */
-    EpochHistory with(int epoch, long startOffset, long logStartOffset) {
+    EpochHistory with(int epoch, long startOffset) {
         if (epoch <= lastEpoch()) {
             throw new IllegalArgumentException("epoch " + epoch + " is not above the last recorded epoch " + lastEpoch());
         }
         List<EpochStart> next = new ArrayList<>(entries);
         while (!next.isEmpty() && next.get(next.size() - 1).startOffset() > startOffset) {
-            next.remove(next.size() - 1); // an epoch whose data is gone (never written, or cut by a crash)
+            next.remove(next.size() - 1);
         }
         next.add(new EpochStart(epoch, startOffset));
-        return new EpochHistory(next).trimmedBelow(logStartOffset);
+        return new EpochHistory(next);
     }
 
     /**

@@ -168,18 +168,26 @@ final class LogRecovery {
         if (files.isEmpty()) {
             return new Takeover(Math.max(0L, manifestStart), 0);
         }
-        SegmentFile lastFile = files.get(files.size() - 1);
-        long bound = history.nextStart(lastFile.epoch());
+        SegmentFile newest = files.get(files.size() - 1);
+        long bound = history.nextStart(newest.epoch());
         if (bound != Long.MAX_VALUE) {
             return new Takeover(Math.max(bound, manifestStart), 0); // the last writer took over and wrote no segment
         }
-        try (Segment seg = Segment.open(dir, lastFile)) {
+        // A roll creates the new segment before it seals the old one: an empty last file its writer's checkpoint does
+        // not name yet may follow a segment whose tail is not durable or not visible here yet: validate that one.
+        SegmentFile lastFile = newest;
+        if (files.size() > 1 && Files.size(dir.logFile(newest)) == 0 && dir.readCheckpoint(newest.epoch())
+                .map(c -> c.segment() != newest.baseOffset()).orElse(true)) {
+            lastFile = files.get(files.size() - 2);
+        }
+        SegmentFile scanned = lastFile;
+        try (Segment seg = Segment.open(dir, scanned)) {
             long fileSize = seg.channel().size();
             long pos = 0;
             long expected = seg.baseOffset();
-            Optional<RecoveryCheckpoint> cp = dir.readCheckpoint(lastFile.epoch())
-                    .filter(c -> c.segment() == lastFile.baseOffset() && c.position() <= fileSize && c.position() >= 0
-                            && c.highWatermark() >= lastFile.baseOffset());
+            Optional<RecoveryCheckpoint> cp = dir.readCheckpoint(scanned.epoch())
+                    .filter(c -> c.segment() == scanned.baseOffset() && c.position() <= fileSize && c.position() >= 0
+                            && c.highWatermark() >= scanned.baseOffset());
             // trust the checkpoint if batch headers walk onto it: from the last index entry below it, else from 0
             if (cp.isPresent() && (landsOn(seg, indexedPositionBelow(seg, cp.get().position()), cp.get())
                     || landsOn(seg, 0, cp.get()))) {
@@ -246,16 +254,20 @@ final class LogRecovery {
             int n = time.count();
             seg.restoreTimestamps(time.timestampAt(n - 1), seg.baseOffset() + time.relativeOffsetAt(n - 1));
         }
-        long pos = index.count() == 0 ? 0 : Integer.toUnsignedLong(index.positionAt(index.count() - 1));
+        int entries = index.count();
+        long pos = entries == 0 ? 0 : Integer.toUnsignedLong(index.positionAt(entries - 1));
+        // offsets only grow (compaction leaves gaps, never steps back): a header that steps back is no batch
+        long next = seg.baseOffset() + (entries == 0 ? 0 : index.relativeOffsetAt(entries - 1));
         seg.resumeIndexing(pos);
         while (pos < fileSize) {
             BatchHeader h = seg.readHeader(pos, fileSize);
             if (h == null || h.sizeInBytes() < RecordBatches.HEADER_SIZE || h.sizeInBytes() > fileSize - pos
-                    || h.baseOffset() >= endOffset) {
+                    || h.baseOffset() < next || h.nextOffset() > endOffset) {
                 break;
             }
             seg.indexBatch(pos, h.baseOffset(), h.sizeInBytes(), h.maxTimestamp(), IoHooks.NONE);
             pos += h.sizeInBytes();
+            next = h.nextOffset();
         }
         seg.publish(pos, nextBase, -1);
         if (seg.maxTimestamp() >= 0) {

@@ -239,7 +239,7 @@ public final class SegmentEngine implements StorageEngine {
             // re-created under the same name (the old log is stale), or taken over again at a higher epoch
             partitions.remove(name(key));
             openLogs = List.copyOf(partitions.values());
-            open.close();
+            open.closeForHandover();
         }
         SegmentPartitionLog log = SegmentPartitionLog.open(key, config, leaderEpoch, dataDir, resources, hooks,
                 context.clock(), context.fence());
@@ -261,7 +261,7 @@ public final class SegmentEngine implements StorageEngine {
         }
         partitions.remove(name(key));
         openLogs = List.copyOf(partitions.values());
-        open.close();
+        open.closeForHandover();
         LOG.atInfo().addKeyValue("partition", key).addKeyValue("leaderEpoch", open.leaderEpoch())
                 .log("Partition {} closed (given up at leader epoch {})", key, open.leaderEpoch());
     }

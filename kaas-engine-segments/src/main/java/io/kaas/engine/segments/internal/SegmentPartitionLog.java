@@ -158,9 +158,9 @@ public final class SegmentPartitionLog implements PartitionLog {
             takeoverScanned = found.scannedBytes();
             long logStart = dir.readManifest().map(Manifest::logStartOffset).orElse(0L);
             if (history.isEmpty() && start > logStart) {
-                history = history.with(0, logStart, logStart); // a directory written before epochs: its data is epoch 0
+                history = history.with(0, logStart); // a directory written before epochs: its data is epoch 0
             }
-            history = history.with(epoch, start, logStart);
+            history = history.with(epoch, start);
             dir.writeEpochHistory(history); // durable before any file of this epoch exists
         }
         LogRecovery.Result recovered = LogRecovery.recover(dir, history, clock.millis());
@@ -432,6 +432,18 @@ public final class SegmentPartitionLog implements PartitionLog {
 
     /** Flushes, checkpoints and closes every file; writes the clean-shutdown marker last. Later calls are no-ops. */
     void close() throws IOException {
+        close(false);
+    }
+
+    /**
+     * As {@link #close()}, for a partition given up while the broker runs ({@code closePartition}): the segments'
+     * channels close after {@code deleted.segment.close.delay.ms}, so file slices already handed to fetches are sent.
+     */
+    void closeForHandover() throws IOException {
+        close(true);
+    }
+
+    private void close(boolean deferChannels) throws IOException {
         lock.lock();
         try {
             if (closed) {
@@ -455,6 +467,10 @@ public final class SegmentPartitionLog implements PartitionLog {
             }
             committer.close();
             for (Segment seg : state.segments().values()) {
+                if (deferChannels) {
+                    closer.closeLater(seg);
+                    continue;
+                }
                 try {
                     seg.close();
                 } catch (IOException e) {

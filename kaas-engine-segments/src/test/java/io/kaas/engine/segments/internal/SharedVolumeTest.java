@@ -194,6 +194,90 @@ class SharedVolumeTest {
     }
 
     @Test
+    void aFencedWritersLateRollNeverCountsEvenAfterTheLogStartPassedTheNextEpochsStart() throws Exception {
+        AtomicBoolean aOwns = new AtomicBoolean(true);
+        SegmentPartitionLog a = open(broker(1, aOwns), config(), 1);
+        for (int i = 0; i < 5; i++) {
+            write(a, NOW + i, true);
+        }
+        SegmentPartitionLog b = open(broker(2), config(), 2);
+        aOwns.set(false);
+        for (int i = 0; i < 4; i++) {
+            write(a, LATE + i, true); // offsets 5..8 in A's files, rolling into 00000001-...06.log
+        }
+        assertThat(fileNames()).contains("00000001-00000000000000000006.log");
+        Map<Long, Long> expected = new TreeMap<>();
+        for (int i = 0; i < 5; i++) {
+            expected.put(write(b, NOW + 100 + i, true), NOW + 100 + i);
+        }
+        LogFixture.join(b.deleteRecordsBefore(7));
+        expected.keySet().removeIf(o -> o < 7);
+
+        SegmentPartitionLog c = open(broker(3), config(), 3);
+
+        assertThat(c.offsets().logStartOffset()).isEqualTo(7);
+        assertThat(served(c)).isEqualTo(expected);
+        assertThat(c.epochs()).containsExactly(new EpochStart(2, 7), new EpochStart(3, 10));
+        assertThat(fileNames()).doesNotContain("00000001-00000000000000000006.log");
+    }
+
+    @Test
+    void aTakeoverRightAfterARollThatLeftAnEmptyNewSegmentStartsAtTheEndOfTheSegmentBefore() throws Exception {
+        SegmentPartitionLog a = open(broker(1), config(), 1);
+        for (int i = 0; i < 3; i++) {
+            write(a, NOW + i, false);
+        }
+        // the roll created the next segment and stopped before it sealed the full one: a torn batch at the end
+        Path full = partitionDir().resolve("00000001-00000000000000000000.log");
+        ByteBuffer torn = stamped(NOW + 3);
+        torn.limit(20);
+        try (FileChannel ch = FileChannel.open(full, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            ch.write(torn);
+        }
+        Files.createFile(partitionDir().resolve("00000001-00000000000000000004.log"));
+
+        SegmentPartitionLog b = open(broker(2), config(), 2);
+
+        assertThat(b.offsets().highWatermark()).isEqualTo(3);
+        assertThat(b.epochs()).containsExactly(new EpochStart(1, 0), new EpochStart(2, 3));
+        assertThat(b.takeoverScannedBytes()).isPositive();
+        assertThat(write(b, NOW + 10, true)).isEqualTo(3);
+        assertThat(served(b)).containsExactly(Map.entry(0L, NOW), Map.entry(1L, NOW + 1), Map.entry(2L, NOW + 2),
+                Map.entry(3L, NOW + 10));
+        assertThat(fileNames()).doesNotContain("00000001-00000000000000000004.log");
+    }
+
+    @Test
+    void aCorruptEpochHistoryFailsTheOpenNamingTheFileAndChangesNothing() throws Exception {
+        SegmentPartitionLog b = open(broker(1), config(), 2);
+        write(b, NOW, true);
+        Files.writeString(partitionDir().resolve("leader-epoch-checkpoint.00000002"), "0\n2\n1 0\n");
+        List<String> files = fileNames();
+
+        assertThatThrownBy(() -> open(broker(2), config(), 3)).isInstanceOf(IOException.class)
+                .hasMessageContaining("corrupt").hasMessageContaining("leader-epoch-checkpoint.00000002")
+                .hasMessageContaining("expected 2 entries");
+        assertThat(fileNames()).isEqualTo(files);
+    }
+
+    @Test
+    void fileNamesCarryTheirEpochAndOthersAreNotTakenForThem() {
+        assertThat(MetadataFile.MANIFEST.name(0)).isEqualTo("manifest.json");
+        assertThat(MetadataFile.MANIFEST.name(42)).isEqualTo("manifest.0000002a.json");
+        assertThat(MetadataFile.parse("producer-state.0000002a.snapshot.tmp"))
+                .contains(new MetadataFile.Named(MetadataFile.PRODUCER_SNAPSHOT, 42, true));
+        assertThat(MetadataFile.parse("clean-shutdown")).contains(new MetadataFile.Named(MetadataFile.CLEAN_SHUTDOWN, 0, false));
+        assertThat(MetadataFile.parse("manifest.zzzzzzzz.json")).isEmpty();
+        assertThat(MetadataFile.parse("manifest.0002a.json")).isEmpty();
+        assertThat(MetadataFile.parse("partition.json")).isEmpty();
+        assertThat(SegmentFile.parse("0000002a-00000000000000000100.timeindex")).contains(new SegmentFile(42, 100));
+        assertThat(new SegmentFile(42, 100).stem()).isEqualTo("0000002a-00000000000000000100");
+        assertThat(SegmentFile.parse("0000002a_00000000000000000100.log")).isEmpty();
+        assertThat(SegmentFile.parse("0000002a-0000000000000000010x.log")).isEmpty();
+        assertThat(SegmentFile.parse("short.log")).isEmpty();
+    }
+
+    @Test
     void aTornTailOfThePredecessorIsLeftOutNotCut() throws Exception {
         SegmentPartitionLog a = open(broker(1), config(), 1);
         write(a, NOW, true);
@@ -212,6 +296,30 @@ class SharedVolumeTest {
         assertThat(Files.size(active)).isEqualTo(sizeWithTornTail);
         assertThat(write(b, NOW + 3, true)).isEqualTo(2);
         assertThat(served(b)).containsExactly(Map.entry(0L, NOW), Map.entry(1L, NOW + 1), Map.entry(2L, NOW + 3));
+    }
+
+    @Test
+    void aStrayBatchAfterThePredecessorsDataIsNeverServedNotEvenAfterTheSuccessorRestarts() throws Exception {
+        SegmentPartitionLog a = open(broker(1), config(), 1);
+        write(a, NOW, true);
+        write(a, NOW + 1, true);
+        // a whole, CRC-valid batch whose offsets step back (its base offset was never assigned)
+        try (FileChannel ch = FileChannel.open(partitionDir().resolve("00000001-00000000000000000000.log"),
+                StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            ch.write(stamped(LATE));
+        }
+        SegmentEngine bEngine = broker(2);
+        SegmentPartitionLog b = open(bEngine, config(), 2);
+        assertThat(b.offsets().highWatermark()).isEqualTo(2);
+        write(b, NOW + 2, true);
+        Map<Long, Long> expected = Map.of(0L, NOW, 1L, NOW + 1, 2L, NOW + 2);
+        assertThat(served(b)).isEqualTo(expected);
+
+        bEngine.close(); // B restarts at its epoch: the earlier epoch's segment is bounded again, by offsets
+        SegmentPartitionLog restarted = open(broker(2), config(), 2);
+
+        assertThat(served(restarted)).isEqualTo(expected);
+        assertThat(restarted.recovery().scannedBytes()).isZero();
     }
 
     @Test
