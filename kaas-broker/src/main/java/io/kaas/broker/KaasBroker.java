@@ -196,7 +196,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             Features.of(config.transactionVersion(), clock.millis()));
         topics.open();
         cluster.start(storageEngine, topics);
-        if (!cluster.awaitReady(READY_WAIT)) {
+        if (!cluster.awaitReady(READY_WAIT, (topic, partition) -> topics.log(topic, partition) != null)) {
             LOG.atWarn().addKeyValue("nodeId", config.nodeId())
                 .log("broker {}: not every partition assigned to it is open after {} s; serving meanwhile",
                     config.nodeId(), READY_WAIT.toSeconds());

@@ -7,6 +7,7 @@ import io.kaas.api.storage.PartitionFence;
 import io.kaas.api.storage.StorageEngine;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,19 +60,38 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     /**
-     * Waits, at most {@code timeout}, until the first pass of this broker's term (if it was elected) is written and
-     * every partition assigned to this broker is open. @return whether it got there in time
+     * Waits, at most {@code timeout}, until a controller is elected (and, if it is this broker, its first pass is
+     * written), and every partition of every topic has a live writer, those written here being served
+     * ({@code servedHere}). @return whether it got there in time
      */
-    public boolean awaitReady(Duration timeout) throws InterruptedException {
+    public boolean awaitReady(Duration timeout, BiPredicate<String, Integer> servedHere) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() - deadline < 0) {
-            boolean controllerDone = controller.term().isEmpty() || controller.firstPass().isDone();
-            if (controllerDone && ownership.settled() && store.controller().isPresent()) {
+            if (ready(servedHere)) {
                 return true;
             }
             Thread.sleep(5);
         }
         return false;
+    }
+
+    private boolean ready(BiPredicate<String, Integer> servedHere) {
+        Optional<io.kaas.api.cluster.ControllerTerm> elected = store.controller();
+        if (elected.isEmpty() || elected.get().controllerId() == nodeId()
+                && (controller.term().isEmpty() || !controller.firstPass().isDone())) {
+            return false;
+        }
+        view.refresh();
+        for (io.kaas.api.cluster.TopicRecord t : store.topics()) {
+            for (int p = 0; p < t.partitions(); p++) {
+                Optional<io.kaas.api.cluster.PartitionLeader> l = view.liveLeader(t.name(), p);
+                if (l.isEmpty() || !l.get().hasLeader()
+                        || l.get().leader() == nodeId() && !servedHere.test(t.name(), p)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     public StoreClusterView view() {

@@ -91,7 +91,7 @@ class ProduceHandlerTest {
         topics = new TopicManager(new Context(config), TopicNames.kafkaRules());
         topics.open();
         member.start(engine, topics);
-        assertThat(member.awaitReady(Duration.ofSeconds(10))).isTrue();
+        assertThat(member.awaitReady(Duration.ofSeconds(10), (t, p) -> topics.log(t, p) != null)).isTrue();
         topics.create("t", 1, 1, Map.of(), false);
         handler = new ProduceHandler(topics, (id, pid, epoch, partitions, verifyOnly) -> CompletableFuture.completedFuture(
                 notInTheTransaction(partitions)), guards, RETRY);
