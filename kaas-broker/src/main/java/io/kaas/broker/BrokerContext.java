@@ -3,6 +3,7 @@ package io.kaas.broker;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.storage.StorageEngine;
 import io.kaas.broker.auth.AccessGate;
+import io.kaas.broker.cluster.ClusterMember;
 import io.kaas.broker.config.BrokerConfig;
 import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,6 +36,9 @@ public interface BrokerContext {
     default BrokerEndpoint advertisedEndpoint(String listenerName) {
         return advertisedEndpoint();
     }
+
+    /** This broker as a member of the cluster: its view of live brokers, partition writers and the controller. */
+    ClusterMember cluster();
 
     /** The authorizer the request pipeline asks ({@link AccessGate#ALLOW_ALL} for {@code authorizer=none}). */
     AccessGate accessGate();

@@ -10,6 +10,10 @@ import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.broker.auth.AccessGate;
 import io.kaas.broker.auth.StoredScramCredentials;
+import io.kaas.broker.cluster.ClusterMember;
+import io.kaas.api.cluster.BrokerRegistration;
+import io.kaas.api.cluster.RegisteredEndpoint;
+import io.kaas.broker.config.ListenerConfig;
 import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.ConfigException;
 import io.kaas.broker.config.Listener;
@@ -72,6 +76,8 @@ import org.slf4j.LoggerFactory;
 public final class KaasBroker implements BrokerContext, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KaasBroker.class);
+    /** How long start-up waits for the controller's first assignments and this broker's partitions to open. */
+    private static final java.time.Duration READY_WAIT = java.time.Duration.ofSeconds(60);
 
     private final BrokerConfig config;
     private final Clock clock = Clock.systemUTC();
@@ -85,6 +91,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private KafkaServer server;
     private FutureTask<InetSocketAddress> bound;
     private TopicManager topics;
+    private ClusterMember cluster;
     private GroupCoordinator groups;
     private TransactionCoordinator transactions;
     private InterBroker interBroker;
@@ -117,6 +124,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             engine = catalog.select(StorageEngineProvider.class, "storage.engine", config.storageEngine());
             logKeysWithoutEffect(config, engine);
             store = catalog.select(ClusterStateStoreProvider.class, "cluster.store", config.clusterStore());
+            checkEngineSharesVolume(engine, store);
             broker.authorizerProvider = catalog.selectOrNone(AuthorizerProvider.class, "authorizer",
                 config.authorizer(), "none");
             broker.open(engine, store);
@@ -129,17 +137,20 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             throw new IOException("interrupted while starting", e);
         }
         String listening = broker.listening();
+        String controller = broker.cluster.controllerId().map(String::valueOf).orElse("none yet");
         LOG.atInfo()
             .addKeyValue("nodeId", config.nodeId())
             .addKeyValue("listeners", listening)
             .addKeyValue("engine", engine.name())
             .addKeyValue("store", store.name())
+            .addKeyValue("controller", controller)
             .addKeyValue("dataDir", config.logDir().toAbsolutePath().normalize())
             .addKeyValue("startMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began))
-            .log("kaas broker {} started: listening on {}, storage engine '{}', cluster store '{}', "
+            .log("kaas broker {} started: listening on {}, storage engine '{}', cluster store '{}', controller {}, "
                     + "data in {}, transport {}, in {} ms",
-                config.nodeId(), listening, engine.name(), store.name(), config.logDir().toAbsolutePath().normalize(),
-                broker.server.transportName(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+                config.nodeId(), listening, engine.name(), store.name(), controller,
+                config.logDir().toAbsolutePath().normalize(), broker.server.transportName(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
         return broker;
     }
 
@@ -148,19 +159,22 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         Path dataDir = config.logDir();
         Files.createDirectories(dataDir);
         clusterStore = storeProvider.open(new ClusterStoreContext(dataDir,
-            config.backendConfig("cluster." + storeProvider.name() + "."), config.nodeId()));
+            config.clusterStoreConfig(storeProvider.name()), config.nodeId()));
         saslMechanisms = SaslMechanisms.of(config.listenerConfigs(), new StoredScramCredentials(clusterStore));
         accessGate = AccessGate.open(authorizerProvider, config, clusterStore);
+        awaitBound();
+        advertised = advertisedEndpoints();
+        // Registered once the listeners are bound (the registration carries their ports): a node id live elsewhere
+        // fails start-up here, before any partition is opened.
+        cluster = ClusterMember.join(clusterStore, registration());
         storageEngine = engineProvider.open(new EngineContext(dataDir,
             config.engineConfig(engineProvider.name(), engineProvider.configKeys()), config.nodeId(), clock,
-            config.producerExpiration()));
+            config.producerExpiration(), cluster.fence()));
         scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kaas-scheduler");
             t.setDaemon(true);
             return t;
         });
-        awaitBound();
-        advertised = advertisedEndpoints();
         watchTlsStores();
         topics = new TopicManager(this, TopicNames.reservedBy(engineProvider, storeProvider));
         CoordinatorContext coordinatorContext = CoordinatorContext.of(clusterStore, scheduler, clock);
@@ -188,6 +202,12 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         HandlerRegistry registry = HandlerRegistry.of(accessGate, handlers,
             Features.of(config.transactionVersion(), clock.millis()));
         topics.open();
+        cluster.start(storageEngine, topics);
+        if (!cluster.awaitReady(READY_WAIT, (topic, partition) -> topics.log(topic, partition) != null)) {
+            LOG.atWarn().addKeyValue("nodeId", config.nodeId())
+                .log("broker {}: not every partition assigned to it is open after {} s; serving meanwhile",
+                    config.nodeId(), READY_WAIT.toSeconds());
+        }
         groups.start();
         // After the topics (the state log and the data partitions markers go to), before the first request.
         transactions.start();
@@ -266,6 +286,35 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         return host;
     }
 
+    /** What this broker registers: every advertised listener (the first one first) with its security protocol. */
+    private BrokerRegistration registration() {
+        List<RegisteredEndpoint> endpoints = new ArrayList<>();
+        for (ListenerConfig l : config.listenerConfigs()) {
+            BrokerEndpoint e = advertised.get(l.name());
+            endpoints.add(new RegisteredEndpoint(l.name(), l.securityProtocol().name(), e.host(), e.port()));
+        }
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "localhost";
+        }
+        return new BrokerRegistration(config.nodeId(), endpoints, config.rack(), host, ProcessHandle.current().pid());
+    }
+
+    /**
+     * A store shared by several brokers needs an engine whose files several brokers can open on one volume, each
+     * writing its own partitions ({@link StorageEngineProvider#sharedVolume()}); the single-broker {@code files}
+     * store takes any.
+     */
+    private static void checkEngineSharesVolume(StorageEngineProvider engine, ClusterStateStoreProvider store) {
+        if (!store.name().equals("files") && !engine.sharedVolume()) {
+            throw new ConfigException("storage.engine", "storage engine '" + engine.name()
+                + "' cannot share its data directory with other brokers, which cluster store '" + store.name()
+                + "' needs (use an engine that shares a volume, e.g. segments, or cluster.store=files)");
+        }
+    }
+
     /** Checks every TLS listener's store files on the scheduler; a changed one is reloaded for new connections. */
     private void watchTlsStores() {
         long every = config.tlsStoreCheckIntervalMs();
@@ -320,6 +369,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         quietly("transaction coordinator", transactions);
         quietly("inter-broker client", interBroker);
         quietly("group coordinator", groups);
+        quietly("cluster membership", cluster);
         quietly("topic manager", topics);
         quietly("storage engine", storageEngine);
         quietly("authorizer", accessGate);
@@ -360,6 +410,11 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     @Override
     public ScheduledExecutorService scheduler() {
         return scheduler;
+    }
+
+    @Override
+    public ClusterMember cluster() {
+        return cluster;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.kaas.broker;
 
+import io.kaas.api.cluster.BrokerIdInUseException;
 import io.kaas.api.plugin.PluginConfigException;
 import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.ConfigException;
@@ -36,7 +37,8 @@ public final class Main {
         KaasBroker broker;
         try {
             broker = KaasBroker.start(BrokerConfig.fromArgs(args));
-        } catch (ConfigException | BackendSelectionException | PluginConfigException e) {
+        } catch (ConfigException | BackendSelectionException | PluginConfigException | BrokerIdInUseException e) {
+            // A broker with this node.id is live in the cluster: one line naming it and where it runs, as a config mistake.
             fail(e.getMessage());
             return;
         } catch (BindException e) {

@@ -286,6 +286,28 @@ public final class BrokerConfig {
         return string(CLUSTER_STORE);
     }
 
+    /** {@code broker.rack}, if set. */
+    public java.util.Optional<String> rack() {
+        String rack = string(BROKER_RACK);
+        return rack == null || rack.isBlank() ? java.util.Optional.empty() : java.util.Optional.of(rack);
+    }
+
+    /**
+     * The settings of cluster-state store {@code store}: {@code cluster.<store>.*} with the prefix removed, and every
+     * {@code zookeeper.*} key under its full name (Kafka's ZooKeeper client keys: {@code zookeeper.connect},
+     * {@code zookeeper.session.timeout.ms}, {@code zookeeper.ssl.*}, ...); a {@code cluster.<store>.} key wins.
+     */
+    public PluginConfig clusterStoreConfig(String store) {
+        Map<String, String> settings = new HashMap<>();
+        explicit.forEach((k, v) -> {
+            if (k.startsWith(ZOOKEEPER_PREFIX)) {
+                settings.put(k, v);
+            }
+        });
+        settings.putAll(backendConfig("cluster." + store + ".").asMap());
+        return PluginConfig.of(settings);
+    }
+
     /**
      * The authorizer's name: {@code authorizer}, or {@code acl} when {@code authorizer.class.name} names one of
      * Kafka's ACL authorizers ({@link AuthorizerSelection}).

@@ -60,6 +60,9 @@ final class BrokerConfigDef {
     static final String MAX_CONNECTIONS_PER_IP_OVERRIDES = "max.connections.per.ip.overrides";
     static final String STORAGE_ENGINE = "storage.engine";
     static final String CLUSTER_STORE = "cluster.store";
+    static final String BROKER_RACK = "broker.rack";
+    /** The prefix of the keys handed to the cluster-state store under their full names (Kafka's ZooKeeper keys). */
+    static final String ZOOKEEPER_PREFIX = "zookeeper.";
     static final String AUTHORIZER = "authorizer";
     static final String SUPER_USERS = "super.users";
     static final String ALLOW_EVERYONE_IF_NO_ACL_FOUND = "allow.everyone.if.no.acl.found";
@@ -187,6 +190,7 @@ final class BrokerConfigDef {
             "Most incremental fetch sessions (KIP-227) kept at once; 0 disables them."),
         ConfigKey.of(STORAGE_ENGINE, STRING, "segments", "The storage engine backend, by name."),
         ConfigKey.of(CLUSTER_STORE, STRING, "files", "The cluster-state store backend, by name."),
+        ConfigKey.of(BROKER_RACK, STRING, null, "The rack of this broker, registered and listed in Metadata."),
         ConfigKey.of(AUTHORIZER, STRING, "none", "The authorizer backend, by name (none, acl, or a plugin's); none allows everything."),
         ConfigKey.of(AuthorizerSelection.KEY, STRING, "",
             "Kafka's authorizer class: " + AuthorizerSelection.STANDARD_AUTHORIZER + " or " + AuthorizerSelection.ACL_AUTHORIZER
@@ -259,7 +263,7 @@ final class BrokerConfigDef {
         "log.index.size.max.bytes", "log.index.interval.bytes", "log.preallocate", "background.threads",
         "early.start.listeners", "metadata.log.dir", "compression.type", "socket.listen.backlog.size",
         "num.replica.alter.log.dirs.threads", "controlled.shutdown.enable",
-        "broker.rack", "reserved.broker.max.id", "log.message.format.version", "inter.broker.protocol.version",
+        "reserved.broker.max.id", "log.message.format.version", "inter.broker.protocol.version",
         "transaction.state.log.replication.factor", "transaction.state.log.min.isr");
 
     /** Kafka keys kaas defines (and validates, and DescribeConfigs reports) but that change nothing. */
@@ -275,14 +279,14 @@ final class BrokerConfigDef {
 
     /** Prefixes of Kafka keys kaas accepts without using. */
     static final List<String> ACCEPTED_UNUSED_PREFIXES = List.of(
-        "transaction.state.log.", "zookeeper.", "controller.", "metadata.", "replica.", "log.cleaner.",
+        "transaction.state.log.", "controller.", "metadata.", "replica.", "log.cleaner.",
         "confluent.", "sasl.", "listener.name.", "remote.log.", "log.local.", "metric.", "metrics.",
         "kafka.metrics.", "quota.", "group.coordinator.", "group.share.", "offsets.topic.", "offsets.commit.",
         "offsets.load.", "transaction.", "share.", "producer.purgatory.",
         "fetch.purgatory.", "delete.records.purgatory.", "config.providers");
 
     /** Prefixes of backend settings passed through to plugins. */
-    static final List<String> BACKEND_PREFIXES = List.of("storage.", "cluster.", "authorizer.");
+    static final List<String> BACKEND_PREFIXES = List.of("storage.", "cluster.", "authorizer.", ZOOKEEPER_PREFIX);
 
     private BrokerConfigDef() {
     }

@@ -49,7 +49,8 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
                     r.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION);
                     continue;
                 }
-                pending.add(delete(topics.log(t.name(), p.partitionIndex()), p.offset(), r));
+                pending.add(delete(topics.log(t.name(), p.partitionIndex()), p.offset(), r,
+                        topics.absence(t.name(), p.partitionIndex())));
             }
             out.add(new DeleteRecordsTopicResult().setName(t.name()).setPartitions(partitions));
         }
@@ -57,9 +58,11 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
                 .thenApply(v -> new DeleteRecordsResponseData().setThrottleTimeMs(0).setTopics(out));
     }
 
-    private static CompletableFuture<?> delete(PartitionLog log, long requested, DeleteRecordsPartitionResult r) {
+    private static CompletableFuture<?> delete(PartitionLog log, long requested, DeleteRecordsPartitionResult r,
+                                               short absence) {
         if (log == null) {
-            r.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            // Only the partition's writer deletes records: elsewhere NOT_LEADER_OR_FOLLOWER, as Kafka.
+            r.setErrorCode(absence);
             return CompletableFuture.completedFuture(null);
         }
         try {

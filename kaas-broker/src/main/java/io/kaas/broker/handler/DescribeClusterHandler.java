@@ -1,7 +1,7 @@
 package io.kaas.broker.handler;
 
 import io.kaas.broker.BrokerContext;
-import io.kaas.broker.BrokerEndpoint;
+import io.kaas.broker.cluster.StoreClusterView;
 import io.kaas.broker.auth.AuthorizedOperations;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/** DescribeCluster v0-2: this node is the whole cluster and its controller. */
+/** DescribeCluster v0-2: every live broker with its endpoint on the client's listener, and the controller. */
 public final class DescribeClusterHandler implements ApiHandler<DescribeClusterRequestData, DescribeClusterResponseData> {
     private static final byte BROKER_ENDPOINT = 1;
 
@@ -27,17 +27,21 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
     public CompletableFuture<DescribeClusterResponseData> handle(RequestContext context, DescribeClusterRequestData request) {
         short version = context.apiVersion();
         DescribeClusterResponseData response = new DescribeClusterResponseData().setThrottleTimeMs(0)
-                .setClusterId(ctx.clusterId()).setControllerId(ctx.nodeId());
+                .setClusterId(ctx.clusterId()).setControllerId(ctx.cluster().view().controllerId().orElse(-1));
         if (version >= 1 && request.endpointType() != BROKER_ENDPOINT) {
             return CompletableFuture.completedFuture(response.setErrorCode(Errors.MISMATCHED_ENDPOINT_TYPE)
                     .setErrorMessage("The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type "
                             + (request.endpointType() == 2 ? "CONTROLLER" : "UNKNOWN"))
                     .setBrokers(new ArrayList<>()));
         }
-        BrokerEndpoint endpoint = ctx.advertisedEndpoint(context.listenerName());
+        String listener = context.listenerName() != null ? context.listenerName()
+                : ctx.advertisedEndpoint().listenerName();
+        StoreClusterView view = ctx.cluster().view();
+        List<DescribeClusterBroker> brokers = new ArrayList<>();
+        view.endpoints(listener).forEach((id, e) -> brokers.add(new DescribeClusterBroker().setBrokerId(id)
+                .setHost(e.host()).setPort(e.port()).setRack(view.rack(id).orElse(null))));
         response.setErrorCode(Errors.NONE).setErrorMessage(null)
-                .setBrokers(new ArrayList<>(List.of(new DescribeClusterBroker().setBrokerId(ctx.nodeId())
-                        .setHost(endpoint.host()).setPort(endpoint.port()).setRack(null))))
+                .setBrokers(brokers)
                 .setClusterAuthorizedOperations(request.includeClusterAuthorizedOperations()
                         ? context.access().clusterAuthorizedOperations() : AuthorizedOperations.OMITTED);
         return CompletableFuture.completedFuture(response);

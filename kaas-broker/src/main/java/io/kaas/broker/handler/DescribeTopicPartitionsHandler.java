@@ -3,6 +3,7 @@ package io.kaas.broker.handler;
 import io.kaas.api.auth.Operation;
 import io.kaas.api.auth.ResourceType;
 import io.kaas.broker.BrokerContext;
+import io.kaas.broker.cluster.StoreClusterView;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
@@ -88,7 +89,8 @@ public final class DescribeTopicPartitionsHandler
             }
             Topic t = topic.get();
             int end = Math.min(t.partitionCount(), start + remaining);
-            out.add(describe(t, start, end, context.access().authorizedOperations(ResourceType.TOPIC, t.name())));
+            out.add(describe(t, start, end, context.access().authorizedOperations(ResourceType.TOPIC, t.name()),
+                    context.listenerName() != null ? context.listenerName() : ctx.advertisedEndpoint().listenerName()));
             remaining -= Math.max(0, end - start);
             if (end < t.partitionCount()) {
                 response.setNextCursor(new Cursor().setTopicName(name).setPartitionIndex(end));
@@ -98,13 +100,16 @@ public final class DescribeTopicPartitionsHandler
         return CompletableFuture.completedFuture(response.setTopics(out));
     }
 
-    private DescribeTopicPartitionsResponseTopic describe(Topic t, int start, int end, int authorizedOperations) {
-        int node = ctx.nodeId();
+    private DescribeTopicPartitionsResponseTopic describe(Topic t, int start, int end, int authorizedOperations,
+                                                          String listener) {
+        StoreClusterView view = ctx.cluster().view();
         List<DescribeTopicPartitionsResponsePartition> partitions = new ArrayList<>();
         for (int p = start; p < end; p++) {
-            partitions.add(new DescribeTopicPartitionsResponsePartition().setErrorCode(Errors.NONE)
-                    .setPartitionIndex(p).setLeaderId(node).setLeaderEpoch(0)
-                    .setReplicaNodes(new ArrayList<>(List.of(node))).setIsrNodes(new ArrayList<>(List.of(node)))
+            StoreClusterView.LeaderInfo l = view.leaderInfo(t.name(), p, listener, true);
+            List<Integer> replicas = l.leader() == -1 ? List.of() : List.of(l.leader());
+            partitions.add(new DescribeTopicPartitionsResponsePartition().setErrorCode(l.error())
+                    .setPartitionIndex(p).setLeaderId(l.leader()).setLeaderEpoch(l.epoch())
+                    .setReplicaNodes(new ArrayList<>(replicas)).setIsrNodes(new ArrayList<>(replicas))
                     .setEligibleLeaderReplicas(new ArrayList<>()).setLastKnownElr(new ArrayList<>())
                     .setOfflineReplicas(new ArrayList<>()));
         }

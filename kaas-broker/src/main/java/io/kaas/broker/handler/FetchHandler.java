@@ -94,7 +94,7 @@ public final class FetchHandler implements ApiHandler<FetchRequestData, FetchRes
                     Errors.TOPIC_AUTHORIZATION_FAILED);
         }
         var log = topic.map(t -> t.log(partition)).orElse(null);
-        short error = topic.isEmpty() ? missing : log == null ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NONE;
+        short error = topic.isEmpty() ? missing : log == null ? topics.absence(resolved, partition) : Errors.NONE;
         return new FetchReader.Target(resolved, topicId, partition, fetchOffset, maxBytes, log, error);
     }
 

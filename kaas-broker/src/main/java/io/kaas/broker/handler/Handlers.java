@@ -54,7 +54,11 @@ public final class Handlers {
                 ServedApi.of(ApiContracts.ALTER_USER_SCRAM_CREDENTIALS,
                         new AlterUserScramCredentialsHandler(ctx.clusterStore())),
                 ServedApi.of(ApiContracts.DESCRIBE_CLIENT_QUOTAS, new DescribeClientQuotasHandler()),
-                ServedApi.of(ApiContracts.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(ctx, topics)));
+                ServedApi.of(ApiContracts.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(ctx, topics)),
+                ServedApi.of(ApiContracts.ALTER_PARTITION_REASSIGNMENTS,
+                        new AlterPartitionReassignmentsHandler(ctx, topics)),
+                ServedApi.of(ApiContracts.LIST_PARTITION_REASSIGNMENTS, new ListPartitionReassignmentsHandler(ctx, topics)),
+                ServedApi.of(ApiContracts.ELECT_LEADERS, new ElectLeadersHandler(ctx, topics)));
     }
 
     /** Produce's view of this broker's coordinator: verification, and the completion a retried implicit add waits for. */

@@ -7,7 +7,10 @@ import io.kaas.api.storage.TimestampOffset;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.StorageErrors;
+import io.kaas.broker.topic.LeaderEpochs;
+import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
+import io.kaas.api.storage.EpochStart;
 import io.kaas.wire.message.ListOffsetsRequestData.ListOffsetsPartition;
 import io.kaas.wire.message.ListOffsetsRequestData.ListOffsetsTopic;
 import io.kaas.wire.message.ListOffsetsRequestData;
@@ -44,7 +47,7 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
             boolean describable = context.access().allowedOnTopic(Operation.DESCRIBE, t.name());
             for (ListOffsetsPartition p : t.partitions()) {
                 ListOffsetsPartitionResponse r = describable
-                        ? lookup(topics.log(t.name(), p.partitionIndex()), p, readCommitted)
+                        ? lookup(t.name(), p, readCommitted)
                         : new ListOffsetsPartitionResponse().setPartitionIndex(p.partitionIndex())
                                 .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setTimestamp(-1).setOffset(-1)
                                 .setLeaderEpoch(-1);
@@ -58,19 +61,28 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
         return CompletableFuture.completedFuture(new ListOffsetsResponseData().setThrottleTimeMs(0).setTopics(out));
     }
 
-    private static ListOffsetsPartitionResponse lookup(PartitionLog log, ListOffsetsPartition p, boolean readCommitted) {
+    private ListOffsetsPartitionResponse lookup(String topic, ListOffsetsPartition p, boolean readCommitted) {
         ListOffsetsPartitionResponse r = new ListOffsetsPartitionResponse().setPartitionIndex(p.partitionIndex());
+        Optional<Topic> t = topics.topic(topic);
+        PartitionLog log = t.map(x -> x.log(p.partitionIndex())).orElse(null);
         if (log == null) {
-            return r.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION).setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1);
+            return r.setErrorCode(topics.absence(topic, p.partitionIndex())).setTimestamp(-1).setOffset(-1)
+                    .setLeaderEpoch(-1);
+        }
+        int leaderEpoch = t.get().leaderEpoch(p.partitionIndex());
+        short current = LeaderEpochs.checkCurrent(p.currentLeaderEpoch(), leaderEpoch);
+        if (current != Errors.NONE) {
+            return r.setErrorCode(current).setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1);
         }
         try {
             LogOffsets offsets = log.offsets();
+            List<EpochStart> epochs = LeaderEpochs.of(log, leaderEpoch);
             long ts = p.timestamp();
             if (ts == EARLIEST || ts == EARLIEST_LOCAL) {
-                return found(r, -1, offsets.logStartOffset(), 0);
+                return found(r, -1, offsets.logStartOffset(), LeaderEpochs.epochAt(offsets.logStartOffset(), epochs));
             }
             if (ts == LATEST) {
-                return found(r, -1, readCommitted ? offsets.lastStableOffset() : offsets.highWatermark(), 0);
+                return found(r, -1, readCommitted ? offsets.lastStableOffset() : offsets.highWatermark(), leaderEpoch);
             }
             if (ts == LATEST_TIERED) {
                 return found(r, -1, -1, -1);

@@ -3,8 +3,8 @@ package io.kaas.broker.handler;
 import io.kaas.api.auth.Operation;
 import io.kaas.api.auth.ResourceType;
 import io.kaas.broker.BrokerContext;
-import io.kaas.broker.BrokerEndpoint;
 import io.kaas.broker.auth.RequestAccess;
+import io.kaas.broker.cluster.StoreClusterView;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
@@ -25,7 +25,10 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
-/** Metadata v0-13: this node leads every partition; auto-creates topics when allowed. */
+/**
+ * Metadata v0-13: every live broker with its endpoint on the client's listener, each partition's single writer and
+ * leader epoch from the assignments, the controller; auto-creates topics when allowed.
+ */
 public final class MetadataHandler implements ApiHandler<MetadataRequestData, MetadataResponseData> {
     private static final UUID ZERO = new UUID(0, 0);
 
@@ -40,12 +43,14 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
     @Override
     public CompletableFuture<MetadataResponseData> handle(RequestContext context, MetadataRequestData request) {
         short version = context.apiVersion();
-        BrokerEndpoint endpoint = ctx.advertisedEndpoint(context.listenerName());
+        List<MetadataResponseBroker> brokers = new ArrayList<>();
+        StoreClusterView view = ctx.cluster().view();
+        view.endpoints(listener(context)).forEach((id, e) -> brokers.add(new MetadataResponseBroker()
+                .setNodeId(id).setHost(e.host()).setPort(e.port()).setRack(view.rack(id).orElse(null))));
         MetadataResponseData response = new MetadataResponseData()
-                .setBrokers(new ArrayList<>(List.of(new MetadataResponseBroker()
-                        .setNodeId(ctx.nodeId()).setHost(endpoint.host()).setPort(endpoint.port()).setRack(null))))
+                .setBrokers(brokers)
                 .setClusterId(ctx.clusterId())
-                .setControllerId(ctx.nodeId());
+                .setControllerId(view.controllerId().orElse(-1));
         if (version >= 8 && version <= 10 && request.includeClusterAuthorizedOperations()) {
             response.setClusterAuthorizedOperations(context.access().clusterAuthorizedOperations());
         }
@@ -64,7 +69,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
             Set<String> describable = context.access().allowedTopics(Operation.DESCRIBE, all.stream().map(Topic::name).toList());
             for (Topic t : all) {
                 if (describable.contains(t.name())) {
-                    out.add(describe(t, includeOps ? context.access() : null, version));
+                    out.add(describe(t, includeOps ? context.access() : null, version, listener(context)));
                 }
             }
         } else {
@@ -91,7 +96,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
                 return new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setName(null)
                         .setTopicId(id).setIsInternal(false).setPartitions(new ArrayList<>());
             }
-            return describe(byId.get(), includeOps ? context.access() : null, version);
+            return describe(byId.get(), includeOps ? context.access() : null, version, listener(context));
         }
         if (name != null && !context.access().allowedOnTopic(Operation.DESCRIBE, name)) {
             return new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setName(name)
@@ -108,7 +113,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
             topic = topics.autoCreate(name);
         }
         if (topic.isPresent()) {
-            return describe(topic.get(), includeOps ? context.access() : null, version);
+            return describe(topic.get(), includeOps ? context.access() : null, version, listener(context));
         }
         short error = name != null && topics.names().allows(name) ? Errors.UNKNOWN_TOPIC_OR_PARTITION
                 : Errors.INVALID_TOPIC_EXCEPTION;
@@ -116,18 +121,28 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
                 .setIsInternal(false).setPartitions(new ArrayList<>());
     }
 
-    /** {@code t} as Metadata describes it, with its authorized operations when {@code ops} is given. */
-    private MetadataResponseTopic describe(Topic t, RequestAccess ops, short version) {
-        int node = ctx.nodeId();
+    /** The listener the client came in on; the first listener's name for a request without one (tests). */
+    private String listener(RequestContext context) {
+        return context.listenerName() != null ? context.listenerName() : ctx.advertisedEndpoint().listenerName();
+    }
+
+    /**
+     * {@code t} as Metadata describes it, with its authorized operations when {@code ops} is given: each partition
+     * with its single writer as the leader, replica and ISR, or leader -1 and LEADER_NOT_AVAILABLE while it has none.
+     */
+    private MetadataResponseTopic describe(Topic t, RequestAccess ops, short version, String listener) {
+        StoreClusterView view = ctx.cluster().view();
         List<MetadataResponsePartition> partitions = new ArrayList<>(t.partitionCount());
         for (int p = 0; p < t.partitionCount(); p++) {
+            StoreClusterView.LeaderInfo l = view.leaderInfo(t.name(), p, listener, version >= 6);
+            List<Integer> replicas = l.leader() == -1 ? List.of() : List.of(l.leader());
             partitions.add(new MetadataResponsePartition()
-                    .setErrorCode(Errors.NONE)
+                    .setErrorCode(l.error())
                     .setPartitionIndex(p)
-                    .setLeaderId(node)
-                    .setLeaderEpoch(0)
-                    .setReplicaNodes(new ArrayList<>(List.of(node)))
-                    .setIsrNodes(new ArrayList<>(List.of(node)))
+                    .setLeaderId(l.leader())
+                    .setLeaderEpoch(l.epoch())
+                    .setReplicaNodes(new ArrayList<>(replicas))
+                    .setIsrNodes(new ArrayList<>(replicas))
                     .setOfflineReplicas(new ArrayList<>()));
         }
         MetadataResponseTopic topic = new MetadataResponseTopic()

@@ -6,6 +6,7 @@ import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.LeaderEpochs;
 import io.kaas.broker.topic.StorageErrors;
+import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.OffsetForLeaderEpochRequestData;
 import io.kaas.wire.message.OffsetForLeaderEpochRequestData.OffsetForLeaderPartition;
@@ -16,6 +17,7 @@ import io.kaas.wire.message.OffsetForLeaderEpochResponseData.OffsetForLeaderTopi
 import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
@@ -24,7 +26,8 @@ import java.util.stream.Collectors;
  * OffsetForLeaderEpoch v2-4 (KIP-320: consumers validate their position after a leader change, and find a
  * truncated log): for each partition, where the requested leader epoch ends ({@link LeaderEpochs}). As Kafka:
  * CLUSTER_ACTION on the cluster allows every topic, else each needs DESCRIBE (TOPIC_AUTHORIZATION_FAILED); an
- * unknown topic or partition is UNKNOWN_TOPIC_OR_PARTITION; a {@code current_leader_epoch} below the partition's
+ * unknown topic or partition is UNKNOWN_TOPIC_OR_PARTITION, one written by another broker NOT_LEADER_OR_FOLLOWER; a
+ * {@code current_leader_epoch} below the partition's
  * epoch is FENCED_LEADER_EPOCH, above it UNKNOWN_LEADER_EPOCH (-1: not checked); an unreadable log answers its
  * storage error.
  */
@@ -50,7 +53,7 @@ public final class OffsetForLeaderEpochHandler
             List<EpochEndOffset> partitions = new ArrayList<>();
             for (OffsetForLeaderPartition p : t.partitions()) {
                 partitions.add(describable.contains(t.topic())
-                        ? endOffset(topics.log(t.topic(), p.partition()), p)
+                        ? endOffset(t.topic(), p)
                         : error(p.partition(), Errors.TOPIC_AUTHORIZATION_FAILED));
             }
             out.add(new OffsetForLeaderTopicResult().setTopic(t.topic()).setPartitions(partitions));
@@ -58,19 +61,20 @@ public final class OffsetForLeaderEpochHandler
         return CompletableFuture.completedFuture(new OffsetForLeaderEpochResponseData().setThrottleTimeMs(0).setTopics(out));
     }
 
-    private static EpochEndOffset endOffset(PartitionLog log, OffsetForLeaderPartition p) {
+    private EpochEndOffset endOffset(String topic, OffsetForLeaderPartition p) {
+        Optional<Topic> t = topics.topic(topic);
+        PartitionLog log = t.map(x -> x.log(p.partition())).orElse(null);
         if (log == null) {
-            return error(p.partition(), Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            return error(p.partition(), topics.absence(topic, p.partition()));
         }
-        int current = p.currentLeaderEpoch();
-        if (current != NO_CURRENT_EPOCH && current < LeaderEpochs.CURRENT) {
-            return error(p.partition(), Errors.FENCED_LEADER_EPOCH);
-        }
-        if (current != NO_CURRENT_EPOCH && current > LeaderEpochs.CURRENT) {
-            return error(p.partition(), Errors.UNKNOWN_LEADER_EPOCH);
+        int leaderEpoch = t.get().leaderEpoch(p.partition());
+        short current = LeaderEpochs.checkCurrent(p.currentLeaderEpoch(), leaderEpoch);
+        if (current != Errors.NONE) {
+            return error(p.partition(), current);
         }
         try {
-            LeaderEpochs.EpochEnd end = LeaderEpochs.endOffsetFor(p.leaderEpoch(), log.offsets());
+            LeaderEpochs.EpochEnd end = LeaderEpochs.endOffsetFor(p.leaderEpoch(), LeaderEpochs.of(log, leaderEpoch),
+                    log.offsets().highWatermark());
             return new EpochEndOffset().setPartition(p.partition()).setErrorCode(Errors.NONE)
                     .setLeaderEpoch(end.epoch()).setEndOffset(end.endOffset());
         } catch (RuntimeException e) {

@@ -165,7 +165,8 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
                                                              List<Accepted> accepted) {
         int partition = pd.index();
         if (topic.log(partition) == null) {
-            return CompletableFuture.completedFuture(error(partition, Errors.UNKNOWN_TOPIC_OR_PARTITION, null));
+            // As Kafka: no message (its partition responses carry one only for record validation errors).
+            return CompletableFuture.completedFuture(error(partition, topics.absence(topic.name(), partition), null));
         }
         ProducedBatches batch;
         try {
@@ -307,8 +308,12 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         }
         // The batches are readable once append returns (before an acks=all fsync): wake the fetches waiting now, once.
         topics.appended(log.key());
+        // Acknowledged only if this broker still owns the partition at the epoch it opened it with and its lease
+        // holds, checked after the append is durable: otherwise a successor may not have the batch.
         appended.whenComplete((r, e) -> a.result().complete(e != null
                 ? failed(partition, log, e)
+                : !topics.mayAcknowledge(topic, partition)
+                ? error(partition, Errors.NOT_LEADER_OR_FOLLOWER, null)
                 : new PartitionProduceResponse().setIndex(partition).setErrorCode(Errors.NONE)
                         .setBaseOffset(r.baseOffset()).setLogAppendTimeMs(r.logAppendTime())
                         .setLogStartOffset(r.logStartOffset()).setErrorMessage(null)));

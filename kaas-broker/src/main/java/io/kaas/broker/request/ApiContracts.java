@@ -45,6 +45,12 @@ import io.kaas.wire.message.ConsumerGroupDescribeRequestData;
 import io.kaas.wire.message.ConsumerGroupDescribeResponseData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
+import io.kaas.wire.message.AlterPartitionReassignmentsRequestData;
+import io.kaas.wire.message.AlterPartitionReassignmentsResponseData;
+import io.kaas.wire.message.ElectLeadersRequestData;
+import io.kaas.wire.message.ElectLeadersResponseData;
+import io.kaas.wire.message.ListPartitionReassignmentsRequestData;
+import io.kaas.wire.message.ListPartitionReassignmentsResponseData;
 import io.kaas.wire.message.CreatePartitionsRequestData;
 import io.kaas.wire.message.CreatePartitionsResponseData;
 import io.kaas.wire.message.CreateTopicsRequestData;
@@ -224,6 +230,71 @@ public final class ApiContracts {
                     ApiMessageType.LIST_CONFIG_RESOURCES, 0, 1)
                     .requires(Operation.DESCRIBE_CONFIGS, CLUSTER, (r, v) -> Action.CLUSTER_NAME,
                             (r, v, error) -> new ListConfigResourcesResponseData().setErrorCode(error));
+
+    // --- partition moves (one writer per partition) ---
+
+    /**
+     * ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED on the response and on every partition, as Kafka's
+     * {@code AlterPartitionReassignmentsRequest.getErrorResponse}.
+     */
+    public static final ApiSpec<AlterPartitionReassignmentsRequestData, AlterPartitionReassignmentsResponseData>
+            ALTER_PARTITION_REASSIGNMENTS = ApiSpec.<AlterPartitionReassignmentsRequestData,
+                    AlterPartitionReassignmentsResponseData>of(ApiMessageType.ALTER_PARTITION_REASSIGNMENTS, 0, 1)
+                    .requires(Operation.ALTER, CLUSTER, (r, v) -> Action.CLUSTER_NAME, (r, v, error) -> {
+                        String message = "Cluster authorization failed.";
+                        var topics = new java.util.ArrayList<AlterPartitionReassignmentsResponseData.ReassignableTopicResponse>();
+                        for (var t : r.topics()) {
+                            var partitions = new java.util.ArrayList<
+                                    AlterPartitionReassignmentsResponseData.ReassignablePartitionResponse>();
+                            t.partitions().forEach(p -> partitions.add(
+                                    new AlterPartitionReassignmentsResponseData.ReassignablePartitionResponse()
+                                            .setPartitionIndex(p.partitionIndex()).setErrorCode(error)
+                                            .setErrorMessage(message)));
+                            topics.add(new AlterPartitionReassignmentsResponseData.ReassignableTopicResponse()
+                                    .setName(t.name()).setPartitions(partitions));
+                        }
+                        return new AlterPartitionReassignmentsResponseData().setErrorCode(error).setErrorMessage(message)
+                                .setResponses(topics);
+                    });
+
+    /** DESCRIBE on the cluster, else CLUSTER_AUTHORIZATION_FAILED with the requested partitions, as Kafka. */
+    public static final ApiSpec<ListPartitionReassignmentsRequestData, ListPartitionReassignmentsResponseData>
+            LIST_PARTITION_REASSIGNMENTS = ApiSpec.<ListPartitionReassignmentsRequestData,
+                    ListPartitionReassignmentsResponseData>of(ApiMessageType.LIST_PARTITION_REASSIGNMENTS, 0, 0)
+                    .requires(Operation.DESCRIBE, CLUSTER, (r, v) -> Action.CLUSTER_NAME, (r, v, error) -> {
+                        var topics = new java.util.ArrayList<ListPartitionReassignmentsResponseData.OngoingTopicReassignment>();
+                        if (r.topics() != null) {
+                            for (var t : r.topics()) {
+                                var partitions = new java.util.ArrayList<
+                                        ListPartitionReassignmentsResponseData.OngoingPartitionReassignment>();
+                                t.partitionIndexes().forEach(p -> partitions.add(
+                                        new ListPartitionReassignmentsResponseData.OngoingPartitionReassignment()
+                                                .setPartitionIndex(p)));
+                                topics.add(new ListPartitionReassignmentsResponseData.OngoingTopicReassignment()
+                                        .setName(t.name()).setPartitions(partitions));
+                            }
+                        }
+                        return new ListPartitionReassignmentsResponseData().setErrorCode(error)
+                                .setErrorMessage("Cluster authorization failed.").setTopics(topics);
+                    });
+
+    /** ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED on the response (v1+) and every named partition. */
+    public static final ApiSpec<ElectLeadersRequestData, ElectLeadersResponseData> ELECT_LEADERS =
+            ApiSpec.<ElectLeadersRequestData, ElectLeadersResponseData>of(ApiMessageType.ELECT_LEADERS, 0, 2)
+                    .requires(Operation.ALTER, CLUSTER, (r, v) -> Action.CLUSTER_NAME, (r, v, error) -> {
+                        var results = new java.util.ArrayList<ElectLeadersResponseData.ReplicaElectionResult>();
+                        if (r.topicPartitions() != null) {
+                            for (var t : r.topicPartitions()) {
+                                var partitions = new java.util.ArrayList<ElectLeadersResponseData.PartitionResult>();
+                                t.partitions().forEach(p -> partitions.add(new ElectLeadersResponseData.PartitionResult()
+                                        .setPartitionId(p).setErrorCode(error)
+                                        .setErrorMessage("Cluster authorization failed.")));
+                                results.add(new ElectLeadersResponseData.ReplicaElectionResult().setTopic(t.topic())
+                                        .setPartitionResult(partitions));
+                            }
+                        }
+                        return new ElectLeadersResponseData().setErrorCode(error).setReplicaElectionResults(results);
+                    });
 
     // --- SCRAM credentials ---
 

@@ -1,24 +1,18 @@
 package io.kaas.broker.topic;
 
-import io.kaas.api.storage.LogOffsets;
+import io.kaas.api.storage.EpochStart;
+import io.kaas.api.storage.PartitionLog;
+import io.kaas.wire.protocol.Errors;
+import java.util.List;
 
 /**
- * The leader epochs of a partition as this broker knows them, and Kafka's answer to "where does epoch e end"
- * ({@code LeaderEpochFileCache.endOffsetFor}). A single broker leads every partition in one epoch,
- * {@link #CURRENT} (what Metadata answers), from the partition's log start: the storage SPI has no epoch history
- * to ask, so the epochs are derived from {@link LogOffsets} by this rule —
- * <ul>
- *   <li>the current epoch ends at the log end offset (the high watermark: one broker, so every appended record is
- *       replicated);</li>
- *   <li>an epoch above it, or {@link #UNDEFINED} (-1), is unknown: epoch -1, offset -1;</li>
- *   <li>an epoch below it (below -1, as no lower epoch existed) ends where the next epoch starts: the current
- *       epoch's start, the log start offset; Kafka answers the requested epoch itself when no epoch is at or below
- *       it, and so does this.</li>
- * </ul>
+ * The leader epochs of a partition this broker writes, and Kafka's answers about them: where an epoch ends
+ * ({@code LeaderEpochFileCache.endOffsetFor}), which epoch an offset belongs to, and whether a request's
+ * {@code current_leader_epoch} is this leader's ({@code Partition.checkCurrentLeaderEpoch}). The epochs come from the
+ * log ({@link PartitionLog#epochs()}); an engine without an epoch history has one epoch, the one the partition was
+ * assigned at, from the log start.
  */
 public final class LeaderEpochs {
-    /** The leader epoch of every partition: one broker, never re-elected. */
-    public static final int CURRENT = 0;
     /** Kafka's UNDEFINED_EPOCH and UNDEFINED_EPOCH_OFFSET. */
     public static final int UNDEFINED = -1;
 
@@ -35,14 +29,61 @@ public final class LeaderEpochs {
     private LeaderEpochs() {
     }
 
-    /** Where {@code requested} ends in a partition at {@code offsets}. */
-    public static EpochEnd endOffsetFor(int requested, LogOffsets offsets) {
-        if (requested == UNDEFINED || requested > CURRENT) {
+    /** The epochs of {@code log}, opened here at {@code leaderEpoch}, oldest first; the last is {@code leaderEpoch}. */
+    public static List<EpochStart> of(PartitionLog log, int leaderEpoch) {
+        List<EpochStart> epochs = log.epochs();
+        if (epochs.isEmpty() || epochs.get(epochs.size() - 1).epoch() != leaderEpoch) {
+            return List.of(new EpochStart(leaderEpoch, log.offsets().logStartOffset()));
+        }
+        return epochs;
+    }
+
+    /**
+     * Where {@code requested} ends: the latest epoch at {@code endOffset} (the high watermark: one writer, no
+     * followers), an older one where the next starts, one above the latest (or {@link #UNDEFINED}) unknown; an epoch
+     * older than every known one answers itself with the first known epoch's start, as Kafka does.
+     */
+    public static EpochEnd endOffsetFor(int requested, List<EpochStart> epochs, long endOffset) {
+        if (requested == UNDEFINED || epochs.isEmpty()) {
             return EpochEnd.UNKNOWN;
         }
-        if (requested == CURRENT) {
-            return new EpochEnd(CURRENT, offsets.highWatermark());
+        EpochStart latest = epochs.get(epochs.size() - 1);
+        if (requested == latest.epoch()) {
+            return new EpochEnd(requested, endOffset);
         }
-        return new EpochEnd(requested, offsets.logStartOffset());
+        if (requested > latest.epoch()) {
+            return EpochEnd.UNKNOWN;
+        }
+        EpochStart floor = null;
+        for (EpochStart e : epochs) {
+            if (e.epoch() > requested) {
+                return floor == null ? new EpochEnd(requested, e.startOffset())
+                    : new EpochEnd(floor.epoch(), e.startOffset());
+            }
+            floor = e;
+        }
+        return EpochEnd.UNKNOWN;
+    }
+
+    /** The epoch {@code offset} was written in (the latest epoch starting at or below it), {@link #UNDEFINED} if none. */
+    public static int epochAt(long offset, List<EpochStart> epochs) {
+        int epoch = UNDEFINED;
+        for (EpochStart e : epochs) {
+            if (e.startOffset() <= offset) {
+                epoch = e.epoch();
+            }
+        }
+        return epoch;
+    }
+
+    /**
+     * A request's {@code current_leader_epoch} against this leader's: NONE for -1 (not given) or equal,
+     * FENCED_LEADER_EPOCH for an older one, UNKNOWN_LEADER_EPOCH for a newer one.
+     */
+    public static short checkCurrent(int requestedCurrent, int leaderEpoch) {
+        if (requestedCurrent == UNDEFINED || requestedCurrent == leaderEpoch) {
+            return Errors.NONE;
+        }
+        return requestedCurrent < leaderEpoch ? Errors.FENCED_LEADER_EPOCH : Errors.UNKNOWN_LEADER_EPOCH;
     }
 }

@@ -9,8 +9,9 @@ import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
 import io.kaas.broker.BrokerContext;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.kaas.broker.cluster.PartitionOwnership;
+import io.kaas.api.cluster.PartitionLeader;
+import io.kaas.api.storage.PartitionFence;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -22,10 +23,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The topics this broker serves. Lookups are lock-free and safe from any thread; create, delete and
- * alter are serialized and block on cluster-state and storage I/O (never call them on an event loop).
+ * The topics of the cluster, and the logs of the partitions this broker writes. Topics come from the cluster-state
+ * store (any broker may create, delete or alter one there; each broker takes the change when the store reports it);
+ * logs are opened and closed by the {@link PartitionOwnership} as the controller assigns partitions, and published
+ * here. Lookups are lock-free and safe from any thread; create, delete and alter are serialized and block on
+ * cluster-state and storage I/O (never call them on an event loop).
  */
-public final class TopicManager implements AutoCloseable {
+public final class TopicManager implements PartitionOwnership.Host, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TopicManager.class);
 
     private final BrokerContext ctx;
@@ -53,14 +57,138 @@ public final class TopicManager implements AutoCloseable {
         return names;
     }
 
-    /** Loads every topic from the cluster store and opens (recovering) each partition. */
-    public void open() throws IOException {
+    /** How long create and partition increase wait for the new partitions to be led (and opened, if here). */
+    static final long LEAD_WAIT_MS = 10_000;
+
+    /** Loads every topic from the cluster store; the ownership opens the partitions assigned here. */
+    public void open() {
+        sync(ctx.clusterStore().topics());
+        LOG.atInfo().setMessage("topics loaded").addKeyValue("topics", byName.size()).log();
+    }
+
+    // ---- PartitionOwnership.Host ----
+
+    @Override
+    public void sync(Collection<TopicRecord> records) {
         synchronized (lock) {
-            for (TopicRecord record : ctx.clusterStore().topics()) {
-                install(record, openLogs(record, 0, List.of()));
+            java.util.Set<UUID> seen = new java.util.HashSet<>();
+            for (TopicRecord record : records) {
+                seen.add(record.topicId());
+                Topic current = byId.get(record.topicId());
+                if (current == null) {
+                    Topic old = byName.get(record.name());
+                    if (old != null) {
+                        byId.remove(old.id());
+                    }
+                    put(new Topic(record, resolver.logConfig(record.configs())));
+                } else if (!current.record().equals(record)) {
+                    LogConfig config = resolver.logConfig(record.configs());
+                    if (!current.record().configs().equals(record.configs())) {
+                        for (PartitionLog log : current.logs()) {
+                            log.updateConfig(config);
+                        }
+                    }
+                    put(current.withRecord(record, config));
+                }
+            }
+            for (Topic t : List.copyOf(byId.values())) {
+                if (!seen.contains(t.id())) {
+                    byId.remove(t.id());
+                    byName.remove(t.name(), t);
+                    for (PartitionLog log : t.logs()) {
+                        watchers.appended(log.key());
+                    }
+                }
             }
         }
-        LOG.atInfo().setMessage("topics opened").addKeyValue("topics", byName.size()).log();
+    }
+
+    @Override
+    public LogConfig logConfig(TopicRecord topic) {
+        return resolver.logConfig(topic.configs());
+    }
+
+    @Override
+    public void publish(PartitionKey key, PartitionLog log, int leaderEpoch) {
+        synchronized (lock) {
+            Topic t = byId.get(key.topicId());
+            if (t != null && t.hasPartition(key.partition())) {
+                put(t.withLog(key.partition(), log, leaderEpoch));
+            }
+        }
+        watchers.appended(key);
+    }
+
+    @Override
+    public void unpublish(PartitionKey key) {
+        synchronized (lock) {
+            Topic t = byId.get(key.topicId());
+            if (t != null && t.log(key.partition()) != null) {
+                put(t.withLog(key.partition(), null, -1));
+            }
+        }
+        // Fetches waiting on it answer now (NOT_LEADER_OR_FOLLOWER) rather than at their timeout.
+        watchers.appended(key);
+    }
+
+    private void put(Topic topic) {
+        byName.put(topic.name(), topic);
+        byId.put(topic.id(), topic);
+    }
+
+    /**
+     * Why a partition has no log here: UNKNOWN_TOPIC_OR_PARTITION if the topic or partition does not exist,
+     * NOT_LEADER_OR_FOLLOWER if another broker writes it (or none does yet).
+     */
+    public short absence(String topic, int partition) {
+        Topic t = topic == null ? null : byName.get(topic);
+        return t != null && t.hasPartition(partition) ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+    }
+
+    /**
+     * Whether this broker may acknowledge a write to {@code partition} of {@code topic} now: it still owns it at the
+     * epoch it opened it with and its lease holds. A volatile read, a map lookup and a clock read.
+     */
+    public boolean mayAcknowledge(Topic topic, int partition) {
+        PartitionLog log = topic.log(partition);
+        return log != null && fence().mayWrite(log.key(), topic.leaderEpoch(partition));
+    }
+
+    private PartitionFence fence() {
+        return ctx.cluster() == null ? PartitionFence.NONE : ctx.cluster().fence();
+    }
+
+    /** Waits (bounded) until every partition of {@code name} has a live leader, and those led here are open. */
+    private void awaitLed(String name) {
+        if (ctx.cluster() == null) {
+            return;
+        }
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(LEAD_WAIT_MS);
+        while (System.nanoTime() - deadline < 0) {
+            Topic t = byName.get(name);
+            if (t == null || led(t)) {
+                return;
+            }
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        LOG.atWarn().addKeyValue("topic", name).log("topic {}: not every partition is led after {} ms", name,
+            LEAD_WAIT_MS);
+    }
+
+    private boolean led(Topic t) {
+        for (int p = 0; p < t.partitionCount(); p++) {
+            Optional<PartitionLeader> l = ctx.cluster().view().liveLeader(t.name(), p);
+            if (l.isEmpty() || !l.get().hasLeader()
+                    || l.get().leader() == ctx.nodeId() && t.log(p) == null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
@@ -126,6 +254,7 @@ public final class TopicManager implements AutoCloseable {
         checkBatchSize(1L + count + configs.size());
         Map<String, String> clean = resolver.validate(configs);
         checkEngineServes(clean);
+        TopicRecord created;
         synchronized (lock) {
             if (byName.containsKey(name)) {
                 throw new TopicException(Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
@@ -145,11 +274,13 @@ public final class TopicManager implements AutoCloseable {
             } catch (TopicExistsException e) {
                 throw new TopicException(Errors.TOPIC_ALREADY_EXISTS, e.getMessage());
             }
-            install(record, openLogs(record, 0, List.of()));
+            put(new Topic(record, resolver.logConfig(record.configs())));
             LOG.atInfo().setMessage("topic created").addKeyValue("topic", name)
                     .addKeyValue("topicId", record.topicId()).addKeyValue("partitions", count).log();
-            return record;
+            created = record;
         }
+        awaitLed(name);
+        return created;
     }
 
     /** Asks the storage engine whether it can serve a topic with {@code configs} (e.g. compaction); INVALID_CONFIG if not. */
@@ -247,29 +378,30 @@ public final class TopicManager implements AutoCloseable {
             throw new TopicException(Errors.TOPIC_DELETION_DISABLED,
                     "Topic deletion is disabled (delete.topic.enable=false).");
         }
+        Topic topic;
         synchronized (lock) {
-            Topic topic = byName.remove(name);
+            topic = byName.get(name);
             if (topic == null) {
                 throw new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION,
                         "This server does not host this topic-partition.");
             }
-            byId.remove(topic.id());
-            for (PartitionLog log : topic.logs()) {
-                try {
-                    ctx.storageEngine().deletePartition(log.key());
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot delete partition " + log.key(), e);
-                }
-                watchers.appended(log.key());
-            }
             try {
                 ctx.clusterStore().deleteTopic(name);
             } catch (UnknownTopicException e) {
-                // already gone from the store: the partitions are deleted, which is what was asked
+                // already gone from the store (deleted by another broker): what was asked
             }
-            LOG.atInfo().setMessage("topic deleted").addKeyValue("topic", name).addKeyValue("topicId", topic.id()).log();
-            return topic.record();
+            byName.remove(name, topic);
+            byId.remove(topic.id());
         }
+        // The owners (this broker included) delete the partitions' data when they see the topic gone.
+        if (ctx.cluster() != null) {
+            ctx.cluster().ownership().reconcileNow(LEAD_WAIT_MS);
+        }
+        for (int p = 0; p < topic.partitionCount(); p++) {
+            watchers.appended(new PartitionKey(topic.name(), topic.id(), p));
+        }
+        LOG.atInfo().setMessage("topic deleted").addKeyValue("topic", name).addKeyValue("topicId", topic.id()).log();
+        return topic.record();
     }
 
     /**
@@ -290,6 +422,7 @@ public final class TopicManager implements AutoCloseable {
     }
 
     public TopicRecord createPartitions(String name, int count, boolean validateOnly) {
+        TopicRecord record;
         synchronized (lock) {
             Topic topic = requireTopic(name);
             int current = topic.partitionCount();
@@ -305,10 +438,11 @@ public final class TopicManager implements AutoCloseable {
             if (validateOnly) {
                 return topic.record().withPartitions(count);
             }
-            TopicRecord record = ctx.clusterStore().updatePartitionCount(name, count);
-            install(record, openLogs(record, current, topic.logs()));
-            return record;
+            record = ctx.clusterStore().updatePartitionCount(name, count);
+            put(topic.withRecord(record, topic.logConfig()));
         }
+        awaitLed(name);
+        return record;
     }
 
     /**
@@ -329,7 +463,7 @@ public final class TopicManager implements AutoCloseable {
             for (PartitionLog log : topic.logs()) {
                 log.updateConfig(logConfig);
             }
-            install(record, topic.logs());
+            put(topic.withRecord(record, logConfig));
             return record;
         }
     }
@@ -343,22 +477,4 @@ public final class TopicManager implements AutoCloseable {
         return topic;
     }
 
-    private List<PartitionLog> openLogs(TopicRecord record, int from, List<PartitionLog> existing) {
-        LogConfig logConfig = resolver.logConfig(record.configs());
-        List<PartitionLog> logs = new ArrayList<>(existing);
-        for (int p = from; p < record.partitions(); p++) {
-            try {
-                logs.add(ctx.storageEngine().openPartition(new PartitionKey(record.name(), record.topicId(), p), logConfig));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot open partition " + record.name() + "-" + p, e);
-            }
-        }
-        return logs;
-    }
-
-    private void install(TopicRecord record, List<PartitionLog> logs) {
-        Topic topic = new Topic(record, logs, resolver.logConfig(record.configs()));
-        byName.put(record.name(), topic);
-        byId.put(record.topicId(), topic);
-    }
 }

@@ -146,7 +146,23 @@ class BrokerConfigTest {
             "no.such.key", "1",
             "log.retention.chek.interval.ms", "1"));
         assertThat(c.unknownKeys()).containsExactly("log.retention.chek.interval.ms", "no.such.key");
-        assertThat(c.ignoredKeys()).contains("process.roles", "controller.quorum.voters", "zookeeper.connect");
+        assertThat(c.ignoredKeys()).contains("process.roles", "controller.quorum.voters")
+            .as("handed to the cluster store").doesNotContain("zookeeper.connect");
+    }
+
+    @Test
+    void theClusterStoreGetsKafkasZookeeperKeysUnderTheirFullNamesAndItsOwnWithThePrefixRemoved() {
+        BrokerConfig c = BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+            "zookeeper.connect", "zk1:2181/kaas", "zookeeper.session.timeout.ms", "6000",
+            "cluster.zookeeper.zookeeper.session.timeout.ms", "9000", "cluster.zookeeper.extra", "1",
+            "cluster.files.other", "2", "broker.rack", "r1"));
+        assertThat(c.clusterStoreConfig("zookeeper").asMap()).containsOnly(Map.entry("zookeeper.connect", "zk1:2181/kaas"),
+            Map.entry("zookeeper.session.timeout.ms", "9000"), Map.entry("extra", "1"));
+        assertThat(c.clusterStoreConfig("files").asMap()).containsOnly(Map.entry("zookeeper.connect", "zk1:2181/kaas"),
+            Map.entry("zookeeper.session.timeout.ms", "6000"), Map.entry("other", "2"));
+        assertThat(c.rack()).contains("r1");
+        assertThat(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0")).rack()).isEmpty();
+        assertThat(c.unknownKeys()).isEmpty();
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.kaas.broker.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.api.auth.AuthorizerProvider;
+import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.plugin.BackendProvider;
 import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.broker.it.TestBroker;
@@ -27,7 +28,7 @@ class ServerPropertiesDocumentationTest {
     /** The distribution's file, seen from this module's folder (the tests' working directory). */
     private static final Path SERVER_PROPERTIES = Path.of("..", "distribution", "src", "dist", "config", "server.properties");
     /** {@code key=...} or {@code #key=...} at the start of a line. */
-    private static final Pattern KEY_LINE = Pattern.compile("^#?([a-z][a-z0-9._-]*)=", Pattern.MULTILINE);
+    private static final Pattern KEY_LINE = Pattern.compile("^#?([a-z][a-zA-Z0-9._-]*)=", Pattern.MULTILINE);
 
     @TempDir
     Path plugins;
@@ -45,7 +46,8 @@ class ServerPropertiesDocumentationTest {
     void theShippedBackendsDeclareTheirKeys() throws Exception {
         // If a backend stopped declaring its keys, the check above would pass vacuously for it.
         assertThat(definedKeys()).contains("storage.segments.flush.interval.ms", "storage.segments.committer.threads",
-                "storage.rocksdb.block.cache.bytes", "authorizer.acl.file", "log.flush.interval.messages");
+                "storage.rocksdb.block.cache.bytes", "authorizer.acl.file", "log.flush.interval.messages",
+                "zookeeper.connect", "zookeeper.ssl.truststore.location");
     }
 
     /**
@@ -54,11 +56,14 @@ class ServerPropertiesDocumentationTest {
      */
     private Set<String> definedKeys() throws Exception {
         TestBroker.installPlugin("kaas-engine-rocksdb", plugins);
+        TestBroker.installPlugin("kaas-cluster-zookeeper", plugins);
         BackendCatalog catalog = BackendCatalog.discover(plugins);
         Set<String> keys = new TreeSet<>(BrokerConfigDef.KEYS.keySet());
         keys.addAll(prefixed("storage.segments.", catalog.select(StorageEngineProvider.class, "storage.engine", "segments")));
         keys.addAll(prefixed("storage.rocksdb.", catalog.select(StorageEngineProvider.class, "storage.engine", "rocksdb")));
         keys.addAll(prefixed("authorizer.acl.", catalog.select(AuthorizerProvider.class, "authorizer", "acl")));
+        // The ZooKeeper store reads Kafka's zookeeper.* keys under their full names.
+        keys.addAll(prefixed("", catalog.select(ClusterStateStoreProvider.class, "cluster.store", "zookeeper")));
         return keys;
     }
 

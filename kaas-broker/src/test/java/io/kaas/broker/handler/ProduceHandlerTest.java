@@ -14,6 +14,11 @@ import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
 import io.kaas.broker.BrokerContext;
+import io.kaas.broker.cluster.ClusterMember;
+import io.kaas.api.cluster.BrokerRegistration;
+import io.kaas.api.cluster.RegisteredEndpoint;
+import java.time.Duration;
+import java.util.Optional;
 import io.kaas.broker.BrokerEndpoint;
 import io.kaas.broker.auth.AccessGate;
 import io.kaas.broker.config.BrokerConfig;
@@ -64,6 +69,7 @@ class ProduceHandlerTest {
     private StorageEngine engine;
     private ClusterStateStore store;
     private TopicManager topics;
+    private ClusterMember member;
     private ProduceHandler handler;
     private final AtomicInteger verifications = new AtomicInteger();
     private final VerificationGuards guards = new VerificationGuards();
@@ -79,8 +85,13 @@ class ProduceHandlerTest {
                 .open(new EngineContext(dataDir, PluginConfig.empty(), 1, Clock.systemUTC()));
         store = provider(ClusterStateStoreProvider.class, "files")
                 .open(new ClusterStoreContext(dataDir, PluginConfig.empty(), 1));
+        member = ClusterMember.join(store, new BrokerRegistration(1,
+                List.of(new RegisteredEndpoint("PLAINTEXT", "PLAINTEXT", "127.0.0.1", 9092)), Optional.empty(),
+                "localhost", ProcessHandle.current().pid()));
         topics = new TopicManager(new Context(config), TopicNames.kafkaRules());
         topics.open();
+        member.start(engine, topics);
+        assertThat(member.awaitReady(Duration.ofSeconds(10), (t, p) -> topics.log(t, p) != null)).isTrue();
         topics.create("t", 1, 1, Map.of(), false);
         handler = new ProduceHandler(topics, (id, pid, epoch, partitions, verifyOnly) -> CompletableFuture.completedFuture(
                 notInTheTransaction(partitions)), guards, RETRY);
@@ -94,6 +105,7 @@ class ProduceHandlerTest {
 
     @AfterEach
     void close() throws Exception {
+        member.close();
         topics.close();
         engine.close();
         store.close();
@@ -397,6 +409,11 @@ class ProduceHandlerTest {
         @Override
         public AccessGate accessGate() {
             return AccessGate.ALLOW_ALL;
+        }
+
+        @Override
+        public ClusterMember cluster() {
+            return member;
         }
     }
 }

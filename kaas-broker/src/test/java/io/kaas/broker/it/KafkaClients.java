@@ -56,6 +56,15 @@ public class KafkaClients {
         return Admin.create(p);
     }
 
+    /**
+     * The current leader epoch of {@code tp}, as the broker answers a ListOffsets for the latest offset (the leader's
+     * epoch: it grows each time a broker takes the partition over, a restart included).
+     */
+    public static int leaderEpoch(Admin admin, org.apache.kafka.common.TopicPartition tp) throws Exception {
+        return admin.listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest())).partitionResult(tp)
+            .get(20, java.util.concurrent.TimeUnit.SECONDS).leaderEpoch().orElseThrow();
+    }
+
     /** Creates {@code name} with replication factor 1 and waits (at most 20 s) for the answer. */
     public void createTopic(String name, int partitions) throws Exception {
         createTopic(name, partitions, Map.of());

@@ -107,23 +107,27 @@ class OffsetForLeaderEpochIT {
             KafkaClients.createTopic(admin, "epochs", 1, Map.of());
             KafkaClients.createTopic(admin, "empty", 1, Map.of());
             produce(broker, "epochs", 10);
+            // The epoch the broker took the partition over at: above 0 (the controller's first assignment raises it).
+            int e = KafkaClients.leaderEpoch(admin, new TopicPartition("epochs", 0));
+            int empty = KafkaClients.leaderEpoch(admin, new TopicPartition("empty", 0));
+            assertThat(e).isPositive();
             for (short version = 2; version <= 4; version++) {
                 List<EpochEndOffset> got = ask(broker.port(), version,
-                        new Ask("epochs", 0, NO_EPOCH_CHECK, 0),
-                        new Ask("epochs", 0, 0, 0),
-                        new Ask("epochs", 0, NO_EPOCH_CHECK, 1),
+                        new Ask("epochs", 0, NO_EPOCH_CHECK, e),
+                        new Ask("epochs", 0, e, e),
+                        new Ask("epochs", 0, NO_EPOCH_CHECK, e + 1),
                         new Ask("epochs", 0, NO_EPOCH_CHECK, -1),
-                        new Ask("empty", 0, 0, 0));
+                        new Ask("empty", 0, empty, empty));
                 assertThat(got).extracting(OffsetForLeaderEpochIT::show).as("v%d", version).containsExactly(
-                        "NONE 0/10", // the current epoch ends at the log end
-                        "NONE 0/10",
+                        "NONE " + e + "/10", // the current epoch ends at the log end
+                        "NONE " + e + "/10",
                         "NONE -1/-1", // an epoch above the current one is unknown
                         "NONE -1/-1", // so is UNDEFINED_EPOCH
-                        "NONE 0/0");
+                        "NONE " + empty + "/0");
             }
             List<EpochEndOffset> errors = ask(broker.port(), (short) 4,
-                    new Ask("epochs", 0, 1, 0),
-                    new Ask("epochs", 0, -2, 0),
+                    new Ask("epochs", 0, e + 1, e),
+                    new Ask("epochs", 0, e - 1, e),
                     new Ask("epochs", 7, NO_EPOCH_CHECK, 0),
                     new Ask("nope", 0, NO_EPOCH_CHECK, 0));
             assertThat(errors).extracting(OffsetForLeaderEpochIT::show).containsExactly(
@@ -136,8 +140,9 @@ class OffsetForLeaderEpochIT {
             admin.deleteRecords(Map.of(new TopicPartition("epochs", 0), RecordsToDelete.beforeOffset(4))).all()
                     .get(20, TimeUnit.SECONDS);
             assertThat(ask(broker.port(), (short) 4, new Ask("epochs", 0, NO_EPOCH_CHECK, -2),
-                    new Ask("epochs", 0, NO_EPOCH_CHECK, 0)))
-                    .extracting(OffsetForLeaderEpochIT::show).containsExactly("NONE -2/4", "NONE 0/10");
+                    new Ask("epochs", 0, NO_EPOCH_CHECK, e - 1), new Ask("epochs", 0, NO_EPOCH_CHECK, e)))
+                    .extracting(OffsetForLeaderEpochIT::show)
+                    .containsExactly("NONE -2/4", "NONE " + (e - 1) + "/4", "NONE " + e + "/10");
         }
     }
 
@@ -147,27 +152,28 @@ class OffsetForLeaderEpochIT {
             KafkaClients.createTopic(admin, "validated", 1, Map.of());
             produce(broker, "validated", 10);
             TopicPartition tp = new TopicPartition("validated", 0);
+            int e = KafkaClients.leaderEpoch(admin, tp);
             try (KafkaConsumer<String, String> consumer = broker.consumer(Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                     "none"))) {
                 consumer.assign(List.of(tp));
-                // a position in epoch 0 inside the log: validated, then fetched from there
-                consumer.seek(tp, new OffsetAndMetadata(6, Optional.of(0), ""));
+                // a position in the current epoch inside the log: validated, then fetched from there
+                consumer.seek(tp, new OffsetAndMetadata(6, Optional.of(e), ""));
                 List<ConsumerRecord<String, String>> got = new ArrayList<>();
                 for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20); got.size() < 4 && System.nanoTime() < end; ) {
                     consumer.poll(Duration.ofMillis(200)).forEach(got::add);
                 }
                 assertThat(got).extracting(ConsumerRecord::offset).containsExactly(6L, 7L, 8L, 9L);
 
-                // a position past the end of epoch 0: the broker's answer (epoch 0 ends at 10) is the divergence
-                consumer.seek(tp, new OffsetAndMetadata(15, Optional.of(0), ""));
+                // a position past the end of the epoch: the broker's answer (it ends at 10) is the divergence
+                consumer.seek(tp, new OffsetAndMetadata(15, Optional.of(e), ""));
                 assertThatThrownBy(() -> pollUntilFailure(consumer)).isInstanceOf(LogTruncationException.class)
-                        .satisfies(e -> assertThat(((LogTruncationException) e).divergentOffsets())
-                                .containsEntry(tp, new OffsetAndMetadata(10, Optional.of(0), null)));
+                        .satisfies(x -> assertThat(((LogTruncationException) x).divergentOffsets())
+                                .containsEntry(tp, new OffsetAndMetadata(10, Optional.of(e), null)));
 
                 // an epoch the broker never had: UNDEFINED, truncation with no known divergence
-                consumer.seek(tp, new OffsetAndMetadata(3, Optional.of(5), ""));
+                consumer.seek(tp, new OffsetAndMetadata(3, Optional.of(e + 5), ""));
                 assertThatThrownBy(() -> pollUntilFailure(consumer)).isInstanceOf(LogTruncationException.class)
-                        .satisfies(e -> assertThat(((LogTruncationException) e).divergentOffsets()).isEmpty());
+                        .satisfies(x -> assertThat(((LogTruncationException) x).divergentOffsets()).isEmpty());
             }
         }
     }

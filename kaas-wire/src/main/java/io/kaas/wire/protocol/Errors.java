@@ -56,12 +56,17 @@ public final class Errors {
     public static final short UNKNOWN_PRODUCER_ID = 59;
     public static final short NON_EMPTY_GROUP = 68;
     public static final short GROUP_ID_NOT_FOUND = 69;
+    public static final short LISTENER_NOT_FOUND = 72;
     public static final short TOPIC_DELETION_DISABLED = 73;
     public static final short FENCED_LEADER_EPOCH = 74;
     public static final short UNKNOWN_LEADER_EPOCH = 75;
     public static final short MEMBER_ID_REQUIRED = 79;
+    public static final short PREFERRED_LEADER_NOT_AVAILABLE = 80;
     public static final short GROUP_MAX_SIZE_REACHED = 81;
     public static final short FENCED_INSTANCE_ID = 82;
+    public static final short ELIGIBLE_LEADERS_NOT_AVAILABLE = 83;
+    public static final short ELECTION_NOT_NEEDED = 84;
+    public static final short NO_REASSIGNMENT_IN_PROGRESS = 85;
     public static final short GROUP_SUBSCRIBED_TO_TOPIC = 86;
     public static final short INVALID_RECORD = 87;
     public static final short UNSTABLE_OFFSET_COMMIT = 88;

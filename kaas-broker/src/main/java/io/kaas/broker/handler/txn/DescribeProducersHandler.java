@@ -55,7 +55,9 @@ public final class DescribeProducersHandler
                     partitions.add(r.setErrorCode(topicError).setErrorMessage(invalid));
                     continue;
                 }
-                partitions.add(describe(topic.get().log(p), r));
+                partitions.add(topic.get().log(p) == null && topic.get().hasPartition(p)
+                        ? r.setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER).setErrorMessage(null)
+                        : describe(topic.get().log(p), r));
             }
             out.add(new TopicResponse().setName(t.name()).setPartitions(partitions));
         }
