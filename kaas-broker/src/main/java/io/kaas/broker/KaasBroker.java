@@ -29,6 +29,12 @@ import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.broker.request.ServedApi;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
+import io.kaas.broker.cluster.ClusterView;
+import io.kaas.broker.coordinator.ConsumerOffsetsTopic;
+import io.kaas.broker.coordinator.CoordinatorPartitions;
+import io.kaas.broker.coordinator.CoordinatorTopic;
+import io.kaas.broker.coordinator.SingleBrokerClusterView;
+import io.kaas.broker.coordinator.SingleBrokerOwnership;
 import io.kaas.broker.transaction.LocalMarkerWriter;
 import io.kaas.broker.transaction.MarkerAppender;
 import io.kaas.broker.transaction.TransactionStateTopic;
@@ -160,7 +166,9 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         watchTlsStores();
         topics = new TopicManager(this, TopicNames.reservedBy(engineProvider, storeProvider));
         CoordinatorContext coordinatorContext = CoordinatorContext.of(clusterStore, scheduler, clock);
-        groups = GroupCoordinator.create(coordinatorContext, config.groupCoordinator());
+        ConsumerOffsetsTopic offsetsTopic = new ConsumerOffsetsTopic(topics, config.offsetsTopicPartitions(),
+            config.offsetsTopicSegmentBytes());
+        groups = GroupCoordinator.create(coordinatorContext, config.groupCoordinator(), offsetsTopic);
         TransactionConfig txnConfig = config.transactionCoordinator();
         TransactionStateTopic transactionState = new TransactionStateTopic(topics, txnConfig.stateLogPartitions(),
             config.transactionStateLogSegmentBytes());
@@ -171,7 +179,9 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             new LocalMarkerWriter(markers), producerIds, groups);
         List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions, guards,
             groups));
-        handlers.addAll(GroupHandlers.create(this, groups, transactionState));
+        ClusterView cluster = new SingleBrokerClusterView(config.nodeId(), topics,
+            config.listeners().stream().map(l -> advertised.get(l.name())).toList(), config.securityProtocolMap());
+        handlers.addAll(GroupHandlers.create(this, groups, cluster, offsetsTopic, transactionState));
         handlers.addAll(TxnHandlers.create(topics, transactions, markers));
         handlers.addAll(SaslHandlers.create(saslMechanisms,
             new FailedAuthentications(SaslKeys.failedAuthenticationDelayMs(config), scheduler)));
@@ -182,10 +192,25 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             Features.of(config.transactionVersion(), clock.millis()));
         topics.open();
         groups.start();
-        // After the topics (the state log and the data partitions markers go to), before the first request.
         transactions.start();
+        // After the topics (the state log and the data partitions markers go to), before the first request.
+        serveCoordinatorsAlone(offsetsTopic, transactionState);
         server.serve(registry);
         serving = true;
+    }
+
+    /**
+     * A broker alone owns every partition of its coordinators' topics: they are handed to the coordinators now if the
+     * topics exist, else when they are created (a broker in a cluster registers CoordinatorPartitions with its
+     * partition ownership instead). The offsets first: completing a transaction found prepared commits offsets.
+     */
+    private void serveCoordinatorsAlone(CoordinatorTopic offsets, CoordinatorTopic transactionState) {
+        SingleBrokerOwnership groupPartitions = new SingleBrokerOwnership(CoordinatorPartitions.of(groups));
+        offsets.onAvailable(groupPartitions::announce);
+        topics.topic(offsets.name()).ifPresent(groupPartitions::announce);
+        SingleBrokerOwnership txnPartitions = new SingleBrokerOwnership(CoordinatorPartitions.of(transactions));
+        transactionState.onAvailable(txnPartitions::announce);
+        topics.topic(transactionState.name()).ifPresent(txnPartitions::announce);
     }
 
     /**

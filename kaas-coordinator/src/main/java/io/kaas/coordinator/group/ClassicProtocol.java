@@ -437,14 +437,19 @@ final class ClassicProtocol {
 
     /** Stops every timer of a group that is being removed and fails whatever waits on it. */
     void shutdown(ClassicGroup group) {
+        shutdown(group, Errors.COORDINATOR_NOT_AVAILABLE);
+    }
+
+    /** Cancels the group's timers and fails its pending JoinGroup and SyncGroup calls with {@code error}. */
+    void shutdown(ClassicGroup group, short error) {
         group.cancelJoinTimer();
         group.cancelSyncTimer();
         group.pendingMembers.values().forEach(CoordinatorTimer.Task::cancel);
         group.pendingMembers.clear();
         for (ClassicMember m : group.members.values()) {
             m.cancelHeartbeat();
-            m.completeJoin(joinError(Errors.COORDINATOR_NOT_AVAILABLE, m.memberId));
-            m.completeSync(syncError(Errors.COORDINATOR_NOT_AVAILABLE));
+            m.completeJoin(joinError(error, m.memberId));
+            m.completeSync(syncError(error));
         }
     }
 }
