@@ -204,13 +204,22 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
      * topics exist, else when they are created (a broker in a cluster registers CoordinatorPartitions with its
      * partition ownership instead). The offsets first: completing a transaction found prepared commits offsets.
      */
-    private void serveCoordinatorsAlone(CoordinatorTopic offsets, CoordinatorTopic transactionState) {
+    private void serveCoordinatorsAlone(CoordinatorTopic offsets, CoordinatorTopic transactionState) throws IOException {
         SingleBrokerOwnership groupPartitions = new SingleBrokerOwnership(CoordinatorPartitions.of(groups));
         offsets.onAvailable(groupPartitions::announce);
+        if (!offsets.exists() && storeHoldsOffsetsFromBeforeSpi5()) {
+            offsets.ensureCreated(); // the group coordinator moves them there as it loads its partitions
+        }
         topics.topic(offsets.name()).ifPresent(groupPartitions::announce);
         SingleBrokerOwnership txnPartitions = new SingleBrokerOwnership(CoordinatorPartitions.of(transactions));
         transactionState.onAvailable(txnPartitions::announce);
         topics.topic(transactionState.name()).ifPresent(txnPartitions::announce);
+    }
+
+    /** Whether the cluster store still holds committed offsets, as stores before SPI 5 kept them. */
+    @SuppressWarnings("deprecation")
+    private boolean storeHoldsOffsetsFromBeforeSpi5() {
+        return !clusterStore.groupsWithOffsets().isEmpty();
     }
 
     /**

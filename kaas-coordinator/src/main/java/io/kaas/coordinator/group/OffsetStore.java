@@ -256,6 +256,7 @@ final class OffsetStore {
         PartitionState ps = new PartitionState();
         ps.records = records;
         partitions.put(partition, ps);
+        offsets.keySet().removeIf(g -> owned.partitionFor(g) == partition); // nothing of an earlier ownership stays
         loaded.forEach((g, o) -> offsets.put(g, Map.copyOf(o)));
         return loaded.keySet();
     }
