@@ -83,7 +83,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.offsetStore = new OffsetStore(owned, timer, cleanupMinRecords);
         this.config = config;
         this.timer = timer;
-        this.protocol = new ClassicProtocol(config, timer);
+        this.protocol = new ClassicProtocol(config, timer, this::storeGroup);
         this.groupConfigs = new GroupConfigs(store, config);
         this.consumerProtocol = new ConsumerProtocol(config, timer, store, groupConfigs);
         this.offsets = new OffsetManager(this, store, offsetStore, config, timer);
@@ -127,24 +127,78 @@ public final class GroupCoordinator implements AutoCloseable {
         String name = OFFSETS_TOPIC + "-" + partition;
         owned.loading(partition, log, leaderEpoch);
         Set<String> loaded;
+        Map<String, GroupMetadataCodec.Image> members;
         try {
-            loaded = new java.util.HashSet<>(offsetStore.load(partition, log));
+            OffsetStore.Loaded state = offsetStore.load(partition, log);
+            loaded = new java.util.HashSet<>(state.groupsWithOffsets());
             loaded.addAll(LegacyOffsets.migrate(store, offsetStore, partition));
+            members = state.groups();
         } catch (IOException | RuntimeException e) {
             owned.failed(partition, leaderEpoch);
             LOG.atError().setCause(e).addKeyValue("partition", name)
                     .log("Could not load {}: its groups answer COORDINATOR_NOT_AVAILABLE until it is loaded again", name);
             return;
         }
+        members.forEach((groupId, image) -> groups.put(groupId, restore(groupId, image)));
+        loaded.addAll(members.keySet());
         for (String groupId : loaded) {
             groups.putIfAbsent(groupId, new ClassicGroup(groupId, -1));
         }
         owned.loaded(partition, leaderEpoch);
         LOG.atInfo().addKeyValue("partition", name).addKeyValue("leaderEpoch", leaderEpoch)
                 .addKeyValue("groups", loaded.size())
-                .log("Loaded {} groups with committed offsets from {} records of {} at leader epoch {} in {} ms",
-                        loaded.size(), offsetStore.records(partition), name, leaderEpoch,
+                .log("Loaded {} groups ({} with members) from {} records of {} at leader epoch {} in {} ms",
+                        loaded.size(), members.values().stream().filter(i -> !i.members().isEmpty()).count(),
+                        offsetStore.records(partition), name, leaderEpoch,
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+    }
+
+    /**
+     * A classic group as its last GroupMetadata record left it: Stable with its members, their assignments and
+     * leader (each member must heartbeat within its session timeout, else it is removed and the group rebalances),
+     * or Empty in its generation.
+     */
+    private ClassicGroup restore(String groupId, GroupMetadataCodec.Image image) {
+        ClassicGroup g = new ClassicGroup(groupId, image.stateTimestampMs());
+        synchronized (g) {
+            g.generationId = image.generation();
+            g.protocolType = image.protocolType().isEmpty() ? null : image.protocolType();
+            g.protocolName = image.protocol();
+            for (GroupMetadataCodec.Member m : image.members()) {
+                ClassicMember member = new ClassicMember(m.memberId(), m.groupInstanceId(), m.clientId(),
+                        m.clientHost(), m.rebalanceTimeoutMs(), m.sessionTimeoutMs(),
+                        List.of(new ClassicMember.Protocol(image.protocol() == null ? "" : image.protocol(),
+                                m.subscription())));
+                member.assignment = m.assignment();
+                g.add(member, g.protocolType);
+            }
+            if (image.leader() != null && g.has(image.leader())) {
+                g.leaderId = image.leader();
+            }
+            if (!g.members.isEmpty()) {
+                g.transitionTo(GroupState.STABLE, image.stateTimestampMs());
+                for (ClassicMember m : g.members.values()) {
+                    protocol.scheduleHeartbeat(g, m, m.sessionTimeoutMs);
+                }
+            }
+        }
+        return g;
+    }
+
+    /** Stores a classic group's membership ({@link ClassicProtocol.GroupStore}); under the group's monitor. */
+    private short storeGroup(ClassicGroup group) {
+        try {
+            offsetStore.storeGroup(group.groupId, GroupMetadataCodec.image(group));
+            return Errors.NONE;
+        } catch (io.kaas.coordinator.internal.NotCoordinatorException e) {
+            LOG.atWarn().addKeyValue("group", group.groupId)
+                    .log("The membership of group {} was not stored: {}", group.groupId, e.getMessage());
+            return Errors.NOT_COORDINATOR;
+        } catch (RuntimeException e) {
+            LOG.atError().setCause(e).addKeyValue("group", group.groupId)
+                    .log("Could not store the membership of group {}", group.groupId);
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
     }
 
     /**

@@ -554,6 +554,13 @@ public final class OffsetManager {
                 }
                 if (group.is(GroupState.EMPTY) && group.members.isEmpty() && group.pendingMembers.isEmpty()
                         && offsetStore.committedOffsets(group.groupId).isEmpty()) {
+                    try {
+                        offsetStore.deleteGroupMetadata(group.groupId);
+                    } catch (ClusterStateException e) {
+                        LOG.atWarn().addKeyValue("group", group.groupId).log("Could not remove the membership of "
+                                + "expired group {}: {}; the next pass retries", group.groupId, e.getMessage());
+                        continue;
+                    }
                     coordinator.remove(group);
                 }
             }

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The committed offsets of the groups whose {@code __consumer_offsets} partitions this broker owns: in memory for
  * OffsetFetch, made durable (appended and fsynced) in the group's partition before a change returns
- * ({@link OffsetRecordCodec}: one record per offset, a tombstone per deleted one). Loaded when a partition is gained
+ * ({@link OffsetRecordCodec}: one record per offset, a tombstone per deleted one), and the membership of their classic
+ * groups at the end of each rebalance ({@link GroupMetadataCodec}). Loaded when a partition is gained
  * (last record per group and partition wins), dropped when it is lost; a write to a partition that is no longer
  * owned fails with {@link NotCoordinatorException}.
  *
@@ -66,6 +67,16 @@ final class OffsetStore {
     /** group → partition → offset; each inner map an immutable snapshot, replaced on change. */
     private final Map<String, Map<TopicPartitionRef, CommittedOffset>> offsets = new ConcurrentHashMap<>();
     private final Map<Integer, PartitionState> partitions = new ConcurrentHashMap<>();
+    /** group → the value of its latest group metadata record (classic membership), for the rewrite. */
+    private final Map<String, byte[]> groupMetadata = new ConcurrentHashMap<>();
+
+    /** One record to append: a null value is a tombstone. */
+    private record Rec(byte[] key, byte[] value) {
+    }
+
+    /** What a partition held when it was loaded: the groups with offsets, and the classic groups' membership. */
+    record Loaded(Set<String> groupsWithOffsets, Map<String, GroupMetadataCodec.Image> groups) {
+    }
 
     OffsetStore(OwnedPartitions owned, CoordinatorTimer timer, long minRecords) {
         this.owned = owned;
@@ -103,15 +114,15 @@ final class OffsetStore {
         write(groupId, values);
     }
 
-    /** Removes every offset of {@code groupId} (tombstones). Same errors as {@link #commitOffsets}. */
+    /** Removes every offset of {@code groupId} and its membership (tombstones). Same errors as {@link #commitOffsets}. */
     void deleteGroup(String groupId) {
         Map<TopicPartitionRef, CommittedOffset> current = committedOffsets(groupId);
-        if (current.isEmpty()) {
-            return;
+        if (!current.isEmpty()) {
+            Map<TopicPartitionRef, CommittedOffset> tombstones = new LinkedHashMap<>();
+            current.keySet().forEach(tp -> tombstones.put(tp, null));
+            write(groupId, tombstones);
         }
-        Map<TopicPartitionRef, CommittedOffset> tombstones = new LinkedHashMap<>();
-        current.keySet().forEach(tp -> tombstones.put(tp, null));
-        write(groupId, tombstones);
+        deleteGroupMetadata(groupId);
     }
 
     /** Removes the offsets of {@code tps} from {@code groupId} (tombstones); others stay. As {@link #commitOffsets}. */
@@ -130,6 +141,31 @@ final class OffsetStore {
 
     /** Appends one record per entry (a null value: tombstone), waits for durability, then applies them here. */
     private void write(String groupId, Map<TopicPartitionRef, CommittedOffset> changes) {
+        List<Rec> records = new ArrayList<>();
+        changes.forEach((tp, o) -> records.add(new Rec(OffsetRecordCodec.key(groupId, tp),
+                o == null ? null : OffsetRecordCodec.value(o))));
+        write(groupId, records, () -> apply(groupId, changes));
+    }
+
+    /**
+     * Stores the membership of classic group {@code groupId} (Kafka's GroupMetadata record), replacing the earlier.
+     * Same errors as {@link #commitOffsets}.
+     */
+    void storeGroup(String groupId, GroupMetadataCodec.Image image) {
+        byte[] value = GroupMetadataCodec.value(image);
+        write(groupId, List.of(new Rec(GroupMetadataCodec.key(groupId), value)), () -> groupMetadata.put(groupId, value));
+    }
+
+    /** Removes the stored membership of {@code groupId} (a tombstone), if any. Same errors as {@link #commitOffsets}. */
+    void deleteGroupMetadata(String groupId) {
+        if (groupMetadata.containsKey(groupId)) {
+            write(groupId, java.util.Arrays.asList(new Rec(GroupMetadataCodec.key(groupId), null)),
+                    () -> groupMetadata.remove(groupId));
+        }
+    }
+
+    /** Appends {@code records} to the group's partition, waits for durability, then runs {@code apply}. */
+    private void write(String groupId, List<Rec> records, Runnable apply) {
         int partition = owned.partitionFor(groupId);
         OwnedPartitions.Owned at = owned.get(partition);
         PartitionState ps = partitions.get(partition);
@@ -138,13 +174,13 @@ final class OffsetStore {
                     + " is not owned by this broker");
         }
         BatchBuilder b = BatchBuilder.create(timer.nowMs());
-        changes.forEach((tp, o) -> b.add(OffsetRecordCodec.key(groupId, tp), o == null ? null : OffsetRecordCodec.value(o)));
+        records.forEach(r -> b.add(r.key(), r.value()));
         ByteBuffer batch = b.build();
         CompletableFuture<AppendResult> f;
         synchronized (ps.lock) {
             f = append(at.log(), batch);
             ps.inFlight++;
-            ps.records += changes.size();
+            ps.records += records.size();
         }
         try {
             await(f, groupId, partition);
@@ -152,7 +188,7 @@ final class OffsetStore {
                 throw new NotCoordinatorException(TOPIC + "-" + partition + " of group " + groupId
                         + " was given up while the write was in flight");
             }
-            apply(groupId, changes);
+            apply.run();
         } finally {
             synchronized (ps.lock) {
                 ps.inFlight--;
@@ -212,9 +248,11 @@ final class OffsetStore {
      * @return the groups of the partition with offsets
      * @throws IOException if the log cannot be read
      */
-    Set<String> load(int partition, PartitionLog log) throws IOException {
+    Loaded load(int partition, PartitionLog log) throws IOException {
         String name = TOPIC + "-" + partition;
         Map<String, Map<TopicPartitionRef, CommittedOffset>> loaded = new HashMap<>();
+        Map<String, byte[]> groupValues = new HashMap<>();
+        Map<String, GroupMetadataCodec.Image> groups = new HashMap<>();
         long records = StateLogReader.read(log, name, (offset, key, value) -> {
             OffsetRecordCodec.Key k;
             try {
@@ -224,13 +262,30 @@ final class OffsetStore {
                         .log("Skipped the record at offset {} of {}: {}", offset, name, e.getMessage());
                 return;
             }
-            if (!k.isOffset()) {
-                return; // group metadata and other record types: membership is not restored from the log
+            if (k.group() == null) {
+                return; // a record type kaas does not use (KIP-848 group records, share groups)
             }
             if (owned.partitionFor(k.group()) != partition) {
                 LOG.atError().addKeyValue("partition", name).addKeyValue("offset", offset)
                         .log("Skipped the offset of group {} at offset {} of {}: the group belongs to partition {}",
                                 k.group(), offset, name, owned.partitionFor(k.group()));
+                return;
+            }
+            if (!k.isOffset()) {
+                if (value == null) {
+                    groupValues.remove(k.group());
+                    groups.remove(k.group());
+                    return;
+                }
+                try {
+                    groups.put(k.group(), GroupMetadataCodec.decodeValue(value));
+                    groupValues.put(k.group(), value);
+                } catch (OffsetRecordCodec.DecodeException e) {
+                    LOG.atError().addKeyValue("group", k.group()).addKeyValue("partition", name)
+                            .addKeyValue("offset", offset)
+                            .log("Skipped the group metadata of group {} at offset {} of {}: {}; the group keeps its "
+                                    + "earlier membership", k.group(), offset, name, e.getMessage());
+                }
                 return;
             }
             if (value == null) {
@@ -257,14 +312,17 @@ final class OffsetStore {
         ps.records = records;
         partitions.put(partition, ps);
         offsets.keySet().removeIf(g -> owned.partitionFor(g) == partition); // nothing of an earlier ownership stays
+        groupMetadata.keySet().removeIf(g -> owned.partitionFor(g) == partition);
         loaded.forEach((g, o) -> offsets.put(g, Map.copyOf(o)));
-        return loaded.keySet();
+        groupMetadata.putAll(groupValues);
+        return new Loaded(Set.copyOf(loaded.keySet()), Map.copyOf(groups));
     }
 
     /** Forgets the offsets of the groups of {@code partition} (it was lost). */
     void drop(int partition) {
         partitions.remove(partition);
         offsets.keySet().removeIf(g -> owned.partitionFor(g) == partition);
+        groupMetadata.keySet().removeIf(g -> owned.partitionFor(g) == partition);
     }
 
     /** The number of records of {@code partition} since its log start, as far as this broker knows. */
@@ -340,6 +398,18 @@ final class OffsetStore {
                     }
                 }
             }
+            for (Map.Entry<String, byte[]> g : groupMetadata.entrySet()) {
+                if (owned.partitionFor(g.getKey()) != partition) {
+                    continue;
+                }
+                b.add(GroupMetadataCodec.key(g.getKey()), g.getValue());
+                live++;
+                if (b.size() == REWRITE_BATCH) {
+                    sizes.add(b.size());
+                    batches.add(b.build());
+                    b = BatchBuilder.create(timer.nowMs());
+                }
+            }
             if (b.size() > 0) {
                 sizes.add(b.size());
                 batches.add(b.build());
@@ -348,7 +418,7 @@ final class OffsetStore {
             if (before <= Math.max(minRecords, RECORDS_PER_OFFSET * live)) {
                 return CompletableFuture.completedFuture(null);
             }
-            LOG.info("Rewriting the {} live offsets of {}-{} at its end: it holds {} records", live, TOPIC, partition,
+            LOG.info("Rewriting the {} live offsets and groups of {}-{} at its end: it holds {} records", live, TOPIC, partition,
                     before);
             for (int i = 0; i < batches.size(); i++) {
                 appends.add(append(at.log(), batches.get(i)));

@@ -23,6 +23,8 @@ import io.kaas.wire.message.JoinGroupRequestData;
 import io.kaas.wire.message.JoinGroupRequestData.JoinGroupRequestProtocol;
 import io.kaas.wire.message.JoinGroupResponseData;
 import io.kaas.wire.message.ListGroupsResponseData.ListedGroup;
+import io.kaas.wire.message.SyncGroupRequestData;
+import io.kaas.wire.message.SyncGroupResponseData;
 import io.kaas.wire.protocol.Errors;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -289,6 +291,70 @@ class ConsumerOffsetsTest {
         coordinator.onPartitionGained(p, offsetsLog.log(p), 1);
         assertThat(coordinator.committedOffsets(G).get(tp(0)).offset()).isEqualTo(11);
         assertThat(commit(G, 0, 15)).isEqualTo(Errors.NONE);
+    }
+
+    // ---- classic membership (GroupMetadata records) ----
+
+    /** A member joined and synced with {@code assignment}: Stable. */
+    private JoinGroupResponseData stableMember(String assignment) {
+        CompletableFuture<JoinGroupResponseData> f = coordinator.joinGroup(joinRequest(), (short) 3, "c", "/127.0.0.1");
+        timer.advance(GroupCoordinatorConfig.defaults().initialRebalanceDelayMs());
+        JoinGroupResponseData joined = f.join();
+        assertThat(joined.errorCode()).isEqualTo(Errors.NONE);
+        SyncGroupResponseData synced = coordinator.syncGroup(new SyncGroupRequestData().setGroupId(G)
+                .setGenerationId(joined.generationId()).setMemberId(joined.memberId())
+                .setAssignments(List.of(new SyncGroupRequestData.SyncGroupRequestAssignment()
+                        .setMemberId(joined.memberId()).setAssignment(assignment.getBytes(StandardCharsets.UTF_8)))))
+                .join();
+        assertThat(synced.errorCode()).isEqualTo(Errors.NONE);
+        return joined;
+    }
+
+    @Test
+    void aClassicGroupsMembershipSurvivesARestartAndAMemberThatStopsHeartbeatingIsRemoved() throws IOException {
+        JoinGroupResponseData member = stableMember("all-of-it");
+        ByteBuffer key = ByteBuffer.wrap(records(partitionOf(G)).get(0).key());
+        assertThat(key.getShort()).as("GroupMetadataKey version").isEqualTo((short) 2);
+        restart();
+        var described = coordinator.admin().describe(G, (short) 5);
+        assertThat(described.groupState()).isEqualTo("Stable");
+        assertThat(described.protocolData()).isEqualTo("range");
+        assertThat(described.members()).singleElement().satisfies(m -> {
+            assertThat(m.memberId()).isEqualTo(member.memberId());
+            assertThat(new String(m.memberAssignment(), StandardCharsets.UTF_8)).isEqualTo("all-of-it");
+        });
+        // the member goes on in its generation: it can heartbeat, sync again and commit
+        assertThat(coordinator.heartbeat(new HeartbeatRequestData().setGroupId(G).setMemberId(member.memberId())
+                .setGenerationId(member.generationId()))).isEqualTo(Errors.NONE);
+        assertThat(coordinator.offsets().commit(G, member.memberId(), null, member.generationId(), -1,
+                List.of(new OffsetManager.Commit(tp(0), 3, -1, "")), (short) 9)).containsEntry(tp(0), Errors.NONE);
+        // and is removed once it stops heartbeating for its session timeout
+        timer.advance(10_001);
+        assertThat(coordinator.admin().describe(G, (short) 5).members()).isEmpty();
+        restart();
+        assertThat(coordinator.admin().describe(G, (short) 5).groupState()).as("the empty generation is stored")
+                .isEqualTo("Empty");
+        assertThat(coordinator.committedOffsets(G).get(tp(0)).offset()).isEqualTo(3);
+    }
+
+    @Test
+    void aDeletedClassicGroupStaysDeletedAfterARestartAndACorruptMembershipRecordIsSkipped() throws IOException {
+        JoinGroupResponseData member = stableMember("x");
+        coordinator.leaveGroup(G, List.of(new io.kaas.wire.message.LeaveGroupRequestData.MemberIdentity()
+                .setMemberId(member.memberId())));
+        timer.advance(1);
+        assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(Errors.NONE);
+        restart();
+        assertThat(coordinator.admin().listGroups(List.of(), List.of())).isEmpty();
+
+        int p = partitionOf(G);
+        long bad = appendRaw(p, GroupMetadataCodec.key(G), new byte[] {0, 3, 0, 8, 'c'});
+        try (LogCapture logs = new LogCapture(OffsetStore.class)) {
+            restart();
+            assertThat(logs.messages(Level.ERROR)).anySatisfy(m -> assertThat(m)
+                    .contains("group metadata of group " + G + " at offset " + bad + " of __consumer_offsets-" + p));
+        }
+        assertThat(coordinator.admin().listGroups(List.of(), List.of())).isEmpty();
     }
 
     // ---- cleanup ----
