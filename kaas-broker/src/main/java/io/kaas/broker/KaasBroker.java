@@ -4,6 +4,7 @@ import io.kaas.api.auth.AuthorizerProvider;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.cluster.ClusterStoreContext;
+import io.kaas.api.cluster.RegisteredEndpoint;
 import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
@@ -20,6 +21,8 @@ import io.kaas.broker.handler.sasl.FailedAuthentications;
 import io.kaas.broker.handler.sasl.SaslHandlers;
 import io.kaas.broker.handler.sasl.SaslMechanisms;
 import io.kaas.broker.handler.txn.TxnHandlers;
+import io.kaas.broker.interbroker.InterBroker;
+import io.kaas.broker.interbroker.SingleBrokerView;
 import io.kaas.broker.network.KafkaServer;
 import io.kaas.broker.network.Listeners;
 import io.kaas.broker.network.NetworkSettings;
@@ -33,7 +36,6 @@ import io.kaas.broker.cluster.ClusterView;
 import io.kaas.broker.coordinator.ConsumerOffsetsTopic;
 import io.kaas.broker.coordinator.CoordinatorPartitions;
 import io.kaas.broker.coordinator.CoordinatorTopic;
-import io.kaas.broker.coordinator.SingleBrokerClusterView;
 import io.kaas.broker.coordinator.SingleBrokerOwnership;
 import io.kaas.broker.transaction.LocalMarkerWriter;
 import io.kaas.broker.transaction.MarkerAppender;
@@ -90,6 +92,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private TopicManager topics;
     private GroupCoordinator groups;
     private TransactionCoordinator transactions;
+    private InterBroker interBroker;
     private List<ServedListener> listeners = List.of();
     private Map<String, BrokerEndpoint> advertised = Map.of();
     private boolean closed;
@@ -175,12 +178,13 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         VerificationGuards guards = new VerificationGuards();
         MarkerAppender markers = new MarkerAppender(topics, guards, clock);
         ProducerIds producerIds = new ProducerIds(clusterStore);
+        // Markers and verifications for partitions and coordinators on other brokers go over the inter-broker listener.
+        ClusterView cluster = new SingleBrokerView(config.nodeId(), registeredEndpoints(), topics);
+        interBroker = InterBroker.open(config, cluster, scheduler);
         transactions = TransactionCoordinator.create(coordinatorContext, txnConfig, transactionState,
-            new LocalMarkerWriter(markers), producerIds, groups);
-        List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions, guards,
-            groups));
-        ClusterView cluster = new SingleBrokerClusterView(config.nodeId(), topics,
-            config.listeners().stream().map(l -> advertised.get(l.name())).toList(), config.securityProtocolMap());
+            interBroker.markers(new LocalMarkerWriter(markers)), producerIds, groups);
+        List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions,
+            interBroker.verifier(Handlers.localVerifier(transactions), transactions::partitionFor), guards, groups));
         handlers.addAll(GroupHandlers.create(this, groups, cluster, offsetsTopic, transactionState));
         handlers.addAll(TxnHandlers.create(topics, transactions, markers));
         handlers.addAll(SaslHandlers.create(saslMechanisms,
@@ -272,6 +276,16 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         return Map.copyOf(out);
     }
 
+    /** Every advertised listener with its security protocol, as the cluster lists this broker. */
+    private List<RegisteredEndpoint> registeredEndpoints() {
+        List<RegisteredEndpoint> out = new ArrayList<>();
+        for (io.kaas.broker.config.ListenerConfig l : config.listenerConfigs()) {
+            BrokerEndpoint e = advertised.get(l.name());
+            out.add(new RegisteredEndpoint(l.name(), l.securityProtocol().name(), e.host(), e.port()));
+        }
+        return out;
+    }
+
     private static String advertisableHost(String host) {
         if (host.isEmpty() || host.equals("0.0.0.0") || host.equals("::")) {
             try {
@@ -335,6 +349,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         quietly("network server", server);
         quietly("SASL mechanisms", saslMechanisms);
         quietly("transaction coordinator", transactions);
+        quietly("inter-broker client", interBroker);
         quietly("group coordinator", groups);
         quietly("topic manager", topics);
         quietly("storage engine", storageEngine);

@@ -152,6 +152,16 @@ public final class BrokerConfig {
         return longValue(TLS_STORE_CHECK_INTERVAL_MS);
     }
 
+    /** {@code request.timeout.ms}: how long an inter-broker request waits for its answer. */
+    public int requestTimeoutMs() {
+        return integer(REQUEST_TIMEOUT_MS);
+    }
+
+    /** {@code socket.connection.setup.timeout.ms}: how long a connection to another broker may take to set up. */
+    public long connectionSetupTimeoutMs() {
+        return longValue(SOCKET_CONNECTION_SETUP_TIMEOUT_MS);
+    }
+
     /** The advertised listeners, every host resolved (never empty, never a wildcard address). */
     public List<Listener> advertisedListeners() {
         return advertisedListeners;

@@ -25,6 +25,8 @@ final class BrokerConfigDef {
     static final String INTER_BROKER_LISTENER_NAME = "inter.broker.listener.name";
     static final String INTER_BROKER_SECURITY_PROTOCOL = "security.inter.broker.protocol";
     static final String TLS_STORE_CHECK_INTERVAL_MS = "tls.store.check.interval.ms";
+    static final String REQUEST_TIMEOUT_MS = "request.timeout.ms";
+    static final String SOCKET_CONNECTION_SETUP_TIMEOUT_MS = "socket.connection.setup.timeout.ms";
     static final String LOG_DIRS = "log.dirs";
     static final String LOG_DIR = "log.dir";
     static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
@@ -134,6 +136,11 @@ final class BrokerConfigDef {
                 + "RULE:pattern/replacement/[LU], comma separated."),
         ConfigKey.atLeast(TLS_STORE_CHECK_INTERVAL_MS, LONG, 5000, 100,
             "How often (kaas only) a TLS listener's key and trust store files are checked for changes and reloaded."),
+        ConfigKey.atLeast(REQUEST_TIMEOUT_MS, INT, 30000, 0,
+            "How long an inter-broker request (transaction markers, transaction verification) waits for its answer "
+                + "before it fails and its connection is closed."),
+        ConfigKey.atLeast(SOCKET_CONNECTION_SETUP_TIMEOUT_MS, LONG, 10000, 0,
+            "How long the broker waits for a connection to another broker (TCP, TLS and SASL) to be set up."),
         ConfigKey.of(LOG_DIRS, STRING, null, "Data directories; kaas uses the first entry. Overrides log.dir."),
         ConfigKey.of(LOG_DIR, STRING, "./data", "The data directory, used when log.dirs is not set."),
         ConfigKey.of(AUTO_CREATE_TOPICS_ENABLE, BOOLEAN, false,

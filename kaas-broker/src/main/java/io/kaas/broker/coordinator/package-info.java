@@ -3,7 +3,6 @@
  * ({@link io.kaas.broker.coordinator.CoordinatorTopic}: {@code __consumer_offsets}, {@code __transaction_state}),
  * the listeners that hand a coordinator the partitions of its topic as this broker gains and loses them
  * ({@link io.kaas.broker.coordinator.CoordinatorPartitions}), and, until the broker follows a cluster, the
- * single-broker ownership and cluster view ({@link io.kaas.broker.coordinator.SingleBrokerOwnership},
- * {@link io.kaas.broker.coordinator.SingleBrokerClusterView}).
+ * single-broker ownership ({@link io.kaas.broker.coordinator.SingleBrokerOwnership}).
  */
 package io.kaas.broker.coordinator;

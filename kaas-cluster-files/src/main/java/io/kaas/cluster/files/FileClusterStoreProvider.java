@@ -31,7 +31,7 @@ public final class FileClusterStoreProvider implements ClusterStateStoreProvider
      */
     @Override
     public ClusterStateStore open(ClusterStoreContext context) throws IOException {
-        return FileClusterStore.open(context.dataDir().resolve(DIRECTORY));
+        return FileClusterStore.open(context.dataDir().resolve(DIRECTORY), context.brokerId());
     }
 
     /** {@value #DIRECTORY}: no topic may be named as the store's own directory. */

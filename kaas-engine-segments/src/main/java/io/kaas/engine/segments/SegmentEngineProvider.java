@@ -31,6 +31,12 @@ public final class SegmentEngineProvider implements StorageEngineProvider {
         return SegmentEngine.configKeys();
     }
 
+    /** Several brokers may share a data directory: partitions open at leader epochs, fenced writers are never served. */
+    @Override
+    public boolean sharedVolume() {
+        return true;
+    }
+
     @Override
     public int spiVersion() {
         return SpiVersion.MAJOR;

@@ -10,8 +10,11 @@ public final class Errors {
     public static final short OFFSET_OUT_OF_RANGE = 1;
     public static final short CORRUPT_MESSAGE = 2;
     public static final short UNKNOWN_TOPIC_OR_PARTITION = 3;
+    public static final short LEADER_NOT_AVAILABLE = 5;
+    public static final short NOT_LEADER_OR_FOLLOWER = 6;
     public static final short MESSAGE_TOO_LARGE = 10;
     public static final short OFFSET_METADATA_TOO_LARGE = 12;
+    public static final short NETWORK_EXCEPTION = 13;
     public static final short COORDINATOR_LOAD_IN_PROGRESS = 14;
     public static final short COORDINATOR_NOT_AVAILABLE = 15;
     public static final short NOT_COORDINATOR = 16;

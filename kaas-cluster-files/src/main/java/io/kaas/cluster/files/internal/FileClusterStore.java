@@ -1,11 +1,18 @@
 package io.kaas.cluster.files.internal;
 
 import io.kaas.api.auth.AclBinding;
+import io.kaas.api.cluster.BrokerRegistration;
+import io.kaas.api.cluster.ClusterListener;
+import io.kaas.api.cluster.ClusterSession;
 import io.kaas.api.cluster.ClusterStateException;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.CommittedOffset;
+import io.kaas.api.cluster.ControllerListener;
+import io.kaas.api.cluster.ControllerTerm;
+import io.kaas.api.cluster.LiveBroker;
 import io.kaas.api.cluster.ScramCredentialRecord;
 import io.kaas.api.cluster.ScramCredentialRef;
+import io.kaas.api.cluster.TopicAssignment;
 import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.api.cluster.TopicExistsException;
 import io.kaas.api.cluster.TopicNameRules;
@@ -38,10 +45,13 @@ import org.slf4j.LoggerFactory;
  * group-configs/&lt;encoded id&gt;.json {groupId, configs}
  * scram-credentials.json  {credentials: [{user, mechanism, salt, storedKey, serverKey, iterations}]}
  * acls.json               {acls: [{resourceType, name, patternType, principal, host, operation, permission}]}
- * .lock                   serializes writers across brokers
+ * epochs.json, assignments.json, reassignments.json   the coordination state ({@link FileCoordination})
+ * broker.lock             {nodeId, host, pid, since}: the broker holding the data directory ({@link DirectoryLock})
  * </pre>
- * Everything is loaded at open; reads come from memory without locking. Mutations are serialized by
- * {@link StoreLock} and update memory only once the file is durably written.
+ * The store takes the data directory for itself at open and holds it until close: a second store over it, in this
+ * process or another, is refused. Everything is loaded at open; reads come from memory without locking. Mutations
+ * are serialized by {@link StoreLock} and update memory only once the file is durably written; listeners are told
+ * after ({@link ListenerDispatch}).
  */
 public final class FileClusterStore implements ClusterStateStore {
     private static final Logger LOG = LoggerFactory.getLogger(FileClusterStore.class);
@@ -50,6 +60,8 @@ public final class FileClusterStore implements ClusterStateStore {
     private final Path dir;
     private final Path topicsDir;
     private final StoreLock lock;
+    private final ListenerDispatch events;
+    private final FileCoordination coordination;
     private final String clusterId;
     private final ConcurrentMap<String, TopicRecord> byName;
     private final ConcurrentMap<UUID, TopicRecord> byId;
@@ -64,7 +76,8 @@ public final class FileClusterStore implements ClusterStateStore {
     /** The ACL bindings, immutable; replaced under the lock once {@link AclFiles#FILE} is written. */
     private volatile Set<AclBinding> acls = Set.of();
 
-    private FileClusterStore(Path dir, StoreLock lock, String clusterId, Map<String, TopicRecord> topics,
+    private FileClusterStore(Path dir, StoreLock lock, ListenerDispatch events, FileCoordination coordination,
+                             String clusterId, Map<String, TopicRecord> topics, ConcurrentMap<UUID, TopicRecord> byId,
                              long nextBlockStart, Map<String, Map<TopicPartitionRef, CommittedOffset>> groups,
                              Map<String, Map<String, String>> groupConfigs,
                              ScramCredentialFiles scramCredentials) {
@@ -77,27 +90,29 @@ public final class FileClusterStore implements ClusterStateStore {
         this.groups = new ConcurrentHashMap<>();
         groups.forEach((id, offsets) -> this.groups.put(id, Map.copyOf(offsets)));
         this.lock = lock;
+        this.events = events;
+        this.coordination = coordination;
         this.clusterId = clusterId;
         this.byName = new ConcurrentHashMap<>(topics);
-        this.byId = new ConcurrentHashMap<>();
-        topics.values().forEach(t -> byId.put(t.topicId(), t));
+        this.byId = byId;
         this.nextBlockStart = nextBlockStart;
     }
 
     /**
-     * Opens the store in {@code dir} (created if missing), creating the cluster id on first use.
+     * Opens the store in {@code dir} (created if missing) for broker {@code nodeId}, taking the data directory for it,
+     * and creates the cluster id on first use.
      *
-     * @throws ClusterStateException naming the file if a state file is unreadable or damaged
+     * @throws ClusterStateException in one line naming the holder if another broker holds the data directory; naming
+     *                               the file if a state file is unreadable or damaged
      */
-    @SuppressWarnings("try") // the lock is held for the block, not used in it
-    public static FileClusterStore open(Path dir) throws IOException {
+    public static FileClusterStore open(Path dir, int nodeId) throws IOException {
         Path topicsDir = dir.resolve("topics");
         AtomicFiles.createDirectories(dir);
-        AtomicFiles.createDirectories(topicsDir);
-        AtomicFiles.createDirectories(dir.resolve("groups"));
-        AtomicFiles.createDirectories(dir.resolve(GroupConfigFiles.DIR));
-        StoreLock lock = StoreLock.open(dir);
-        try (StoreLock.Held held = lock.acquire()) {
+        StoreLock lock = StoreLock.open(dir, LockHolder.thisProcess(nodeId));
+        try {
+            AtomicFiles.createDirectories(topicsDir);
+            AtomicFiles.createDirectories(dir.resolve("groups"));
+            AtomicFiles.createDirectories(dir.resolve(GroupConfigFiles.DIR));
             String clusterId = loadOrCreateClusterId(dir.resolve("cluster.json"));
             long nextBlockStart = readNextBlockStart(dir.resolve("producer-ids.json"));
             warnAboutTempFiles(dir);
@@ -115,8 +130,12 @@ public final class FileClusterStore implements ClusterStateStore {
                     .addKeyValue("dir", dir).addKeyValue("clusterId", clusterId)
                     .addKeyValue("topics", topics.size()).addKeyValue("groups", groups.size())
                     .addKeyValue("groupConfigs", groupConfigs.size()).addKeyValue("acls", acls.size()).log();
-            FileClusterStore store = new FileClusterStore(dir, lock, clusterId, topics, nextBlockStart, groups, groupConfigs,
-                    scram);
+            ConcurrentMap<UUID, TopicRecord> byId = new ConcurrentHashMap<>();
+            topics.values().forEach(t -> byId.put(t.topicId(), t));
+            ListenerDispatch events = new ListenerDispatch(dir);
+            FileCoordination coordination = FileCoordination.load(dir, nodeId, lock, events, byId);
+            FileClusterStore store = new FileClusterStore(dir, lock, events, coordination, clusterId, topics, byId,
+                    nextBlockStart, groups, groupConfigs, scram);
             store.acls = acls;
             return store;
         } catch (IOException | RuntimeException e) {
@@ -167,8 +186,10 @@ public final class FileClusterStore implements ClusterStateStore {
             byName.put(topic.name(), topic);
             return null;
         });
+        events.tell("topicsChanged", ClusterListener::topicsChanged);
     }
 
+    /** Removes the topic's file, then its assignment and move requests. */
     @Override
     public void deleteTopic(String name) {
         mutate("delete topic '" + name + "'", () -> {
@@ -176,6 +197,8 @@ public final class FileClusterStore implements ClusterStateStore {
             AtomicFiles.delete(topicFile(name));
             byName.remove(name);
             byId.remove(topic.topicId());
+            events.tell("topicsChanged", ClusterListener::topicsChanged);
+            coordination.topicDeleted(topic);
             return null;
         });
     }
@@ -183,7 +206,10 @@ public final class FileClusterStore implements ClusterStateStore {
     @Override
     public TopicRecord updateTopicConfigs(String name, Map<String, String> configs) {
         Objects.requireNonNull(configs, "configs");
-        return mutate("update the configs of topic '" + name + "'", () -> replace(existing(name).withConfigs(configs)));
+        TopicRecord updated = mutate("update the configs of topic '" + name + "'",
+                () -> replace(existing(name).withConfigs(configs)));
+        events.tell("topicsChanged", ClusterListener::topicsChanged);
+        return updated;
     }
 
     /**
@@ -193,7 +219,7 @@ public final class FileClusterStore implements ClusterStateStore {
      */
     @Override
     public TopicRecord updatePartitionCount(String name, int partitions) {
-        return mutate("update the partition count of topic '" + name + "'", () -> {
+        TopicRecord updated = mutate("update the partition count of topic '" + name + "'", () -> {
             TopicRecord topic = existing(name);
             if (partitions < topic.partitions()) {
                 throw new IllegalArgumentException("Topic '" + name + "' has " + topic.partitions()
@@ -201,6 +227,8 @@ public final class FileClusterStore implements ClusterStateStore {
             }
             return partitions == topic.partitions() ? topic : replace(topic.withPartitions(partitions));
         });
+        events.tell("topicsChanged", ClusterListener::topicsChanged); // spurious when the count was already that
+        return updated;
     }
 
     /**
@@ -303,6 +331,7 @@ public final class FileClusterStore implements ClusterStateStore {
             }
             return null;
         });
+        events.tell("groupConfigsChanged", ClusterListener::groupConfigsChanged);
     }
 
     @Override
@@ -334,6 +363,7 @@ public final class FileClusterStore implements ClusterStateStore {
             scramCredentials.alter(up, down);
             return null;
         });
+        events.tell("scramCredentialsChanged", ClusterListener::scramCredentialsChanged);
     }
 
     @Override
@@ -345,28 +375,36 @@ public final class FileClusterStore implements ClusterStateStore {
     @Override
     public void addAcls(Collection<AclBinding> bindings) {
         List<AclBinding> added = List.copyOf(bindings);
-        mutate("add " + added.size() + " ACLs", () -> {
+        boolean changed = mutate("add " + added.size() + " ACLs", () -> {
             Set<AclBinding> next = new LinkedHashSet<>(acls);
-            if (next.addAll(added)) {
-                AclFiles.store(dir.resolve(AclFiles.FILE), next);
-                acls = Set.copyOf(next);
+            if (!next.addAll(added)) {
+                return false;
             }
-            return null;
+            AclFiles.store(dir.resolve(AclFiles.FILE), next);
+            acls = Set.copyOf(next);
+            return true;
         });
+        if (changed) {
+            events.tell("aclsChanged", ClusterListener::aclsChanged);
+        }
     }
 
     /** Rewrites {@link AclFiles#FILE} without the bindings atomically (nothing when none is stored), then memory. */
     @Override
     public void removeAcls(Collection<AclBinding> bindings) {
         List<AclBinding> removed = List.copyOf(bindings);
-        mutate("remove " + removed.size() + " ACLs", () -> {
+        boolean changed = mutate("remove " + removed.size() + " ACLs", () -> {
             Set<AclBinding> next = new LinkedHashSet<>(acls);
-            if (next.removeAll(removed)) {
-                AclFiles.store(dir.resolve(AclFiles.FILE), next);
-                acls = Set.copyOf(next);
+            if (!next.removeAll(removed)) {
+                return false;
             }
-            return null;
+            AclFiles.store(dir.resolve(AclFiles.FILE), next);
+            acls = Set.copyOf(next);
+            return true;
         });
+        if (changed) {
+            events.tell("aclsChanged", ClusterListener::aclsChanged);
+        }
     }
 
     /** Called under the lock: writes (or, when empty, deletes) the group's file, then memory. */
@@ -381,7 +419,81 @@ public final class FileClusterStore implements ClusterStateStore {
         groups.put(groupId, Map.copyOf(offsets));
     }
 
-    /** Idempotent. Waits for a mutation in progress to finish. */
+    // ---- coordination: one broker, always the controller ({@link FileCoordination}) ----
+
+    /** Connected, with a lease that holds until close; no timeout. */
+    @Override
+    public ClusterSession session() {
+        return coordination.session();
+    }
+
+    /**
+     * Registers the store's one broker under a broker epoch above every earlier one of this data directory.
+     *
+     * @throws IllegalStateException if a broker is registered already
+     */
+    @Override
+    public LiveBroker registerBroker(BrokerRegistration registration) {
+        return coordination.registerBroker(registration);
+    }
+
+    @Override
+    public Map<Integer, LiveBroker> liveBrokers() {
+        return coordination.liveBrokers();
+    }
+
+    /** Elects this broker at once under a controller epoch above every earlier one; the term ends at close. */
+    @Override
+    public void electController(ControllerListener listener) {
+        coordination.electController(Objects.requireNonNull(listener, "listener"));
+    }
+
+    @Override
+    public Optional<ControllerTerm> controller() {
+        return coordination.controller();
+    }
+
+    @Override
+    public Map<UUID, TopicAssignment> assignments() {
+        return coordination.assignments();
+    }
+
+    /**
+     * Rewrites {@code assignments.json} with every change, each at its stored version + 1 (0 for a new one).
+     * A change must name as many partitions as the topic has (else a conflict: the topic changed since it was read).
+     *
+     * @throws IllegalArgumentException if a topic is named twice or a change lowers a partition's leader epoch
+     */
+    @Override
+    public void updateAssignments(ControllerTerm term, Collection<TopicAssignment> changes) {
+        coordination.updateAssignments(Objects.requireNonNull(term, "term"), changes);
+    }
+
+    @Override
+    public Map<TopicPartitionRef, Integer> reassignmentRequests() {
+        return coordination.reassignmentRequests();
+    }
+
+    /** @throws IllegalArgumentException if a target is below -1 */
+    @Override
+    public void alterReassignmentRequests(Map<TopicPartitionRef, Integer> targets) {
+        coordination.alterReassignmentRequests(targets);
+    }
+
+    @Override
+    public void addListener(ClusterListener listener) {
+        events.add(listener);
+    }
+
+    @Override
+    public void removeListener(ClusterListener listener) {
+        events.remove(listener);
+    }
+
+    /**
+     * Idempotent. Waits for a mutation in progress to finish, releases the data directory, then tells the controller
+     * listener its term ended and the listeners the session is closed, and waits (bounded) for them.
+     */
     @Override
     public void close() {
         try {
@@ -389,19 +501,12 @@ public final class FileClusterStore implements ClusterStateStore {
         } catch (IOException e) {
             LOG.atWarn().setMessage("Could not release the lock file of {}").addArgument(dir).setCause(e).log();
         }
+        coordination.close();
+        events.close();
     }
 
-    private interface Mutation<T> {
-        T run() throws IOException;
-    }
-
-    @SuppressWarnings("try") // the lock is held for the block, not used in it
-    private <T> T mutate(String what, Mutation<T> mutation) {
-        try (StoreLock.Held held = lock.acquire()) {
-            return mutation.run();
-        } catch (IOException e) {
-            throw new ClusterStateException("Could not " + what + " in " + dir + ": " + e, e);
-        }
+    private <T> T mutate(String what, StoreLock.Mutation<T> mutation) {
+        return lock.mutate(what, mutation);
     }
 
     private TopicRecord existing(String name) {

@@ -182,12 +182,12 @@ final class StateJson {
     }
 
     /** Writes the fields of the root object. */
-    private interface Fields {
+    interface Fields {
         void write(JsonGenerator g) throws IOException;
     }
 
     /** Pretty-printed as Jackson's default printer does it, with a trailing newline. */
-    private static byte[] write(Fields fields) {
+    static byte[] write(Fields fields) {
         StringWriter out = new StringWriter();
         try (JsonGenerator g = FACTORY.createGenerator(out)) {
             g.useDefaultPrettyPrinter();
@@ -201,7 +201,7 @@ final class StateJson {
     }
 
     /** The root object; whatever follows it is not read (as the tree model did). */
-    private static Map<String, Object> read(byte[] bytes) throws IOException {
+    static Map<String, Object> read(byte[] bytes) throws IOException {
         try (JsonParser p = FACTORY.createParser(bytes)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("not a JSON object");
@@ -246,21 +246,21 @@ final class StateJson {
         };
     }
 
-    private static String text(Map<?, ?> node, String field) throws IOException {
+    static String text(Map<?, ?> node, String field) throws IOException {
         if (!(node.get(field) instanceof String value)) {
             throw new IOException("field '" + field + "' is missing or not a string");
         }
         return value;
     }
 
-    private static long longValue(Map<?, ?> node, String field) throws IOException {
+    static long longValue(Map<?, ?> node, String field) throws IOException {
         if (!(node.get(field) instanceof Long value)) {
             throw new IOException("field '" + field + "' is missing or not an integer");
         }
         return value;
     }
 
-    private static int integer(Map<?, ?> node, String field) throws IOException {
+    static int integer(Map<?, ?> node, String field) throws IOException {
         long value = longValue(node, field);
         if (value != (int) value) {
             throw new IOException("field '" + field + "' is missing or not an integer");

@@ -1,90 +1,71 @@
 package io.kaas.cluster.files.internal;
 
+import io.kaas.api.cluster.ClusterStateException;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Serializes mutations of one {@code __cluster/} directory across threads, stores and processes (brokers
- * sharing the volume): a JVM-wide lock per directory, then an exclusive {@link FileLock} on
- * {@code __cluster/.lock}. The JVM-wide lock is needed because file locks are held per process, and
- * two stores of one JVM locking the same file would get {@link java.nio.channels.OverlappingFileLockException}.
+ * Serializes the mutations of one open store, and holds its data directory ({@link DirectoryLock}) until the store
+ * closes: no other store, in this process or another, mutates the directory meanwhile, so a lock of this store's own
+ * is all a mutation needs.
  */
 final class StoreLock implements AutoCloseable {
-    private static final ConcurrentMap<Path, ReentrantLock> JVM_LOCKS = new ConcurrentHashMap<>();
+    private final Path dir;
+    private final DirectoryLock directory;
+    private final ReentrantLock lock = new ReentrantLock();
+    private boolean closed; // guarded by lock
 
-    private final Path lockFile;
-    private final ReentrantLock jvmLock;
-    private FileChannel channel; // guarded by jvmLock
-    private boolean closed; // guarded by jvmLock
-
-    private StoreLock(Path lockFile, ReentrantLock jvmLock) {
-        this.lockFile = lockFile;
-        this.jvmLock = jvmLock;
-    }
-
-    static StoreLock open(Path dir) throws IOException {
-        Path real = dir.toRealPath();
-        return new StoreLock(real.resolve(".lock"), JVM_LOCKS.computeIfAbsent(real, p -> new ReentrantLock()));
+    private StoreLock(Path dir, DirectoryLock directory) {
+        this.dir = dir;
+        this.directory = directory;
     }
 
     /**
-     * Blocks until this thread holds the directory exclusively; close the result to release it.
+     * Takes the data directory of the store files in {@code dir} for {@code holder}.
      *
-     * @throws IllegalStateException if this lock was closed
+     * @throws ClusterStateException in one line naming the holder, if another store holds the directory
      */
-    Held acquire() throws IOException {
-        jvmLock.lock();
+    static StoreLock open(Path dir, LockHolder holder) throws IOException {
+        return new StoreLock(dir, DirectoryLock.take(dir, holder));
+    }
+
+    /** A change of the store's files and memory, run under the lock. */
+    interface Mutation<T> {
+        T run() throws IOException;
+    }
+
+    /**
+     * Runs {@code mutation} alone.
+     *
+     * @throws ClusterStateException saying what could not be done, if the mutation fails with an I/O error
+     * @throws IllegalStateException if the store was closed
+     */
+    <T> T mutate(String what, Mutation<T> mutation) {
+        lock.lock();
         try {
             if (closed) {
                 throw new IllegalStateException("the cluster store is closed");
             }
-            // An interrupt while blocked in lock() closes the channel: open a fresh one each time it is needed.
-            if (channel == null || !channel.isOpen()) {
-                channel = FileChannel.open(lockFile,
-                        StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            }
-            return new Held(channel.lock());
-        } catch (IOException | RuntimeException e) {
-            jvmLock.unlock();
-            throw e;
+            return mutation.run();
+        } catch (IOException e) {
+            throw new ClusterStateException("Could not " + what + " in " + dir + ": " + e, e);
+        } finally {
+            lock.unlock();
         }
     }
 
-    /** Waits for a holder in this JVM to finish, then releases the file. Idempotent. */
+    /** Waits for a mutation in progress to finish, then releases the directory. Idempotent. */
     @Override
     public void close() throws IOException {
-        jvmLock.lock();
+        lock.lock();
         try {
-            closed = true;
-            if (channel != null) {
-                channel.close();
+            if (!closed) {
+                closed = true;
+                directory.close();
             }
         } finally {
-            jvmLock.unlock();
-        }
-    }
-
-    /** The held lock. */
-    final class Held implements AutoCloseable {
-        private final FileLock fileLock;
-
-        private Held(FileLock fileLock) {
-            this.fileLock = fileLock;
-        }
-
-        @Override
-        public void close() throws IOException {
-            try {
-                fileLock.release();
-            } finally {
-                jvmLock.unlock();
-            }
+            lock.unlock();
         }
     }
 }

@@ -29,7 +29,7 @@ class FileClusterStoreAclsTest {
 
     @Test
     void aclsLiveInOneFileWithKafkasNames() throws IOException {
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             assertThat(dir.resolve(AclFiles.FILE)).doesNotExist();
             store.addAcls(List.of(WRITE));
             assertThat(Files.readString(dir.resolve(AclFiles.FILE))).contains("\"resourceType\" : \"TOPIC\"")
@@ -42,28 +42,28 @@ class FileClusterStoreAclsTest {
 
     @Test
     void refusesADamagedAclFileNamingItAndTheEntry() throws IOException {
-        FileClusterStore.open(dir).close();
+        FileClusterStore.open(dir, 1).close();
         Path file = dir.resolve(AclFiles.FILE);
         Files.writeString(file, "{\"acls\": [{\"resourceType\": \"TOPIC\", \"name\": \"t\", \"patternType\": \"MATCH\","
                 + " \"principal\": \"User:a\", \"host\": \"*\", \"operation\": \"READ\", \"permission\": \"ALLOW\"}]}");
-        assertThatThrownBy(() -> FileClusterStore.open(dir)).isInstanceOf(ClusterStateException.class)
+        assertThatThrownBy(() -> FileClusterStore.open(dir, 1)).isInstanceOf(ClusterStateException.class)
                 .hasMessageContaining(file.toString()).hasMessageContaining("acls[0]")
                 .hasMessageContaining("LITERAL or PREFIXED");
 
         Files.writeString(file, "{\"acls\": [{\"resourceType\": \"TABLE\"}]}");
-        assertThatThrownBy(() -> FileClusterStore.open(dir)).isInstanceOf(ClusterStateException.class)
+        assertThatThrownBy(() -> FileClusterStore.open(dir, 1)).isInstanceOf(ClusterStateException.class)
                 .hasMessageContaining(file.toString()).hasMessageContaining("TABLE");
 
         Files.writeString(file, "{\"acls\": [{\"resourceType\": \"TOPIC\", \"name\": \"t\"}]}");
-        assertThatThrownBy(() -> FileClusterStore.open(dir)).isInstanceOf(ClusterStateException.class)
+        assertThatThrownBy(() -> FileClusterStore.open(dir, 1)).isInstanceOf(ClusterStateException.class)
                 .hasMessageContaining("field 'patternType' is missing");
 
         Files.writeString(file, "{\"acls\": [");
-        assertThatThrownBy(() -> FileClusterStore.open(dir)).isInstanceOf(ClusterStateException.class)
+        assertThatThrownBy(() -> FileClusterStore.open(dir, 1)).isInstanceOf(ClusterStateException.class)
                 .hasMessageContaining(file.toString());
 
         Files.writeString(file, "{}");
-        assertThatThrownBy(() -> FileClusterStore.open(dir)).isInstanceOf(ClusterStateException.class)
+        assertThatThrownBy(() -> FileClusterStore.open(dir, 1)).isInstanceOf(ClusterStateException.class)
                 .hasMessageContaining("field 'acls' is missing");
     }
 }

@@ -27,7 +27,7 @@ class FileClusterStoreConcurrencyTest {
 
     @Test
     void concurrentCreatesOfOneNameHaveExactlyOneWinner() throws Exception {
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             List<Boolean> outcomes = runConcurrently(i -> () -> {
                 try {
                     store.createTopic(new TopicRecord("orders", UUID.randomUUID(), i + 1, Map.of()));
@@ -39,17 +39,20 @@ class FileClusterStoreConcurrencyTest {
             assertThat(outcomes).containsOnlyOnce(true);
             assertThat(store.topics()).hasSize(1);
         }
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             assertThat(store.topics()).hasSize(1);
         }
     }
 
     @Test
-    void twoStoresOnOneDirectoryNeverHandOutTheSameProducerIds() throws Exception {
-        try (FileClusterStore a = FileClusterStore.open(dir); FileClusterStore b = FileClusterStore.open(dir)) {
-            List<Long> starts = runConcurrently(i -> () -> (i % 2 == 0 ? a : b).allocateProducerIdBlock(100));
+    void concurrentProducerIdBlocksNeverOverlap() throws Exception {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
+            List<Long> starts = runConcurrently(i -> () -> store.allocateProducerIdBlock(100));
             assertThat(starts).doesNotHaveDuplicates().allMatch(s -> s % 100 == 0);
             assertThat(starts.stream().mapToLong(Long::longValue).max().orElseThrow()).isEqualTo(100L * (THREADS - 1));
+        }
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
+            assertThat(store.allocateProducerIdBlock(100)).isEqualTo(100L * THREADS);
         }
     }
 

@@ -25,7 +25,7 @@ class FileClusterStoreScramTest {
     @Test
     void credentialsLiveInOneFileAndTheLastDeletionRemovesIt() throws IOException {
         Path file = dir.resolve("scram-credentials.json");
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             store.alterScramCredentials(List.of(alice()), List.of());
             assertThat(Files.readString(file)).contains("\"user\" : \"alice\"").contains("\"mechanism\" : \"SCRAM-SHA-256\"")
                     .contains("\"salt\" : \"AQID\"").contains("\"storedKey\" : \"BAUG\"").contains("\"serverKey\" : \"BwgJ\"")
@@ -37,7 +37,7 @@ class FileClusterStoreScramTest {
 
     @Test
     void aChangeAnotherStoreMadeSinceOpenIsKept() throws IOException {
-        try (FileClusterStore first = FileClusterStore.open(dir)) {
+        try (FileClusterStore first = FileClusterStore.open(dir, 1)) {
             // Another broker sharing the directory wrote bob's credential after this store was opened.
             Files.writeString(dir.resolve("scram-credentials.json"), new String(ScramCredentialFiles.write(
                     java.util.Map.of("bob", java.util.Map.of("SCRAM-SHA-512", new ScramCredentialRecord(
@@ -63,7 +63,7 @@ class FileClusterStoreScramTest {
                 "{\"credentials\": [{\"user\": \"a\", \"mechanism\": \"SCRAM-SHA-256\", \"salt\": \"AQ==\", \"storedKey\": \"AQ==\", \"serverKey\": \"AQ==\", \"iterations\": 4096},"
                         + " {\"user\": \"a\", \"mechanism\": \"SCRAM-SHA-256\", \"salt\": \"AQ==\", \"storedKey\": \"AQ==\", \"serverKey\": \"AQ==\", \"iterations\": 4096}]}")) {
             Files.writeString(file, content);
-            assertThatThrownBy(() -> FileClusterStore.open(dir)).as(content).isInstanceOf(ClusterStateException.class)
+            assertThatThrownBy(() -> FileClusterStore.open(dir, 1)).as(content).isInstanceOf(ClusterStateException.class)
                     .hasMessageContaining("Corrupt SCRAM credential file").hasMessageContaining(file.toString());
         }
     }
@@ -73,7 +73,7 @@ class FileClusterStoreScramTest {
         Files.writeString(dir.resolve("scram-credentials.json"), "{\"version\": {\"x\": [1]}, \"credentials\": [{\"user\": \"a\","
                 + " \"mechanism\": \"SCRAM-SHA-256\", \"salt\": \"AQ==\", \"storedKey\": \"Ag==\", \"serverKey\": \"Aw==\","
                 + " \"iterations\": 4096, \"note\": [\"x\"]}]}");
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             assertThat(store.scramCredentials("a")).containsExactly(new ScramCredentialRecord(
                     new ScramCredentialRef("a", "SCRAM-SHA-256"), new byte[] {1}, new byte[] {2}, new byte[] {3}, 4096));
         }

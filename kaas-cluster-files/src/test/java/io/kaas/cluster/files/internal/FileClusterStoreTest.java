@@ -28,7 +28,7 @@ class FileClusterStoreTest {
     void createsListsAndFindsTopicsByNameAndById() throws IOException {
         TopicRecord orders = new TopicRecord("orders", UUID.randomUUID(), 3, Map.of("cleanup.policy", "compact"));
         TopicRecord payments = topic("payments.v2_eu-west", 1);
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             store.createTopic(orders);
             store.createTopic(payments);
 
@@ -42,7 +42,7 @@ class FileClusterStoreTest {
 
     @Test
     void topicsIsASnapshot() throws IOException {
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             store.createTopic(topic("a", 1));
             var snapshot = store.topics();
             store.createTopic(topic("b", 1));
@@ -53,7 +53,7 @@ class FileClusterStoreTest {
     @Test
     void writesOneJsonFilePerTopic() throws IOException {
         TopicRecord orders = new TopicRecord("orders", UUID.randomUUID(), 3, Map.of("retention.ms", "1000"));
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             store.createTopic(orders);
         }
         String json = Files.readString(dir.resolve("topics/orders.json"));
@@ -64,7 +64,7 @@ class FileClusterStoreTest {
     @Test
     void deletesATopic() throws IOException {
         TopicRecord orders = topic("orders", 1);
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             store.createTopic(orders);
             store.deleteTopic("orders");
 
@@ -78,7 +78,7 @@ class FileClusterStoreTest {
     @Test
     void replacesConfigsAndRaisesPartitionCount() throws IOException {
         TopicRecord orders = new TopicRecord("orders", UUID.randomUUID(), 1, Map.of("a", "1"));
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             store.createTopic(orders);
 
             TopicRecord configured = store.updateTopicConfigs("orders", Map.of("b", "2"));
@@ -90,14 +90,14 @@ class FileClusterStoreTest {
             assertThat(store.topic(orders.topicId())).contains(grown);
             assertThat(store.updatePartitionCount("orders", 4)).isEqualTo(grown);
         }
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             assertThat(store.topic("orders")).contains(new TopicRecord("orders", orders.topicId(), 4, Map.of("b", "2")));
         }
     }
 
     @Test
     void refusesToShrinkATopic() throws IOException {
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             store.createTopic(topic("orders", 3));
             assertThatThrownBy(() -> store.updatePartitionCount("orders", 2))
                     .isInstanceOf(IllegalArgumentException.class)
@@ -108,7 +108,7 @@ class FileClusterStoreTest {
 
     @Test
     void refusesADuplicateName() throws IOException {
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             TopicRecord first = topic("orders", 1);
             store.createTopic(first);
             assertThatThrownBy(() -> store.createTopic(topic("orders", 5)))
@@ -120,7 +120,7 @@ class FileClusterStoreTest {
 
     @Test
     void refusesADuplicateTopicId() throws IOException {
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             TopicRecord first = topic("orders", 1);
             store.createTopic(first);
             assertThatThrownBy(() -> store.createTopic(new TopicRecord("other", first.topicId(), 1, Map.of())))
@@ -131,7 +131,7 @@ class FileClusterStoreTest {
 
     @Test
     void unknownTopicsAreReported() throws IOException {
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             assertThatThrownBy(() -> store.deleteTopic("nope")).isInstanceOf(UnknownTopicException.class);
             assertThatThrownBy(() -> store.updateTopicConfigs("nope", Map.of())).isInstanceOf(UnknownTopicException.class);
             assertThatThrownBy(() -> store.updatePartitionCount("nope", 2)).isInstanceOf(UnknownTopicException.class);
@@ -140,7 +140,7 @@ class FileClusterStoreTest {
 
     @Test
     void refusesIllegalTopicNames() throws IOException {
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             for (String name : new String[] {"", ".", "..", "a/b", "../escape", "a b", "x".repeat(250)}) {
                 assertThatThrownBy(() -> store.createTopic(topic(name, 1)))
                         .as(name).isInstanceOf(IllegalArgumentException.class);
@@ -154,12 +154,12 @@ class FileClusterStoreTest {
     void keepsTopicsAcrossReopen() throws IOException {
         TopicRecord orders = new TopicRecord("orders", UUID.randomUUID(), 3, Map.of("cleanup.policy", "compact"));
         TopicRecord gone = topic("gone", 1);
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             store.createTopic(orders);
             store.createTopic(gone);
             store.deleteTopic("gone");
         }
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             assertThat(store.topics()).containsExactly(orders);
             assertThat(store.topic(orders.topicId())).contains(orders);
         }
@@ -168,12 +168,12 @@ class FileClusterStoreTest {
     @Test
     void clusterIdIsCreatedOnceAndStableAcrossReopen() throws IOException {
         String first;
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             first = store.clusterId();
         }
         assertThat(first).hasSize(22).matches("[A-Za-z0-9_][A-Za-z0-9_-]{21}");
         assertThat(KafkaUuids.toText(KafkaUuids.fromText(first))).isEqualTo(first);
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             assertThat(store.clusterId()).isEqualTo(first);
         }
         assertThat(Files.readString(dir.resolve("cluster.json"))).contains(first);
@@ -183,21 +183,21 @@ class FileClusterStoreTest {
     void producerIdBlocksNeverOverlapAcrossReopen() throws IOException {
         long a;
         long b;
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             a = store.allocateProducerIdBlock(1000);
             b = store.allocateProducerIdBlock(10);
             // Persisted before the block was returned.
             assertThat(Files.readString(dir.resolve("producer-ids.json"))).contains(String.valueOf(b + 10));
         }
         long c;
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             c = store.allocateProducerIdBlock(5);
         }
         assertThat(a).isZero();
         assertThat(b).isEqualTo(1000);
         assertThat(c).isEqualTo(1010);
         assertThatThrownBy(() -> {
-            try (FileClusterStore store = FileClusterStore.open(dir)) {
+            try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
                 store.allocateProducerIdBlock(0);
             }
         }).isInstanceOf(IllegalArgumentException.class);
@@ -205,13 +205,13 @@ class FileClusterStoreTest {
 
     @Test
     void corruptTopicFileFailsOpenNamingTheFile() throws IOException {
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             store.createTopic(topic("orders", 1));
         }
         Path file = dir.resolve("topics/orders.json");
         Files.writeString(file, "{\"name\": \"orders\", \"topicId\": ", StandardCharsets.UTF_8);
 
-        assertThatThrownBy(() -> FileClusterStore.open(dir))
+        assertThatThrownBy(() -> FileClusterStore.open(dir, 1))
                 .isInstanceOf(ClusterStateException.class)
                 .hasMessageContaining(file.toString())
                 .hasMessageContaining("Corrupt topic file");
@@ -224,7 +224,7 @@ class FileClusterStoreTest {
         Files.writeString(file, "{\"name\": \"orders\", \"topicId\": \"" + KafkaUuids.toText(UUID.randomUUID())
                 + "\", \"configs\": {}}");
 
-        assertThatThrownBy(() -> FileClusterStore.open(dir))
+        assertThatThrownBy(() -> FileClusterStore.open(dir, 1))
                 .isInstanceOf(ClusterStateException.class)
                 .hasMessageContaining(file.toString())
                 .hasMessageContaining("'partitions'");
@@ -232,14 +232,14 @@ class FileClusterStoreTest {
 
     @Test
     void damagedClusterIdFileFailsOpenNamingTheFile() throws IOException {
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             store.clusterId();
         }
         Path file = dir.resolve("cluster.json");
         for (String content : new String[] {"", "[]", "{\"clusterId\": 42}", "{\"clusterId\": \"tooShort\"}",
                 "{\"clusterId\": \"" + KafkaUuids.toText(UUID.randomUUID())}) {
             Files.writeString(file, content);
-            assertThatThrownBy(() -> FileClusterStore.open(dir))
+            assertThatThrownBy(() -> FileClusterStore.open(dir, 1))
                     .as(content)
                     .isInstanceOf(ClusterStateException.class)
                     .hasMessageContaining("Cannot read the cluster id from " + file);
@@ -248,14 +248,14 @@ class FileClusterStoreTest {
 
     @Test
     void damagedProducerIdFileFailsOpenNamingTheFile() throws IOException {
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             store.allocateProducerIdBlock(10);
         }
         Path file = dir.resolve("producer-ids.json");
         for (String content : new String[] {"{\"nextBlockStart\": -5}", "{\"nextBlockStart\": \"10\"}",
                 "{\"nextBlockStart\": 99999999999999999999}", "{\"nextBlockStart\": 10", "[10]"}) {
             Files.writeString(file, content);
-            assertThatThrownBy(() -> FileClusterStore.open(dir))
+            assertThatThrownBy(() -> FileClusterStore.open(dir, 1))
                     .as(content)
                     .isInstanceOf(ClusterStateException.class)
                     .hasMessageContaining("Cannot read the next producer id from " + file);
@@ -264,12 +264,12 @@ class FileClusterStoreTest {
 
     @Test
     void topicFileHoldingAnotherNameFailsOpen() throws IOException {
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             store.createTopic(topic("orders", 1));
         }
         Files.move(dir.resolve("topics/orders.json"), dir.resolve("topics/renamed.json"));
 
-        assertThatThrownBy(() -> FileClusterStore.open(dir))
+        assertThatThrownBy(() -> FileClusterStore.open(dir, 1))
                 .isInstanceOf(ClusterStateException.class)
                 .hasMessageContaining("renamed.json")
                 .hasMessageContaining("'orders'");
@@ -278,20 +278,20 @@ class FileClusterStoreTest {
     @Test
     void leftoverTempFilesAreIgnored() throws IOException {
         TopicRecord orders = topic("orders", 1);
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             store.createTopic(orders);
         }
         Files.writeString(dir.resolve("topics/" + UUID.randomUUID() + ".tmp"), "{\"half");
         Files.writeString(dir.resolve(UUID.randomUUID() + ".tmp"), "");
 
-        try (FileClusterStore store = FileClusterStore.open(dir)) {
+        try (FileClusterStore store = FileClusterStore.open(dir, 1)) {
             assertThat(store.topics()).containsExactly(orders);
         }
     }
 
     @Test
     void aClosedStoreRefusesWrites() throws IOException {
-        FileClusterStore store = FileClusterStore.open(dir);
+        FileClusterStore store = FileClusterStore.open(dir, 1);
         store.close();
         store.close();
         assertThatThrownBy(() -> store.createTopic(topic("orders", 1))).isInstanceOf(IllegalStateException.class);

@@ -208,6 +208,29 @@ public final class RocksDbEngine implements StorageEngine {
         return log;
     }
 
+    /**
+     * Gives the partition up without removing anything: later appends on the closed log fail with
+     * KAFKA_STORAGE_ERROR, the WAL is synced (appends not yet durable become so), and the next
+     * {@link #openPartition} loads it again from the database. Not open: a no-op.
+     */
+    @Override
+    public synchronized void closePartition(PartitionKey key) throws IOException {
+        if (closed) {
+            return;
+        }
+        RocksPartitionLog log = partitions.remove(key);
+        if (log == null) {
+            return;
+        }
+        log.markClosed();
+        try {
+            store.db().syncWal();
+        } catch (RocksDBException e) {
+            throw new IOException("WAL sync at the close of " + key + " failed: " + e.getMessage(), e);
+        }
+        LOG.atInfo().addKeyValue("partition", key).log("Partition {} closed", key);
+    }
+
     @Override
     public synchronized void deletePartition(PartitionKey key) throws IOException {
         ensureOpen();

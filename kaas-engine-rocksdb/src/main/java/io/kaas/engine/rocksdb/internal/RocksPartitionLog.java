@@ -48,6 +48,8 @@ final class RocksPartitionLog implements PartitionLog {
     private volatile LogOffsets offsets;
     private volatile LogConfig config;
     private volatile boolean deleted;
+    /** Given up by this broker ({@link RocksDbEngine#closePartition}); its data stays in the database. */
+    private volatile boolean closed;
     /** Records appended without a sync since the last requested one; guarded by {@link #lock}. */
     private long unflushedRecords;
     /**
@@ -98,9 +100,22 @@ final class RocksPartitionLog implements PartitionLog {
         }
     }
 
+    /** Called by the engine under its lock when the partition is given up: later appends fail, the data stays. */
+    void markClosed() {
+        lock.lock();
+        try {
+            closed = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void ensureOpen() {
         if (deleted) {
             throw new StorageException("partition " + key + " was deleted or its engine closed");
+        }
+        if (closed) {
+            throw new KafkaStorageException("partition " + key + " is closed");
         }
     }
 

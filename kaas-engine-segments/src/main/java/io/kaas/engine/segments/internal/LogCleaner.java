@@ -75,7 +75,7 @@ final class LogCleaner {
      */
     static int run(SegmentPartitionLog log, long nowMs, int maxKeys, ProducerExpiration expiration) throws IOException {
         LogConfig config = log.config();
-        if (!config.compact()) {
+        if (!config.compact() || !log.mayChangeFiles("compaction")) {
             return 0;
         }
         List<Segment> closed;

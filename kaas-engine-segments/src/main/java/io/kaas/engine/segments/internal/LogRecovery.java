@@ -62,26 +62,56 @@ final class LogRecovery {
     }
 
     static Result recover(PartitionDirectory dir, long nowMs) throws IOException {
+        return recover(dir, EpochHistory.EMPTY, nowMs);
+    }
+
+    /**
+     * Recovers the partition for its writer at {@code dir.epoch()}. {@code history} holds that epoch already
+     * (written before, at the takeover) unless the epoch is 0 and nothing else ever wrote the directory. Segment files
+     * of earlier epochs are opened read-only and bounded at the next epoch's start ({@link EpochHistory}); if the last
+     * one is such a file, a new segment of this epoch starts where it is bounded.
+     */
+    static Result recover(PartitionDirectory dir, EpochHistory history, long nowMs) throws IOException {
         boolean clean = dir.consumeCleanShutdownMarker();
         Optional<RecoveryCheckpoint> checkpoint = dir.readCheckpoint();
-        List<Long> bases = new ArrayList<>(dir.segmentBaseOffsets());
+        List<SegmentFile> files = countingFiles(dir, history);
         long manifestStart = dir.readManifest().map(Manifest::logStartOffset).orElse(-1L);
-        dropTrailingEmptySegments(dir, bases, checkpoint);
-        if (bases.isEmpty()) {
-            bases.add(Math.max(0L, manifestStart));
+        dropTrailingEmptySegments(dir, files, checkpoint);
+        if (files.isEmpty()) {
+            files.add(dir.ownSegment(Math.max(0L, manifestStart)));
         }
         Stats stats = new Stats();
         ConcurrentSkipListMap<Long, Segment> segments = new ConcurrentSkipListMap<>();
         try {
-            for (int i = 0; i < bases.size() - 1; i++) {
-                Segment seg = Segment.open(dir, bases.get(i));
+            for (int i = 0; i < files.size() - 1; i++) {
+                Segment seg = Segment.open(dir, files.get(i));
                 segments.put(seg.baseOffset(), seg);
-                recoverClosed(seg, bases.get(i + 1), stats);
+                long nextBase = files.get(i + 1).baseOffset();
+                long bound = history.nextStart(seg.epoch());
+                if (seg.readOnly() && bound <= nextBase) {
+                    recoverBounded(seg, bound, nextBase, stats);
+                } else {
+                    recoverClosed(seg, nextBase, stats);
+                }
             }
-            Segment last = Segment.open(dir, bases.get(bases.size() - 1));
+            Segment last = Segment.open(dir, files.get(files.size() - 1));
             segments.put(last.baseOffset(), last);
-            recoverLast(dir, last, checkpoint.filter(c -> c.segment() == last.baseOffset()), clean, nowMs, stats);
-            long logStart = Math.max(manifestStart, bases.get(0));
+            if (last.readOnly()) {
+                // the last data is an earlier writer's: this epoch starts where the history bounds it
+                long bound = history.nextStart(last.epoch());
+                if (bound == Long.MAX_VALUE) {
+                    throw new IllegalStateException("no epoch history entry bounds " + last.logPath());
+                }
+                recoverBounded(last, bound, bound, stats);
+                Segment fresh = Segment.open(dir, dir.ownSegment(bound));
+                fresh.restore(0, bound);
+                segments.put(bound, fresh);
+                last = fresh;
+            } else {
+                recoverLast(dir, last, checkpoint.filter(c -> c.segment() == files.get(files.size() - 1).baseOffset()),
+                        clean, nowMs, stats);
+            }
+            long logStart = Math.max(manifestStart, files.get(0).baseOffset());
             if (logStart > last.nextOffset()) {
                 // The tail below a persisted log start was lost (it was never fsynced): start empty at the log start.
                 Segment fresh = Segment.open(dir, logStart);
@@ -92,7 +122,7 @@ final class LogRecovery {
             long logEnd = segments.lastEntry().getValue().nextOffset();
             ProducerWindows producers = new ProducerWindows();
             TransactionTracker transactions = new TransactionTracker();
-            rebuildProducers(dir, segments, logEnd, stats, producers, transactions);
+            rebuildProducers(dir, history, segments, logEnd, stats, producers, transactions);
             return new Result(segments, logStart, logEnd, producers, transactions, stats.truncated,
                     clean && stats.scanned == 0, stats.scanned, stats.scanFrom, stats.rebuilt, stats.replayed);
         } catch (IOException | RuntimeException e) {
@@ -108,19 +138,97 @@ final class LogRecovery {
     }
 
     /**
+     * The segment files whose offsets count under {@code history}, by base offset: this epoch's, and those of earlier
+     * epochs based below the next epoch's start (a fenced writer's late roll does not count). Of two at one base the
+     * later epoch's counts.
+     */
+    static List<SegmentFile> countingFiles(PartitionDirectory dir, EpochHistory history) throws IOException {
+        List<SegmentFile> files = new ArrayList<>();
+        for (SegmentFile f : dir.segmentFiles()) {
+            if (f.epoch() < dir.epoch() && !history.counts(f.epoch(), f.baseOffset())) {
+                continue;
+            }
+            if (!files.isEmpty() && files.get(files.size() - 1).baseOffset() == f.baseOffset()) {
+                files.remove(files.size() - 1);
+            }
+            files.add(f);
+        }
+        return files;
+    }
+
+    /**
+     * Bounds an earlier epoch's segment at {@code endOffset} (the next epoch's start): its indexes are cut there in
+     * memory, checked, rebuilt in memory if they do not hold, and its size is the position of the first batch at or
+     * above {@code endOffset} (found from the last index entry by batch headers; the bytes before were validated when
+     * the next epoch took over). Nothing of the file is written.
+     */
+    private static void recoverBounded(Segment seg, long endOffset, long nextBase, Stats stats) throws IOException {
+        long fileSize = seg.channel().size();
+        long relEnd = endOffset - seg.baseOffset();
+        SegmentIndex index = seg.index();
+        TimeIndex time = seg.timeIndex();
+        index.truncateTo(countBelowRelativeOffset(index, relEnd));
+        time.truncateTo(time.countBelow(relEnd));
+        boolean ok = (index.count() == 0 || offsetIndexIsConsistent(seg, fileSize)) && time.isConsistent(relEnd);
+        if (!ok) {
+            stats.rebuilt++;
+            index.reset();
+            time.truncateTo(0);
+        } else if (time.count() > 0) {
+            int n = time.count();
+            seg.restoreTimestamps(time.timestampAt(n - 1), seg.baseOffset() + time.relativeOffsetAt(n - 1));
+        }
+        int entries = index.count();
+        long pos = entries == 0 ? 0 : Integer.toUnsignedLong(index.positionAt(entries - 1));
+        // offsets only grow (compaction leaves gaps, never steps back): a header that steps back is no batch
+        long next = seg.baseOffset() + (entries == 0 ? 0 : index.relativeOffsetAt(entries - 1));
+        seg.resumeIndexing(pos);
+        while (pos < fileSize) {
+            BatchHeader h = seg.readHeader(pos, fileSize);
+            if (h == null || h.sizeInBytes() < RecordBatches.HEADER_SIZE || h.sizeInBytes() > fileSize - pos
+                    || h.baseOffset() < next || h.nextOffset() > endOffset) {
+                break;
+            }
+            seg.indexBatch(pos, h.baseOffset(), h.sizeInBytes(), h.maxTimestamp(), IoHooks.NONE);
+            pos += h.sizeInBytes();
+            next = h.nextOffset();
+        }
+        seg.publish(pos, nextBase, -1);
+        if (seg.maxTimestamp() >= 0) {
+            time.maybeAppend(seg.maxTimestamp(), Math.toIntExact(seg.offsetOfMaxTimestamp() - seg.baseOffset()), IoHooks.NONE);
+        }
+        seg.restore(pos, nextBase);
+        index.close();
+        time.close();
+    }
+
+    private static int countBelowRelativeOffset(SegmentIndex index, long relativeOffset) {
+        int n = index.count();
+        int i = 0;
+        while (i < n && index.relativeOffsetAt(i) < relativeOffset) {
+            i++;
+        }
+        return i;
+    }
+
+    /**
      * A roll creates the new segment before it seals the old one: a crash in between leaves an empty last
      * file that the checkpoint does not name. Drop it, so the segment that was active is recovered as such.
+     * Only this epoch's files are deleted.
      */
-    private static void dropTrailingEmptySegments(PartitionDirectory dir, List<Long> bases, Optional<RecoveryCheckpoint> cp)
-            throws IOException {
+    private static void dropTrailingEmptySegments(PartitionDirectory dir, List<SegmentFile> files,
+                                                  Optional<RecoveryCheckpoint> cp) throws IOException {
         boolean dropped = false;
-        while (bases.size() > 1) {
-            long last = bases.get(bases.size() - 1);
-            if (Files.size(dir.logFile(last)) != 0 || (cp.isPresent() && cp.get().segment() >= last)) {
+        while (files.size() > 1) {
+            SegmentFile last = files.get(files.size() - 1);
+            if (last.epoch() != dir.epoch()) {
+                break; // an earlier writer's: never deleted here; its bound decides what counts
+            }
+            if (Files.size(dir.logFile(last)) != 0 || (cp.isPresent() && cp.get().segment() >= last.baseOffset())) {
                 break;
             }
             dir.deleteSegmentFiles(last);
-            bases.remove(bases.size() - 1);
+            files.remove(files.size() - 1);
             dropped = true;
         }
         if (dropped) {
@@ -269,7 +377,7 @@ final class LogRecovery {
     }
 
     /** Walks headers from {@code from}: true if they end exactly at the checkpoint with its next offset. */
-    private static boolean landsOn(Segment seg, long from, RecoveryCheckpoint cp) throws IOException {
+    static boolean landsOn(Segment seg, long from, RecoveryCheckpoint cp) throws IOException {
         long pos = from;
         long next = pos == 0 ? seg.baseOffset() : -1;
         while (pos < cp.position()) {
@@ -287,12 +395,23 @@ final class LogRecovery {
      * Loads the producer snapshot and replays batch headers from its offset (from the first segment without
      * one) into the producer windows and the transaction state; a control batch is read whole for its type.
      */
-    private static void rebuildProducers(PartitionDirectory dir, ConcurrentSkipListMap<Long, Segment> segments,
-                                         long logEnd, Stats stats, ProducerWindows producers,
-                                         TransactionTracker transactions) throws IOException {
+    private static void rebuildProducers(PartitionDirectory dir, EpochHistory history,
+                                         ConcurrentSkipListMap<Long, Segment> segments, long logEnd, Stats stats,
+                                         ProducerWindows producers, TransactionTracker transactions) throws IOException {
         long from = segments.firstKey();
-        Optional<ProducerSnapshot.Loaded> snapshot = dir.readProducerSnapshot().flatMap(ProducerSnapshot::decode);
-        if (snapshot.isPresent() && snapshot.get().offset() <= logEnd) {
+        Optional<ProducerSnapshot.Loaded> snapshot = Optional.empty();
+        for (Map.Entry<Integer, byte[]> candidate : dir.readProducerSnapshots()) {
+            // an earlier writer's snapshot counts only up to its epoch's end: a fenced writer's later one holds
+            // producer state of batches that are never served
+            long limit = Math.min(logEnd, history.nextStart(candidate.getKey()));
+            Optional<ProducerSnapshot.Loaded> loaded = ProducerSnapshot.decode(candidate.getValue())
+                    .filter(l -> l.offset() <= limit);
+            if (loaded.isPresent()) {
+                snapshot = loaded;
+                break;
+            }
+        }
+        if (snapshot.isPresent()) {
             snapshot.get().producers().forEach(producers::restore);
             transactions.restore(snapshot.get().openTransactions(), snapshot.get().abortedTransactions());
             from = Math.max(from, snapshot.get().offset());

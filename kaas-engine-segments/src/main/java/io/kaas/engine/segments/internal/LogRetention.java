@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * One retention pass over a partition, as Kafka's log cleaner thread does it for {@code cleanup.policy=delete}:
  * rolls the active segment when {@code segment.ms} has passed (so a quiet segment becomes deletable), then
- * deletes closed segments, oldest first, while their largest timestamp is older than {@code retention.ms},
+ * deletes closed segments (if the partition's fence allows: a fenced partition deletes nothing), oldest first, while their largest timestamp is older than {@code retention.ms},
  * then while the log would still exceed {@code retention.bytes} without them. The active segment is never
  * deleted, and a topic whose {@code cleanup.policy} lacks delete only rolls. Deleting means moving the log start to the next segment's base through
  * {@link SegmentPartitionLog#advanceLogStart}, the path DeleteRecords uses.
@@ -31,7 +31,11 @@ final class LogRetention {
             if (!config.delete()) {
                 return log.state.current().logStartOffset(); // cleanup.policy=compact: segments are compacted, never deleted
             }
-            return log.advanceLogStart(deletableUpTo(log, config, nowMs));
+            long newStart = deletableUpTo(log, config, nowMs);
+            if (newStart <= log.state.current().logStartOffset() || !log.mayChangeFiles("retention")) {
+                return log.state.current().logStartOffset();
+            }
+            return log.advanceLogStart(newStart);
         } finally {
             log.lock.unlock();
         }

@@ -15,8 +15,14 @@ import java.nio.file.StandardOpenOption;
  * at a time (the partition lock); {@link #size()}, {@link #nextOffset()} and the largest timestamp are
  * the published state: readers never look past them. Indexing a batch stages its timestamp;
  * {@link #publish} makes it visible and {@link #rollback} undoes a failed append.
+ *
+ * <p>A segment created by the writer of an earlier leader epoch than the partition's is {@link #readOnly()}: its
+ * files are opened for reading only and never written (another broker, fenced, may still append to them); its
+ * indexes live in memory.
  */
 final class Segment implements Closeable {
+    private final SegmentFile file;
+    private final boolean readOnly;
     private final long baseOffset;
     private final Path logPath;
     private final FileChannel channel;
@@ -36,8 +42,11 @@ final class Segment implements Closeable {
     record Mark(int indexCount, int timeIndexCount, long bytesSinceIndexEntry) {
     }
 
-    private Segment(long baseOffset, Path logPath, FileChannel channel, SegmentIndex index, TimeIndex timeIndex) {
-        this.baseOffset = baseOffset;
+    private Segment(SegmentFile file, boolean readOnly, Path logPath, FileChannel channel, SegmentIndex index,
+                    TimeIndex timeIndex) {
+        this.file = file;
+        this.readOnly = readOnly;
+        this.baseOffset = file.baseOffset();
         this.logPath = logPath;
         this.channel = channel;
         this.index = index;
@@ -45,20 +54,31 @@ final class Segment implements Closeable {
         this.nextOffset = baseOffset;
     }
 
-    /** Opens (creating if absent) a segment; size and next offset are set by recovery via {@link #restore}. */
+    /** Opens (creating if absent) a segment of the directory's epoch at {@code baseOffset}. */
     static Segment open(PartitionDirectory dir, long baseOffset) throws IOException {
-        Path log = dir.logFile(baseOffset);
+        return open(dir, dir.ownSegment(baseOffset));
+    }
+
+    /**
+     * Opens {@code file}: one of the directory's epoch is created if absent; one of an earlier epoch is opened
+     * read-only (it must exist). Size and next offset are set by recovery via {@link #restore}.
+     */
+    static Segment open(PartitionDirectory dir, SegmentFile file) throws IOException {
+        if (file.epoch() < dir.epoch()) {
+            return openReadOnly(dir, file);
+        }
+        Path log = dir.logFile(file);
         boolean created = !Files.exists(log);
         FileChannel ch = PartitionDirectory.openChannel(log, dir.hooks(), StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         SegmentIndex index = null;
         try {
-            index = SegmentIndex.open(dir.indexFile(baseOffset), dir.hooks());
-            TimeIndex timeIndex = TimeIndex.open(dir.timeIndexFile(baseOffset), dir.hooks());
+            index = SegmentIndex.open(dir.indexFile(file), dir.hooks());
+            TimeIndex timeIndex = TimeIndex.open(dir.timeIndexFile(file), dir.hooks());
             if (created) {
                 dir.fsync(); // the new segment's entries (indexes missing after a crash are rebuilt)
             }
-            return new Segment(baseOffset, log, ch, index, timeIndex);
+            return new Segment(file, false, log, ch, index, timeIndex);
         } catch (IOException | RuntimeException e) {
             if (index != null) {
                 index.close();
@@ -66,6 +86,38 @@ final class Segment implements Closeable {
             ch.close();
             throw e;
         }
+    }
+
+    private static Segment openReadOnly(PartitionDirectory dir, SegmentFile file) throws IOException {
+        Path log = dir.logFile(file);
+        FileChannel ch = FileChannel.open(log, StandardOpenOption.READ);
+        SegmentIndex index = null;
+        try {
+            index = SegmentIndex.openReadOnly(dir.indexFile(file));
+            TimeIndex timeIndex = TimeIndex.openReadOnly(dir.timeIndexFile(file));
+            return new Segment(file, true, log, ch, index, timeIndex);
+        } catch (IOException | RuntimeException e) {
+            if (index != null) {
+                index.close();
+            }
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** The file's epoch and base offset. */
+    SegmentFile file() {
+        return file;
+    }
+
+    /** The leader epoch of the writer that created the segment. */
+    int epoch() {
+        return file.epoch();
+    }
+
+    /** Whether the segment belongs to an earlier epoch's writer: never written. */
+    boolean readOnly() {
+        return readOnly;
     }
 
     long baseOffset() {
@@ -162,6 +214,9 @@ final class Segment implements Closeable {
 
     /** Writes {@code batch} at {@code position}, looping until fully written; does not publish it. */
     void write(ByteBuffer batch, long position, IoHooks hooks) throws IOException {
+        if (readOnly) {
+            throw new IOException(logPath + " belongs to an earlier leader epoch's writer: it is never written");
+        }
         hooks.beforeWrite(logPath);
         long at = position;
         while (batch.hasRemaining()) {

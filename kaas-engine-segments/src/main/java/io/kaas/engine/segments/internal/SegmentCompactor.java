@@ -33,6 +33,10 @@ import java.util.Set;
  *   <li>{@link PartitionDirectory#open} rolls a crash back (a {@code .cleaned} is deleted) or forward (a
  *       {@code .swap} is completed): either way the log opens and reads.</li>
  * </ol>
+ *
+ * <p>The copy keeps the segment's name (its epoch and base), also for a segment of an earlier epoch: it holds the
+ * same offsets. Right before the swap the fence is asked ({@link SegmentPartitionLog#mayChangeFiles}); a fenced
+ * partition drops its copy.
  */
 final class SegmentCompactor {
     private SegmentCompactor() {
@@ -41,7 +45,7 @@ final class SegmentCompactor {
     /** Compacts {@code seg}; returns whether it was rewritten and swapped in. */
     static boolean compact(SegmentPartitionLog log, Segment seg, KeyMap map, long mapEnd, boolean dropTombstones,
                            Set<Long> producerBatches, LogCleaner.Pass pass, CleanedTransactions txns) throws IOException {
-        Path cleaned = log.dir.cleanedFile(seg.baseOffset());
+        Path cleaned = log.dir.cleanedFile(seg.file());
         Copy copy = new Copy(log, seg, cleaned);
         List<AbortedTransaction> removedAborts = new ArrayList<>();
         try {
@@ -218,7 +222,8 @@ final class SegmentCompactor {
         PartitionDirectory dir = log.dir;
         log.lock.lock();
         try {
-            if (log.isClosedOrOffline() || log.state.segments().get(seg.baseOffset()) != seg) {
+            if (log.isClosedOrOffline() || log.state.segments().get(seg.baseOffset()) != seg
+                    || !log.mayChangeFiles("compaction")) {
                 dir.deleteIfExists(cleaned);
                 return false;
             }
@@ -230,10 +235,10 @@ final class SegmentCompactor {
                     throw e;
                 }
             }
-            dir.move(cleaned, dir.swapFile(seg.baseOffset()));
+            dir.move(cleaned, dir.swapFile(seg.file()));
             dir.fsync(); // the commit point: from here recovery completes the swap
-            dir.completeSwap(seg.baseOffset());
-            Segment fresh = Segment.open(dir, seg.baseOffset());
+            dir.completeSwap(seg.file());
+            Segment fresh = Segment.open(dir, seg.file());
             LogRecovery.reopenClosed(fresh, seg.nextOffset());
             log.replaceClosedSegment(seg, fresh);
             return true;

@@ -1,6 +1,7 @@
 package io.kaas.engine.segments.internal;
 
 import io.kaas.api.storage.EngineContext;
+import io.kaas.api.storage.FencedLeaderEpochException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
@@ -31,6 +32,10 @@ import org.slf4j.LoggerFactory;
  * and one watchdog thread that times fsyncs ({@code fsync.timeout.ms}) and flushes non-durable appends
  * ({@code flush.interval.ms}). The watchdog has its own thread because a retention pass may itself block
  * in an fsync (a roll). Partition open, delete and close are serialized on the engine.
+ *
+ * <p>Several engines (brokers) may share one data directory, each writing the partitions assigned to it at their
+ * leader epochs ({@link #openPartition(PartitionKey, LogConfig, int)}); nothing is shared between engine instances
+ * in one JVM (no static state), so two engines over one directory behave as two brokers.
  */
 public final class SegmentEngine implements StorageEngine {
     private static final Logger LOG = LoggerFactory.getLogger(SegmentEngine.class);
@@ -92,6 +97,9 @@ public final class SegmentEngine implements StorageEngine {
         int advanced = 0;
         long now = context.clock().millis();
         for (SegmentPartitionLog log : openLogs) {
+            if (log.isClosed()) {
+                continue; // given up (closePartition) since the pass began
+            }
             try {
                 long before = log.offsets().logStartOffset();
                 if (LogRetention.run(log, now) > before) {
@@ -114,6 +122,9 @@ public final class SegmentEngine implements StorageEngine {
         int rewritten = 0;
         long now = context.clock().millis();
         for (SegmentPartitionLog log : openLogs) {
+            if (log.isClosed()) {
+                continue;
+            }
             try {
                 rewritten += LogCleaner.run(log, now, config.cleanerMaxKeysPerPass(), context.producerExpiration());
             } catch (IOException | RuntimeException e) {
@@ -199,25 +210,66 @@ public final class SegmentEngine implements StorageEngine {
         // nothing to refuse
     }
 
+    /**
+     * The open log of {@code key} whatever its epoch, else the log opened at epoch 0: a broker alone on its data
+     * directory. A directory a cluster has written (epoch above 0) is refused with
+     * {@link FencedLeaderEpochException}: a broker that writes it must say at which epoch.
+     */
     @Override
     public synchronized PartitionLog openPartition(PartitionKey key, LogConfig config) throws IOException {
+        SegmentPartitionLog open = partitions.get(name(key));
+        if (open != null && open.key().topicId().equals(key.topicId())) {
+            return open;
+        }
+        return openPartition(key, config, 0);
+    }
+
+    @Override
+    public synchronized PartitionLog openPartition(PartitionKey key, LogConfig config, int leaderEpoch) throws IOException {
         if (closed) {
             throw new IOException("the segment engine is closed");
         }
+        if (leaderEpoch < 0) {
+            throw new IllegalArgumentException("leader epoch " + leaderEpoch + " of " + key + " is negative");
+        }
         SegmentPartitionLog open = partitions.get(name(key));
         if (open != null) {
-            if (open.key().topicId().equals(key.topicId())) {
+            boolean sameTopic = open.key().topicId().equals(key.topicId());
+            if (sameTopic && open.leaderEpoch() == leaderEpoch) {
                 return open;
             }
-            // The topic was re-created under the same name: the old log is stale.
+            if (sameTopic && open.leaderEpoch() > leaderEpoch) {
+                throw new FencedLeaderEpochException("partition " + key + " is open at leader epoch " + open.leaderEpoch()
+                        + ", above " + leaderEpoch);
+            }
+            // re-created under the same name (the old log is stale), or taken over again at a higher epoch
             partitions.remove(name(key));
             openLogs = List.copyOf(partitions.values());
-            open.close();
+            open.closeForHandover();
         }
-        SegmentPartitionLog log = SegmentPartitionLog.open(key, config, dataDir, resources, hooks, context.clock());
+        SegmentPartitionLog log = SegmentPartitionLog.open(key, config, leaderEpoch, dataDir, resources, hooks,
+                context.clock(), context.fence());
         partitions.put(name(key), log);
         openLogs = List.copyOf(partitions.values());
         return log;
+    }
+
+    /**
+     * Flushes and closes the partition (see {@link SegmentPartitionLog#close}: appends waiting for durability complete,
+     * later ones fail with a {@link io.kaas.api.storage.KafkaStorageException}) and forgets it; its files stay for
+     * the next writer, whose recovery starts at the checkpoint written here. Not open: a no-op.
+     */
+    @Override
+    public synchronized void closePartition(PartitionKey key) throws IOException {
+        SegmentPartitionLog open = partitions.get(name(key));
+        if (open == null || !open.key().topicId().equals(key.topicId())) {
+            return;
+        }
+        partitions.remove(name(key));
+        openLogs = List.copyOf(partitions.values());
+        open.closeForHandover();
+        LOG.atInfo().addKeyValue("partition", key).addKeyValue("leaderEpoch", open.leaderEpoch())
+                .log("Partition {} closed (given up at leader epoch {})", key, open.leaderEpoch());
     }
 
     @Override

@@ -21,13 +21,21 @@ final class SegmentIndex extends IndexFile {
     private volatile long[] entries = new long[16];
     private volatile int count;
 
-    private SegmentIndex(Path path, FileChannel channel, IoHooks hooks) {
-        super(path, channel, hooks, ENTRY_SIZE);
+    private SegmentIndex(Path path, FileChannel channel, IoHooks hooks, boolean readOnly) {
+        super(path, channel, hooks, ENTRY_SIZE, readOnly);
     }
 
     /** Opens the index file and loads its entries as they are; the caller validates them. */
     static SegmentIndex open(Path path, IoHooks hooks) throws IOException {
-        SegmentIndex index = new SegmentIndex(path, openChannel(path, hooks), hooks);
+        return load(new SegmentIndex(path, openChannel(path, hooks), hooks, false));
+    }
+
+    /** Loads an earlier epoch's index without ever writing its file (missing: empty, rebuilt in memory). */
+    static SegmentIndex openReadOnly(Path path) throws IOException {
+        return load(new SegmentIndex(path, IndexFile.openChannelReadOnly(path), IoHooks.NONE, true));
+    }
+
+    private static SegmentIndex load(SegmentIndex index) throws IOException {
         ByteBuffer buf = index.readWhole();
         if (buf == null) {
             index.reset();

@@ -3,12 +3,15 @@ package io.kaas.engine.segments.internal;
 import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.AbortedTransaction;
 import io.kaas.api.storage.AppendResult;
+import io.kaas.api.storage.EpochStart;
+import io.kaas.api.storage.FencedLeaderEpochException;
 import io.kaas.api.storage.KafkaStorageException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.LogOffsets;
 import io.kaas.api.storage.OffsetOutOfRangeException;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.PartitionFence;
 import io.kaas.api.storage.PartitionOfflineException;
 import io.kaas.api.storage.ProducerExpiration;
 import io.kaas.api.storage.ProducerState;
@@ -40,6 +43,12 @@ import org.slf4j.LoggerFactory;
  * are thrown by {@link #append}; producer-state errors and write/fsync failures complete the future
  * exceptionally. A failed or timed-out fsync takes the partition offline until restart (reads and
  * appends throw); a write refused for lack of space is retriable and leaves nothing behind.
+ *
+ * <p>Leader epochs: the log is opened at the epoch its writer was assigned ({@link #leaderEpoch()}). Every file
+ * it creates or rewrites carries that epoch in its name; files of earlier epochs are only read (bounded at the
+ * next epoch's start, see {@link EpochHistory}) and deleted or replaced only after the {@link PartitionFence} said
+ * this broker still writes the partition at its epoch. The epoch is checked once, at open: the append path has no
+ * extra check.
  */
 public final class SegmentPartitionLog implements PartitionLog {
     private static final Logger LOG = LoggerFactory.getLogger(SegmentPartitionLog.class);
@@ -71,13 +80,21 @@ public final class SegmentPartitionLog implements PartitionLog {
     private long nextTombstoneExpiryMs;
     /** Marker offset to when compaction may remove it (its data gone); in memory, cleaner thread only. */
     private Map<Long, Long> markerHorizons = Map.of();
+    private final FileFence fileFence;
+    /** The leader epochs, the last this log's; replaced only at open. */
+    private final EpochHistory history;
+    /** Bytes of the earlier writer's last segment validated when this log took the partition over (for tests). */
+    private long takeoverScannedBytes;
     /** System.nanoTime() when the running fsync started, 0 if none: one slot for the committer, one under the lock. */
     private volatile long committerFsyncStart;
     private volatile long lockedFsyncStart;
 
     private SegmentPartitionLog(PartitionKey key, LogConfig config, PartitionDirectory dir, LogRecovery.Result recovered,
-                                EngineResources resources, IoHooks hooks, Clock clock) {
+                                EngineResources resources, IoHooks hooks, Clock clock, EpochHistory history,
+                                PartitionFence fence) {
         this.key = key;
+        this.history = history;
+        this.fileFence = new FileFence(key, dir.epoch(), fence);
         this.config = config;
         this.dir = dir;
         this.hooks = hooks;
@@ -111,22 +128,118 @@ public final class SegmentPartitionLog implements PartitionLog {
         this.cleanerCheckpoint = dir.readCleanerCheckpoint();
     }
 
-    /** Opens (recovering if needed) the partition's directory under {@code dataDir}. */
+    /** Opens (recovering if needed) the partition's directory under {@code dataDir} at epoch 0, never fenced. */
     static SegmentPartitionLog open(PartitionKey key, LogConfig config, Path dataDir, EngineResources resources,
                                     IoHooks hooks, Clock clock) throws IOException {
-        PartitionDirectory dir = PartitionDirectory.open(dataDir, key, hooks);
-        LogRecovery.Result recovered = LogRecovery.recover(dir, clock.millis());
-        SegmentPartitionLog log = new SegmentPartitionLog(key, config, dir, recovered, resources, hooks, clock);
-        log.deleteSegmentsBelowLogStart();
-        log.writeManifest();
-        if (!recovered.cleanShutdown()) {
-            log.checkpoints.write(log.state.current().checkpoint()); // recovery fsynced what it validated
+        return open(key, config, 0, dataDir, resources, hooks, clock, PartitionFence.NONE);
+    }
+
+    /**
+     * Opens (recovering if needed) the partition's directory under {@code dataDir} as its writer at {@code epoch}.
+     * Above the last epoch recorded this is a takeover: the end of the earlier writers' data is found
+     * ({@link TakeoverScan#predecessorsEnd}), the epoch history with this epoch starting there is written, then the
+     * log is recovered, gets a new segment of this epoch, and this epoch's manifest, recovery checkpoint and producer
+     * snapshot are written; the earlier epochs' metadata files are deleted then, if the fence allows.
+     *
+     * @throws FencedLeaderEpochException if the directory holds a file of a higher epoch
+     */
+    static SegmentPartitionLog open(PartitionKey key, LogConfig config, int epoch, Path dataDir, EngineResources resources,
+                                    IoHooks hooks, Clock clock, PartitionFence fence) throws IOException {
+        long started = System.nanoTime();
+        PartitionDirectory dir = PartitionDirectory.open(dataDir, key, epoch, hooks);
+        EpochHistory history = dir.readEpochHistory();
+        boolean takeover = epoch > 0 && history.lastEpoch() < epoch;
+        long takeoverScanned = 0;
+        if (takeover) {
+            TakeoverScan.Takeover found = TakeoverScan.predecessorsEnd(dir, history);
+            long start = found.startOffset();
+            takeoverScanned = found.scannedBytes();
+            long logStart = dir.readManifest().map(Manifest::logStartOffset).orElse(0L);
+            if (history.isEmpty() && start > logStart) {
+                history = history.with(0, logStart); // a directory written before epochs: its data is epoch 0
+            }
+            history = history.with(epoch, start);
+            dir.writeEpochHistory(history); // durable before any file of this epoch exists
         }
-        LOG.atInfo().addKeyValue("partition", key).addKeyValue("logStartOffset", recovered.logStartOffset())
+        LogRecovery.Result recovered = LogRecovery.recover(dir, history, clock.millis());
+        SegmentPartitionLog log = new SegmentPartitionLog(key, config, dir, recovered, resources, hooks, clock, history, fence);
+        log.takeoverScannedBytes = takeoverScanned;
+        try {
+            log.deleteSegmentsBelowLogStart();
+            log.writeManifest();
+            if (!recovered.cleanShutdown()) {
+                log.checkpoints.write(log.state.current().checkpoint()); // recovery fsynced what it validated
+            }
+            if (takeover) {
+                log.writeProducerSnapshot(recovered.logEndOffset());
+            }
+        } catch (IOException | RuntimeException e) {
+            try {
+                log.close(); // the next open at this epoch recovers it as a restart
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        if (epoch > 0) {
+            log.deleteSupersededFiles();
+        }
+        LOG.atInfo().addKeyValue("partition", key).addKeyValue("leaderEpoch", epoch)
+                .addKeyValue("logStartOffset", recovered.logStartOffset())
                 .addKeyValue("logEndOffset", recovered.logEndOffset()).addKeyValue("segments", recovered.segments().size())
                 .addKeyValue("cleanShutdown", recovered.cleanShutdown()).addKeyValue("scannedBytes", recovered.scannedBytes())
-                .addKeyValue("truncatedBytes", recovered.truncatedBytes()).setMessage("partition opened").log();
+                .addKeyValue("truncatedBytes", recovered.truncatedBytes()).addKeyValue("takeoverScannedBytes", takeoverScanned)
+                .addKeyValue("recoveryMs", (System.nanoTime() - started) / 1_000_000)
+                .log("Partition {} opened at leader epoch {}{}: offsets {} to {}, recovered in {} ms", key, epoch,
+                        takeover ? " (taken over)" : "", recovered.logStartOffset(), recovered.logEndOffset(),
+                        (System.nanoTime() - started) / 1_000_000);
         return log;
+    }
+
+    /** Bytes of the earlier writer's last segment validated at the takeover (0: none, or not a takeover). */
+    long takeoverScannedBytes() {
+        return takeoverScannedBytes;
+    }
+
+    /** The leader epoch this log was opened with. */
+    @Override
+    public int leaderEpoch() {
+        return dir.epoch();
+    }
+
+    /** The epoch history without the epochs wholly below the log start (Kafka's leader-epoch cache). */
+    @Override
+    public List<EpochStart> epochs() {
+        long logStart = state.current().logStartOffset();
+        if (history.isEmpty()) {
+            return List.of(new EpochStart(dir.epoch(), logStart));
+        }
+        return history.trimmedBelow(logStart).entries();
+    }
+
+    /** Asks the fence right before a deletion or replacement of this partition's files (see {@link FileFence}). */
+    boolean mayChangeFiles(String operation) {
+        return fileFence.mayChangeFiles(operation);
+    }
+
+    /**
+     * After this epoch's metadata files are written: deletes what earlier epochs left that no longer counts, if the
+     * fence allows ({@link PartitionDirectory#supersededFiles}).
+     */
+    private void deleteSupersededFiles() {
+        try {
+            List<Path> old = dir.supersededFiles(history);
+            if (old.isEmpty() || !mayChangeFiles("deleting the files earlier leader epochs superseded")) {
+                return;
+            }
+            for (Path p : old) {
+                dir.deleteIfExists(p);
+            }
+            dir.fsync();
+        } catch (IOException e) {
+            LOG.atWarn().addKeyValue("partition", key).setCause(e)
+                    .log("Could not delete the files of earlier leader epochs of {}: they are ignored", key);
+        }
     }
 
     @Override
@@ -202,13 +315,17 @@ public final class SegmentPartitionLog implements PartitionLog {
         lock.lock();
         try {
             ensureWritable();
+            if (!mayChangeFiles("DeleteRecords")) {
+                throw new FencedLeaderEpochException("partition " + key + " is no longer written by this broker at leader epoch "
+                        + dir.epoch());
+            }
             LogState s = state.current();
             if (offset < 0 || offset > s.logEndOffset()) {
                 throw new OffsetOutOfRangeException("cannot delete records before " + offset + ": the high watermark is "
                         + s.logEndOffset());
             }
             return CompletableFuture.completedFuture(advanceLogStart(offset));
-        } catch (KafkaStorageException e) {
+        } catch (KafkaStorageException | FencedLeaderEpochException e) {
             return CompletableFuture.failedFuture(e);
         } finally {
             lock.unlock();
@@ -287,6 +404,11 @@ public final class SegmentPartitionLog implements PartitionLog {
         closer.closeLater(old);
     }
 
+    /** Whether the log was closed (the engine's close, or closePartition). */
+    boolean isClosed() {
+        return closed;
+    }
+
     boolean isClosedOrOffline() {
         return closed || offlineCause != null;
     }
@@ -303,6 +425,18 @@ public final class SegmentPartitionLog implements PartitionLog {
 
     /** Flushes, checkpoints and closes every file; writes the clean-shutdown marker last. Later calls are no-ops. */
     void close() throws IOException {
+        close(false);
+    }
+
+    /**
+     * As {@link #close()}, for a partition given up while the broker runs ({@code closePartition}): the segments'
+     * channels close after {@code deleted.segment.close.delay.ms}, so file slices already handed to fetches are sent.
+     */
+    void closeForHandover() throws IOException {
+        close(true);
+    }
+
+    private void close(boolean deferChannels) throws IOException {
         lock.lock();
         try {
             if (closed) {
@@ -326,6 +460,10 @@ public final class SegmentPartitionLog implements PartitionLog {
             }
             committer.close();
             for (Segment seg : state.segments().values()) {
+                if (deferChannels) {
+                    closer.closeLater(seg);
+                    continue;
+                }
                 try {
                     seg.close();
                 } catch (IOException e) {
@@ -436,7 +574,7 @@ public final class SegmentPartitionLog implements PartitionLog {
 
     /** Snapshots the producer state as of {@code offset} (the log end; under the lock). */
     void writeProducerSnapshot(long offset) throws IOException {
-        dir.writeAtomically(PartitionDirectory.PRODUCER_SNAPSHOT_FILE, ProducerSnapshot.encode(offset, producers.producers(),
+        dir.writeProducerSnapshot(ProducerSnapshot.encode(offset, producers.producers(),
                 transactions.openTransactions(), transactions.abortedTransactions()));
     }
 
@@ -505,6 +643,10 @@ public final class SegmentPartitionLog implements PartitionLog {
         LogState s = state.current();
         NavigableMap<Long, Segment> segments = state.segments();
         boolean deleted = false;
+        Long second = segments.higherKey(segments.firstKey());
+        if (second == null || second > s.logStartOffset() || !mayChangeFiles("deleting segments below the log start")) {
+            return;
+        }
         for (Segment seg : segments.values()) {
             Long next = segments.higherKey(seg.baseOffset());
             if (seg == s.active() || next == null || next > s.logStartOffset()) {
@@ -512,7 +654,7 @@ public final class SegmentPartitionLog implements PartitionLog {
             }
             state.removed(seg);
             try {
-                dir.deleteSegmentFiles(seg.baseOffset());
+                dir.deleteSegmentFiles(seg.file());
                 deleted = true;
             } catch (IOException e) {
                 LOG.atWarn().addKeyValue("file", seg.logPath()).setCause(e).setMessage("could not delete a segment").log();

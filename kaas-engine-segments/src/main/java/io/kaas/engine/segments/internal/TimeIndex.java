@@ -22,13 +22,21 @@ final class TimeIndex extends IndexFile {
     private volatile long[] entries = new long[32];
     private volatile int count;
 
-    private TimeIndex(Path path, FileChannel channel, IoHooks hooks) {
-        super(path, channel, hooks, ENTRY_SIZE);
+    private TimeIndex(Path path, FileChannel channel, IoHooks hooks, boolean readOnly) {
+        super(path, channel, hooks, ENTRY_SIZE, readOnly);
     }
 
     /** Opens the file and loads its entries as they are; the caller checks them with {@link #isConsistent}. */
     static TimeIndex open(Path path, IoHooks hooks) throws IOException {
-        TimeIndex index = new TimeIndex(path, openChannel(path, hooks), hooks);
+        return load(new TimeIndex(path, openChannel(path, hooks), hooks, false));
+    }
+
+    /** Loads an earlier epoch's index without ever writing its file (missing: empty, rebuilt in memory). */
+    static TimeIndex openReadOnly(Path path) throws IOException {
+        return load(new TimeIndex(path, IndexFile.openChannelReadOnly(path), IoHooks.NONE, true));
+    }
+
+    private static TimeIndex load(TimeIndex index) throws IOException {
         ByteBuffer buf = index.readWhole();
         if (buf == null) {
             index.truncateTo(0);

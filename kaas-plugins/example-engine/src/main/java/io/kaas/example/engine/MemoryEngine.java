@@ -74,7 +74,21 @@ final class MemoryEngine implements StorageEngine {
     public PartitionLog openPartition(PartitionKey key, LogConfig config) {
         MemoryPartitionLog log = partitions.computeIfAbsent(key, k -> new MemoryPartitionLog(k, config, clock, maxPartitionBytes));
         log.updateConfig(config);
+        log.closed(false);
         return log;
+    }
+
+    /**
+     * Gives the partition up: later appends and DeleteRecords on it fail with KAFKA_STORAGE_ERROR until it is opened
+     * again. Nothing is removed: the batches stay in this engine's memory (there is nothing to flush), so a reopen
+     * serves them. Not open: a no-op.
+     */
+    @Override
+    public void closePartition(PartitionKey key) {
+        MemoryPartitionLog log = partitions.get(key);
+        if (log != null) {
+            log.closed(true);
+        }
     }
 
     @Override

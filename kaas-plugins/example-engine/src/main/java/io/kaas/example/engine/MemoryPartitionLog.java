@@ -49,6 +49,8 @@ final class MemoryPartitionLog implements PartitionLog {
     private volatile LogConfig config;
     private volatile LogOffsets offsets = new LogOffsets(0, 0, 0);
     private long sizeInBytes;
+    /** Given up by this broker ({@link MemoryEngine#closePartition}): appends and DeleteRecords fail until reopened. */
+    private volatile boolean closed;
 
     MemoryPartitionLog(PartitionKey key, LogConfig config, Clock clock, long maxBytes) {
         this.key = key;
@@ -62,6 +64,12 @@ final class MemoryPartitionLog implements PartitionLog {
         return key;
     }
 
+    /** Closes (true) or reopens (false) the partition; its batches and producer state stay in memory either way. */
+    synchronized void closed(boolean value) {
+        closed = value;
+    }
+
+
     /**
      * Copies each new batch into the map at the next offset. The broker parsed the headers already
      * ({@link ProducedBatches#headers()}); every batch is checked on a staged view of the producer state (sequences,
@@ -70,6 +78,9 @@ final class MemoryPartitionLog implements PartitionLog {
      */
     @Override
     public synchronized CompletableFuture<AppendResult> append(ProducedBatches produced, boolean durable) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new KafkaStorageException("partition " + key + " is closed"));
+        }
         LogConfig cfg = config;
         ProducerWindows.Staged staged = producers.stage();
         TransactionTracker.Staged txns = transactions.stage();
@@ -185,6 +196,9 @@ final class MemoryPartitionLog implements PartitionLog {
 
     @Override
     public synchronized CompletableFuture<Long> deleteRecordsBefore(long offset) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new KafkaStorageException("partition " + key + " is closed"));
+        }
         LogOffsets now = offsets;
         if (offset > now.highWatermark()) {
             return CompletableFuture.failedFuture(new OffsetOutOfRangeException("offset " + offset

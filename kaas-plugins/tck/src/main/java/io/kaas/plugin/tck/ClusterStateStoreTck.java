@@ -64,6 +64,18 @@ public abstract class ClusterStateStoreTck {
         return PluginConfig.empty();
     }
 
+    /**
+     * Whether the store keeps committed offsets (the deprecated methods of stores before SPI 5, read once to move them
+     * to {@code __consumer_offsets}). A store that leaves their defaults answers false and skips those cases.
+     */
+    protected boolean keepsCommittedOffsets() {
+        return true;
+    }
+
+    private void assumeCommittedOffsets() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(keepsCommittedOffsets(), "the store keeps no committed offsets");
+    }
+
     /** Opens a store over {@link #dataDir}. */
     protected ClusterStateStore openNewStore() throws IOException {
         return provider().open(new ClusterStoreContext(dataDir, config(), 1));
@@ -268,6 +280,7 @@ public abstract class ClusterStateStoreTck {
 
     @Test
     public void committedOffsetsAreStoredPerGroupAndReplacedPerPartition() {
+        assumeCommittedOffsets();
         TopicPartitionRef a0 = new TopicPartitionRef("a", 0);
         TopicPartitionRef a1 = new TopicPartitionRef("a", 1);
         assertThat(store.committedOffsets("g")).isEmpty();
@@ -284,6 +297,7 @@ public abstract class ClusterStateStoreTck {
 
     @Test
     public void groupIdsMayBeEmptyOrUseAnyCharacters() {
+        assumeCommittedOffsets();
         TopicPartitionRef p = new TopicPartitionRef("t", 0);
         for (String group : new String[] {"", "spaces and/slashes\\..", "ünïcödé-✓", "CON"}) {
             store.commitOffsets(group, Map.of(p, committed(group.length())));
@@ -294,6 +308,7 @@ public abstract class ClusterStateStoreTck {
 
     @Test
     public void deletingOffsetsKeepsTheOthersAndTheLastOneRemovesTheGroup() {
+        assumeCommittedOffsets();
         TopicPartitionRef a0 = new TopicPartitionRef("a", 0);
         TopicPartitionRef b0 = new TopicPartitionRef("b", 0);
         store.commitOffsets("g", Map.of(a0, committed(1), b0, committed(2)));
@@ -308,6 +323,7 @@ public abstract class ClusterStateStoreTck {
 
     @Test
     public void deletingAGroupRemovesEveryOffsetAndAnUnknownGroupIsNoError() {
+        assumeCommittedOffsets();
         store.commitOffsets("g", Map.of(new TopicPartitionRef("a", 0), committed(1)));
         store.deleteGroup("g");
         store.deleteGroup("never-existed");
@@ -317,6 +333,7 @@ public abstract class ClusterStateStoreTck {
 
     @Test
     public void committedOffsetsSurviveAReopen() throws IOException {
+        assumeCommittedOffsets();
         TopicPartitionRef a0 = new TopicPartitionRef("a", 0);
         TopicPartitionRef a1 = new TopicPartitionRef("a", 1);
         store.commitOffsets("kept", Map.of(a0, committed(5), a1, new CommittedOffset(6, -1, "", 42, 99)));
@@ -334,6 +351,7 @@ public abstract class ClusterStateStoreTck {
 
     @Test
     public void committedOffsetsAreASnapshot() {
+        assumeCommittedOffsets();
         TopicPartitionRef a0 = new TopicPartitionRef("a", 0);
         store.commitOffsets("g", Map.of(a0, committed(1)));
         Map<TopicPartitionRef, CommittedOffset> snapshot = store.committedOffsets("g");
@@ -364,6 +382,7 @@ public abstract class ClusterStateStoreTck {
 
     @Test
     public void groupConfigsAreIndependentOfOffsetsAndSurviveAReopen() throws IOException {
+        assumeCommittedOffsets();
         TopicPartitionRef a0 = new TopicPartitionRef("a", 0);
         store.commitOffsets("g", Map.of(a0, committed(1)));
         store.updateGroupConfigs("g", Map.of("consumer.session.timeout.ms", "50000"));

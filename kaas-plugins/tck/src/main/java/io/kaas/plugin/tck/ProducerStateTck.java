@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * {@link EngineCapability#PERSISTENCE}. Not extended directly: extend {@link StorageEngineTck}, which inherits
  * these tests.
  */
-public abstract class ProducerStateTck extends EngineTckSupport {
+public abstract class ProducerStateTck extends SharedVolumeTck {
     private static final long P1 = 7_001L;
     private static final long P2 = 7_002L;
     private static final long P3 = 7_003L;

@@ -392,6 +392,43 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
     }
 
     @Test
+    public void closePartitionKeepsEveryBatchForTheNextOpenAndRefusesLaterAppends() throws IOException {
+        PartitionKey key = newKey();
+        PartitionLog log = engine.openPartition(key, LogConfig.defaults());
+        byte[] first = batch().records(2).seed(1).bytes();
+        byte[] second = batch().records(3).seed(2).bytes();
+        append(log, ByteBuffer.wrap(first.clone()));
+        appendDurably(log, ByteBuffer.wrap(second.clone()));
+
+        engine.closePartition(key);
+        engine.closePartition(key); // not open any more: a no-op
+        engine.closePartition(newKey()); // never opened: a no-op
+
+        assertFailsWith(io.kaas.api.storage.StorageException.class,
+                () -> log.append(produced(ByteBuffer.wrap(batch().seed(3).bytes())), true));
+        PartitionLog reopened = engine.openPartition(key, LogConfig.defaults());
+        assertThat(reopened.offsets().highWatermark()).isEqualTo(5);
+        assertThat(readAll(reopened)).extracting(EngineTckSupport::maskLeaderEpoch)
+                .containsExactly(stored(first, 0), stored(second, 2));
+        assertThat(append(reopened, ByteBuffer.wrap(batch().seed(4).bytes())).baseOffset()).isEqualTo(5);
+    }
+
+    @Test
+    public void aClosedPartitionSurvivesARestart() throws IOException {
+        assumeTrue(supports(EngineCapability.PERSISTENCE), "the engine does not persist data");
+        PartitionKey key = newKey();
+        PartitionLog log = engine.openPartition(key, LogConfig.defaults());
+        byte[] sent = batch().records(4).seed(5).bytes();
+        append(log, ByteBuffer.wrap(sent.clone())); // acks=1: the close makes it durable
+        engine.closePartition(key);
+
+        restart();
+
+        PartitionLog reopened = engine.openPartition(key, LogConfig.defaults());
+        assertThat(readAll(reopened)).extracting(EngineTckSupport::maskLeaderEpoch).containsExactly(stored(sent, 0));
+    }
+
+    @Test
     public void restartKeepsManyPartitionsApart() throws IOException {
         assumeTrue(supports(EngineCapability.PERSISTENCE), "the engine does not persist data");
         UUID id = UUID.randomUUID();

@@ -1,0 +1,2 @@
+/** The zookeeper store's implementation: not an API. */
+package io.kaas.cluster.zookeeper.internal;
