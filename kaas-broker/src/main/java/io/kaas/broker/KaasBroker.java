@@ -36,6 +36,11 @@ import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.broker.request.ServedApi;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
+import io.kaas.broker.cluster.ClusterView;
+import io.kaas.broker.coordinator.ConsumerOffsetsTopic;
+import io.kaas.broker.coordinator.CoordinatorPartitions;
+import io.kaas.broker.coordinator.CoordinatorTopic;
+import io.kaas.broker.coordinator.SingleBrokerOwnership;
 import io.kaas.broker.transaction.LocalMarkerWriter;
 import io.kaas.broker.transaction.MarkerAppender;
 import io.kaas.broker.transaction.TransactionStateTopic;
@@ -178,7 +183,9 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         watchTlsStores();
         topics = new TopicManager(this, TopicNames.reservedBy(engineProvider, storeProvider));
         CoordinatorContext coordinatorContext = CoordinatorContext.of(clusterStore, scheduler, clock);
-        groups = GroupCoordinator.create(coordinatorContext, config.groupCoordinator());
+        ConsumerOffsetsTopic offsetsTopic = new ConsumerOffsetsTopic(topics, config.offsetsTopicPartitions(),
+            config.offsetsTopicSegmentBytes());
+        groups = GroupCoordinator.create(coordinatorContext, config.groupCoordinator(), offsetsTopic);
         TransactionConfig txnConfig = config.transactionCoordinator();
         TransactionStateTopic transactionState = new TransactionStateTopic(topics, txnConfig.stateLogPartitions(),
             config.transactionStateLogSegmentBytes());
@@ -186,13 +193,13 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         MarkerAppender markers = new MarkerAppender(topics, guards, clock);
         ProducerIds producerIds = new ProducerIds(clusterStore);
         // Markers and verifications for partitions and coordinators on other brokers go over the inter-broker listener.
-        interBroker = InterBroker.open(config, new SingleBrokerView(config.nodeId(), registeredEndpoints(), topics),
-            scheduler);
+        ClusterView cluster = new SingleBrokerView(config.nodeId(), registeredEndpoints(), topics);
+        interBroker = InterBroker.open(config, cluster, scheduler);
         transactions = TransactionCoordinator.create(coordinatorContext, txnConfig, transactionState,
             interBroker.markers(new LocalMarkerWriter(markers)), producerIds, groups);
         List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions,
             interBroker.verifier(Handlers.localVerifier(transactions), transactions::partitionFor), guards, groups));
-        handlers.addAll(GroupHandlers.create(this, groups, transactionState));
+        handlers.addAll(GroupHandlers.create(this, groups, cluster, offsetsTopic, transactionState));
         handlers.addAll(TxnHandlers.create(topics, transactions, markers));
         handlers.addAll(SaslHandlers.create(saslMechanisms,
             new FailedAuthentications(SaslKeys.failedAuthenticationDelayMs(config), scheduler)));
@@ -209,10 +216,34 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
                     config.nodeId(), READY_WAIT.toSeconds());
         }
         groups.start();
-        // After the topics (the state log and the data partitions markers go to), before the first request.
         transactions.start();
+        // After the topics (the state log and the data partitions markers go to), before the first request.
+        serveCoordinatorsAlone(offsetsTopic, transactionState);
         server.serve(registry);
         serving = true;
+    }
+
+    /**
+     * A broker alone owns every partition of its coordinators' topics: they are handed to the coordinators now if the
+     * topics exist, else when they are created (a broker in a cluster registers CoordinatorPartitions with its
+     * partition ownership instead). The offsets first: completing a transaction found prepared commits offsets.
+     */
+    private void serveCoordinatorsAlone(CoordinatorTopic offsets, CoordinatorTopic transactionState) throws IOException {
+        SingleBrokerOwnership groupPartitions = new SingleBrokerOwnership(CoordinatorPartitions.of(groups));
+        offsets.onAvailable(groupPartitions::announce);
+        if (!offsets.exists() && storeHoldsOffsetsFromBeforeSpi5()) {
+            offsets.ensureCreated(); // the group coordinator moves them there as it loads its partitions
+        }
+        topics.topic(offsets.name()).ifPresent(groupPartitions::announce);
+        SingleBrokerOwnership txnPartitions = new SingleBrokerOwnership(CoordinatorPartitions.of(transactions));
+        transactionState.onAvailable(txnPartitions::announce);
+        topics.topic(transactionState.name()).ifPresent(txnPartitions::announce);
+    }
+
+    /** Whether the cluster store still holds committed offsets, as stores before SPI 5 kept them. */
+    @SuppressWarnings("deprecation")
+    private boolean storeHoldsOffsetsFromBeforeSpi5() {
+        return !clusterStore.groupsWithOffsets().isEmpty();
     }
 
     /**

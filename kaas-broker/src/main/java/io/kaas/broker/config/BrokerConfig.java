@@ -354,6 +354,16 @@ public final class BrokerConfig {
     public record ImplicitAddRetry(long backoffMs, long maxMs) {
     }
 
+    /** {@code offsets.topic.num.partitions}: the partitions {@code __consumer_offsets} is created with. */
+    public int offsetsTopicPartitions() {
+        return integer(OFFSETS_TOPIC_NUM_PARTITIONS);
+    }
+
+    /** {@code offsets.topic.segment.bytes}: the {@code segment.bytes} of {@code __consumer_offsets}. */
+    public int offsetsTopicSegmentBytes() {
+        return integer(OFFSETS_TOPIC_SEGMENT_BYTES);
+    }
+
     /** {@code transaction.state.log.segment.bytes}: the {@code segment.bytes} of {@code __transaction_state}. */
     public int transactionStateLogSegmentBytes() {
         return integer(TRANSACTION_STATE_LOG_SEGMENT_BYTES);
