@@ -230,8 +230,9 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
      */
     private void followCoordinatorPartitions(CoordinatorTopic offsets, CoordinatorTopic transactionState)
             throws IOException {
-        cluster.ownership().addListener(offsets.name(), CoordinatorPartitions.of(groups));
-        cluster.ownership().addListener(transactionState.name(), CoordinatorPartitions.of(transactions));
+        cluster.ownership().addListener(offsets.name(), CoordinatorPartitions.of(groups, cluster.fence()));
+        cluster.ownership().addListener(transactionState.name(), CoordinatorPartitions.of(transactions,
+            cluster.fence()));
         if (!offsets.exists() && storeHoldsOffsetsFromBeforeSpi5()) {
             offsets.ensureCreated();
         }

@@ -64,8 +64,11 @@ public final class MarkerAppender {
         }
         // The marker moves the last stable offset: read_committed fetches waiting on the partition may answer now.
         topics.appended(log.key());
-        return appended.handle((r, e) -> e == null ? Errors.NONE
-                : failed(topic, partition, producerId, producerEpoch, commit, e));
+        // As a produce: answered written only while this broker still writes the partition at the epoch it opened it
+        // with (a fenced broker's marker lands beyond its successor's start, where it is never read).
+        return appended.handle((r, e) -> e != null ? failed(topic, partition, producerId, producerEpoch, commit, e)
+                : topics.topic(topic).map(t -> topics.mayAcknowledge(t, partition)).orElse(false) ? Errors.NONE
+                : Errors.NOT_LEADER_OR_FOLLOWER);
     }
 
     private static short failed(String topic, int partition, long producerId, short producerEpoch, boolean commit,
