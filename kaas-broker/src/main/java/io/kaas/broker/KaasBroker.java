@@ -4,6 +4,7 @@ import io.kaas.api.auth.AuthorizerProvider;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.cluster.ClusterStoreContext;
+import io.kaas.api.cluster.RegisteredEndpoint;
 import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
@@ -24,6 +25,8 @@ import io.kaas.broker.handler.sasl.FailedAuthentications;
 import io.kaas.broker.handler.sasl.SaslHandlers;
 import io.kaas.broker.handler.sasl.SaslMechanisms;
 import io.kaas.broker.handler.txn.TxnHandlers;
+import io.kaas.broker.interbroker.InterBroker;
+import io.kaas.broker.interbroker.SingleBrokerView;
 import io.kaas.broker.network.KafkaServer;
 import io.kaas.broker.network.Listeners;
 import io.kaas.broker.network.NetworkSettings;
@@ -33,6 +36,11 @@ import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.broker.request.ServedApi;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
+import io.kaas.broker.cluster.ClusterView;
+import io.kaas.broker.coordinator.ConsumerOffsetsTopic;
+import io.kaas.broker.coordinator.CoordinatorPartitions;
+import io.kaas.broker.coordinator.CoordinatorTopic;
+import io.kaas.broker.coordinator.SingleBrokerOwnership;
 import io.kaas.broker.transaction.LocalMarkerWriter;
 import io.kaas.broker.transaction.MarkerAppender;
 import io.kaas.broker.transaction.TransactionStateTopic;
@@ -91,6 +99,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private ClusterMember cluster;
     private GroupCoordinator groups;
     private TransactionCoordinator transactions;
+    private InterBroker interBroker;
     private List<ServedListener> listeners = List.of();
     private Map<String, BrokerEndpoint> advertised = Map.of();
     private boolean closed;
@@ -174,18 +183,23 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         watchTlsStores();
         topics = new TopicManager(this, TopicNames.reservedBy(engineProvider, storeProvider));
         CoordinatorContext coordinatorContext = CoordinatorContext.of(clusterStore, scheduler, clock);
-        groups = GroupCoordinator.create(coordinatorContext, config.groupCoordinator());
+        ConsumerOffsetsTopic offsetsTopic = new ConsumerOffsetsTopic(topics, config.offsetsTopicPartitions(),
+            config.offsetsTopicSegmentBytes());
+        groups = GroupCoordinator.create(coordinatorContext, config.groupCoordinator(), offsetsTopic);
         TransactionConfig txnConfig = config.transactionCoordinator();
         TransactionStateTopic transactionState = new TransactionStateTopic(topics, txnConfig.stateLogPartitions(),
             config.transactionStateLogSegmentBytes());
         VerificationGuards guards = new VerificationGuards();
         MarkerAppender markers = new MarkerAppender(topics, guards, clock);
         ProducerIds producerIds = new ProducerIds(clusterStore);
+        // Markers and verifications for partitions and coordinators on other brokers go over the inter-broker listener.
+        ClusterView cluster = new SingleBrokerView(config.nodeId(), registeredEndpoints(), topics);
+        interBroker = InterBroker.open(config, cluster, scheduler);
         transactions = TransactionCoordinator.create(coordinatorContext, txnConfig, transactionState,
-            new LocalMarkerWriter(markers), producerIds, groups);
-        List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions, guards,
-            groups));
-        handlers.addAll(GroupHandlers.create(this, groups, transactionState));
+            interBroker.markers(new LocalMarkerWriter(markers)), producerIds, groups);
+        List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions,
+            interBroker.verifier(Handlers.localVerifier(transactions), transactions::partitionFor), guards, groups));
+        handlers.addAll(GroupHandlers.create(this, groups, cluster, offsetsTopic, transactionState));
         handlers.addAll(TxnHandlers.create(topics, transactions, markers));
         handlers.addAll(SaslHandlers.create(saslMechanisms,
             new FailedAuthentications(SaslKeys.failedAuthenticationDelayMs(config), scheduler)));
@@ -202,10 +216,34 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
                     config.nodeId(), READY_WAIT.toSeconds());
         }
         groups.start();
-        // After the topics (the state log and the data partitions markers go to), before the first request.
         transactions.start();
+        // After the topics (the state log and the data partitions markers go to), before the first request.
+        serveCoordinatorsAlone(offsetsTopic, transactionState);
         server.serve(registry);
         serving = true;
+    }
+
+    /**
+     * A broker alone owns every partition of its coordinators' topics: they are handed to the coordinators now if the
+     * topics exist, else when they are created (a broker in a cluster registers CoordinatorPartitions with its
+     * partition ownership instead). The offsets first: completing a transaction found prepared commits offsets.
+     */
+    private void serveCoordinatorsAlone(CoordinatorTopic offsets, CoordinatorTopic transactionState) throws IOException {
+        SingleBrokerOwnership groupPartitions = new SingleBrokerOwnership(CoordinatorPartitions.of(groups));
+        offsets.onAvailable(groupPartitions::announce);
+        if (!offsets.exists() && storeHoldsOffsetsFromBeforeSpi5()) {
+            offsets.ensureCreated(); // the group coordinator moves them there as it loads its partitions
+        }
+        topics.topic(offsets.name()).ifPresent(groupPartitions::announce);
+        SingleBrokerOwnership txnPartitions = new SingleBrokerOwnership(CoordinatorPartitions.of(transactions));
+        transactionState.onAvailable(txnPartitions::announce);
+        topics.topic(transactionState.name()).ifPresent(txnPartitions::announce);
+    }
+
+    /** Whether the cluster store still holds committed offsets, as stores before SPI 5 kept them. */
+    @SuppressWarnings("deprecation")
+    private boolean storeHoldsOffsetsFromBeforeSpi5() {
+        return !clusterStore.groupsWithOffsets().isEmpty();
     }
 
     /**
@@ -256,6 +294,16 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
                 a.port() == 0 || a.port() == bound.port() ? port : a.port()));
         }
         return Map.copyOf(out);
+    }
+
+    /** Every advertised listener with its security protocol, as the cluster lists this broker. */
+    private List<RegisteredEndpoint> registeredEndpoints() {
+        List<RegisteredEndpoint> out = new ArrayList<>();
+        for (io.kaas.broker.config.ListenerConfig l : config.listenerConfigs()) {
+            BrokerEndpoint e = advertised.get(l.name());
+            out.add(new RegisteredEndpoint(l.name(), l.securityProtocol().name(), e.host(), e.port()));
+        }
+        return out;
     }
 
     private static String advertisableHost(String host) {
@@ -350,6 +398,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         quietly("network server", server);
         quietly("SASL mechanisms", saslMechanisms);
         quietly("transaction coordinator", transactions);
+        quietly("inter-broker client", interBroker);
         quietly("group coordinator", groups);
         quietly("cluster membership", cluster);
         quietly("topic manager", topics);

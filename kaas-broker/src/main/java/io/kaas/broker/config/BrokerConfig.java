@@ -152,6 +152,16 @@ public final class BrokerConfig {
         return longValue(TLS_STORE_CHECK_INTERVAL_MS);
     }
 
+    /** {@code request.timeout.ms}: how long an inter-broker request waits for its answer. */
+    public int requestTimeoutMs() {
+        return integer(REQUEST_TIMEOUT_MS);
+    }
+
+    /** {@code socket.connection.setup.timeout.ms}: how long a connection to another broker may take to set up. */
+    public long connectionSetupTimeoutMs() {
+        return longValue(SOCKET_CONNECTION_SETUP_TIMEOUT_MS);
+    }
+
     /** The advertised listeners, every host resolved (never empty, never a wildcard address). */
     public List<Listener> advertisedListeners() {
         return advertisedListeners;
@@ -342,6 +352,16 @@ public final class BrokerConfig {
      * @param maxMs     how long retries go on after the first answer; 0: none
      */
     public record ImplicitAddRetry(long backoffMs, long maxMs) {
+    }
+
+    /** {@code offsets.topic.num.partitions}: the partitions {@code __consumer_offsets} is created with. */
+    public int offsetsTopicPartitions() {
+        return integer(OFFSETS_TOPIC_NUM_PARTITIONS);
+    }
+
+    /** {@code offsets.topic.segment.bytes}: the {@code segment.bytes} of {@code __consumer_offsets}. */
+    public int offsetsTopicSegmentBytes() {
+        return integer(OFFSETS_TOPIC_SEGMENT_BYTES);
     }
 
     /** {@code transaction.state.log.segment.bytes}: the {@code segment.bytes} of {@code __transaction_state}. */

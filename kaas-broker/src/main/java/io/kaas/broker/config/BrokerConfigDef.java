@@ -25,6 +25,8 @@ final class BrokerConfigDef {
     static final String INTER_BROKER_LISTENER_NAME = "inter.broker.listener.name";
     static final String INTER_BROKER_SECURITY_PROTOCOL = "security.inter.broker.protocol";
     static final String TLS_STORE_CHECK_INTERVAL_MS = "tls.store.check.interval.ms";
+    static final String REQUEST_TIMEOUT_MS = "request.timeout.ms";
+    static final String SOCKET_CONNECTION_SETUP_TIMEOUT_MS = "socket.connection.setup.timeout.ms";
     static final String LOG_DIRS = "log.dirs";
     static final String LOG_DIR = "log.dir";
     static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
@@ -81,6 +83,8 @@ final class BrokerConfigDef {
     static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
     static final String OFFSET_METADATA_MAX_BYTES = "offset.metadata.max.bytes";
     static final String TRANSACTION_MAX_TIMEOUT_MS = "transaction.max.timeout.ms";
+    static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
+    static final String OFFSETS_TOPIC_SEGMENT_BYTES = "offsets.topic.segment.bytes";
     static final String TRANSACTION_STATE_LOG_NUM_PARTITIONS = "transaction.state.log.num.partitions";
     static final String TRANSACTION_STATE_LOG_SEGMENT_BYTES = "transaction.state.log.segment.bytes";
     static final String TRANSACTIONAL_ID_EXPIRATION_MS = "transactional.id.expiration.ms";
@@ -135,6 +139,11 @@ final class BrokerConfigDef {
                 + "RULE:pattern/replacement/[LU], comma separated."),
         ConfigKey.atLeast(TLS_STORE_CHECK_INTERVAL_MS, LONG, 5000, 100,
             "How often (kaas only) a TLS listener's key and trust store files are checked for changes and reloaded."),
+        ConfigKey.atLeast(REQUEST_TIMEOUT_MS, INT, 30000, 0,
+            "How long an inter-broker request (transaction markers, transaction verification) waits for its answer "
+                + "before it fails and its connection is closed."),
+        ConfigKey.atLeast(SOCKET_CONNECTION_SETUP_TIMEOUT_MS, LONG, 10000, 0,
+            "How long the broker waits for a connection to another broker (TCP, TLS and SASL) to be set up."),
         ConfigKey.of(LOG_DIRS, STRING, null, "Data directories; kaas uses the first entry. Overrides log.dir."),
         ConfigKey.of(LOG_DIR, STRING, "./data", "The data directory, used when log.dirs is not set."),
         ConfigKey.of(AUTO_CREATE_TOPICS_ENABLE, BOOLEAN, false,
@@ -216,6 +225,10 @@ final class BrokerConfigDef {
             "Committed offsets of a group left empty are deleted after this long."),
         ConfigKey.atLeast(OFFSETS_RETENTION_CHECK_INTERVAL_MS, LONG, 600000, 1, "How often expired offsets are looked for."),
         ConfigKey.atLeast(OFFSET_METADATA_MAX_BYTES, INT, 4096, 0, "Largest metadata string an offset commit may carry."),
+        ConfigKey.atLeast(OFFSETS_TOPIC_NUM_PARTITIONS, INT, 50, 1,
+            "Partitions of __consumer_offsets; fixed once the topic exists."),
+        ConfigKey.atLeast(OFFSETS_TOPIC_SEGMENT_BYTES, INT, 104857600, 1048576,
+            "segment.bytes of the __consumer_offsets topic (at least 1 MiB, the topic setting's minimum)."),
         ConfigKey.atLeast(TRANSACTION_MAX_TIMEOUT_MS, INT, 900000, 1,
             "Largest transaction.timeout.ms a producer may ask for (INVALID_TRANSACTION_TIMEOUT above it)."),
         ConfigKey.atLeast(TRANSACTION_STATE_LOG_NUM_PARTITIONS, INT, 50, 1,
@@ -249,7 +262,7 @@ final class BrokerConfigDef {
         "process.roles", "controller.quorum.voters", "controller.quorum.bootstrap.servers",
         "ssl.endpoint.identification.algorithm", "ssl.secure.random.implementation", "ssl.provider",
         "ssl.engine.factory.class",
-        "num.recovery.threads.per.data.dir", "offsets.topic.replication.factor", "offsets.topic.num.partitions",
+        "num.recovery.threads.per.data.dir", "offsets.topic.replication.factor",
         "broker.id",
         "share.coordinator.state.topic.replication.factor", "share.coordinator.state.topic.min.isr",
         "num.replica.fetchers", "min.insync.replicas", "unclean.leader.election.enable", "auto.leader.rebalance.enable",

@@ -23,10 +23,17 @@ public final class Handlers {
     public static List<ServedApi<?, ?>> create(BrokerContext ctx, TopicManager topics, ProducerIds producerIds,
                                                TransactionCoordinator transactions, VerificationGuards guards,
                                                GroupCoordinator groups) {
+        return create(ctx, topics, producerIds, transactions, localVerifier(transactions), guards, groups);
+    }
+
+    /** As above, Produce verifying transactional batches through {@code verifier} (a coordinator elsewhere, say). */
+    public static List<ServedApi<?, ?>> create(BrokerContext ctx, TopicManager topics, ProducerIds producerIds,
+                                               TransactionCoordinator transactions, TransactionVerifier verifier,
+                                               VerificationGuards guards, GroupCoordinator groups) {
         int nodeId = ctx.nodeId();
         GroupConfigs groupConfigs = groups.groupConfigs();
         return List.of(
-                ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics, verifier(transactions), guards,
+                ServedApi.of(ApiContracts.PRODUCE, new ProduceHandler(topics, verifier, guards,
                         ctx.config().implicitAddRetry())),
                 ServedApi.of(ApiContracts.FETCH, new FetchHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.LIST_OFFSETS, new ListOffsetsHandler(topics)),
@@ -54,8 +61,8 @@ public final class Handlers {
                 ServedApi.of(ApiContracts.ELECT_LEADERS, new ElectLeadersHandler(ctx, topics)));
     }
 
-    /** Produce's view of the coordinator: verification, and the completion a retried implicit add waits for. */
-    private static TransactionVerifier verifier(TransactionCoordinator transactions) {
+    /** Produce's view of this broker's coordinator: verification, and the completion a retried implicit add waits for. */
+    public static TransactionVerifier localVerifier(TransactionCoordinator transactions) {
         return new TransactionVerifier() {
             @Override
             public CompletableFuture<Map<TopicPartitionRef, Short>> addPartitions(String transactionalId, long producerId,

@@ -35,6 +35,7 @@ public final class MarkerAppender {
      * Appends the marker of {@code producerId}/{@code producerEpoch} to {@code topic}-{@code partition}.
      *
      * @return Kafka's error code: NONE once durable; UNKNOWN_TOPIC_OR_PARTITION if the partition does not exist;
+     *         NOT_LEADER_OR_FOLLOWER if it exists but this broker does not write it;
      *         the engine's refusal otherwise (INVALID_PRODUCER_EPOCH for an epoch older than the partition knows,
      *         KAFKA_STORAGE_ERROR for a failed write or an offline partition…); never completes exceptionally
      */
@@ -42,7 +43,11 @@ public final class MarkerAppender {
                                            int coordinatorEpoch, boolean commit) {
         PartitionLog log = topics.log(topic, partition);
         if (log == null) {
-            return CompletableFuture.completedFuture(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            // As Kafka: a partition that exists but is written by another broker (or by none yet) is not led here.
+            boolean exists = partition >= 0
+                && topics.topic(topic).map(t -> partition < t.partitionCount()).orElse(false);
+            return CompletableFuture.completedFuture(exists ? Errors.NOT_LEADER_OR_FOLLOWER
+                : Errors.UNKNOWN_TOPIC_OR_PARTITION);
         }
         long now = clock.millis();
         ProducedBatches marker;

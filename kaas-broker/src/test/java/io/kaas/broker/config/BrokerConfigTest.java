@@ -284,6 +284,28 @@ class BrokerConfigTest {
     }
 
     @Test
+    void theOffsetsTopicKeysHaveKafkasDefaultsAndRefuseBadValuesNamingTheKey() {
+        BrokerConfig c = BrokerConfig.of(LOCAL);
+        assertThat(c.offsetsTopicPartitions()).isEqualTo(50);
+        assertThat(c.offsetsTopicSegmentBytes()).isEqualTo(104857600);
+        Map<String, String> set = new HashMap<>(LOCAL);
+        set.putAll(Map.of("offsets.topic.num.partitions", "7", "offsets.topic.segment.bytes", "1048576",
+                "offsets.topic.replication.factor", "3"));
+        BrokerConfig custom = BrokerConfig.of(set);
+        assertThat(custom.offsetsTopicPartitions()).isEqualTo(7);
+        assertThat(custom.offsetsTopicSegmentBytes()).isEqualTo(1048576);
+        assertThat(custom.unknownKeys()).isEmpty();
+        for (Map.Entry<String, String> bad : List.of(Map.entry("offsets.topic.num.partitions", "0"),
+                Map.entry("offsets.topic.num.partitions", "many"), Map.entry("offsets.topic.segment.bytes", "1048575"))) {
+            Map<String, String> wrong = new HashMap<>(LOCAL);
+            wrong.put(bad.getKey(), bad.getValue());
+            assertThatThrownBy(() -> BrokerConfig.of(wrong)).as(bad.toString())
+                .isInstanceOf(ConfigException.class)
+                .extracting(e -> ((ConfigException) e).key()).isEqualTo(bad.getKey());
+        }
+    }
+
+    @Test
     void theProducerIdExpirationKeysHaveKafkasDefaultsAndReachTheEngineContext() {
         BrokerConfig c = BrokerConfig.of(LOCAL);
         assertThat(c.producerExpiration()).isEqualTo(ProducerExpiration.KAFKA_DEFAULTS);

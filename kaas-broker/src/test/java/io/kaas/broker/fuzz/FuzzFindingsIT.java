@@ -12,11 +12,14 @@ import io.kaas.broker.network.RawClient;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.DescribeTopicPartitionsRequestData;
 import io.kaas.wire.message.DescribeTopicPartitionsResponseData;
+import io.kaas.wire.message.FindCoordinatorRequestData;
+import io.kaas.wire.message.FindCoordinatorResponseData;
 import io.kaas.wire.message.MetadataRequestData;
 import io.kaas.wire.message.MetadataResponseData;
 import io.kaas.wire.message.OffsetFetchRequestData;
 import io.kaas.wire.message.OffsetFetchResponseData;
 import io.kaas.wire.message.ProduceRequestData;
+import io.kaas.wire.protocol.Errors;
 import io.kaas.wire.protocol.Records;
 import io.netty.buffer.Unpooled;
 import java.nio.file.Path;
@@ -98,6 +101,10 @@ class FuzzFindingsIT {
     @Test
     void offsetFetchOfANegativePartitionAnswersNoOffset() throws Exception {
         try (RawClient c = new RawClient(broker.port())) {
+            c.send(ApiMessageType.FIND_COORDINATOR, (short) 4, 8, new FindCoordinatorRequestData().setKeyType((byte) 0)
+                .setCoordinatorKeys(List.of("g"))); // as a client does first: creates __consumer_offsets
+            assertThat(c.<FindCoordinatorResponseData>read(ApiMessageType.FIND_COORDINATOR, (short) 4).body()
+                .coordinators().get(0).errorCode()).isEqualTo(Errors.NONE);
             c.send(ApiMessageType.OFFSET_FETCH, (short) 1, 9, new OffsetFetchRequestData().setGroupId("g").setTopics(List.of(
                 new OffsetFetchRequestData.OffsetFetchRequestTopic().setName("found").setPartitionIndexes(List.of(-1, 0)))));
             OffsetFetchResponseData r = c.<OffsetFetchResponseData>read(ApiMessageType.OFFSET_FETCH, (short) 1).body();

@@ -88,6 +88,17 @@ class TransactionHandlersIT {
         broker = TestBroker.builder(dir).config("auto.create.topics.enable", "false")
                 .config("transaction.state.log.num.partitions", "3").config("transaction.max.timeout.ms", "60000").start();
         broker.createTopic(TOPIC, 2);
+        findTransactionCoordinator(broker.port());
+    }
+
+    /**
+     * FindCoordinator for a transactional id, as a client sends it first: creates {@code __transaction_state}, whose
+     * partitions the broker then coordinates (before, a transactional id answers NOT_COORDINATOR, as Kafka's).
+     */
+    static void findTransactionCoordinator(int port) throws Exception {
+        FindCoordinatorResponseData c = send(port, ApiKeys.FIND_COORDINATOR, 4, new FindCoordinatorRequestData()
+                .setKeyType((byte) 1).setCoordinatorKeys(List.of("any-id")));
+        assertThat(Errors.forCode(c.coordinators().get(0).errorCode())).isEqualTo(Errors.NONE);
     }
 
     @AfterAll
@@ -395,6 +406,7 @@ class TransactionHandlersIT {
             secured.createTopic("secret", 1);
             secured.createTopic("visible", 1);
             int port = secured.port();
+            findTransactionCoordinator(port);
             for (String id : List.of("shown-tx", "hidden-tx")) {
                 InitProducerIdResponseData p = send(port, ApiKeys.INIT_PRODUCER_ID, 4, new InitProducerIdRequestData()
                         .setTransactionalId(id).setTransactionTimeoutMs(30_000).setProducerId(-1)
@@ -443,6 +455,7 @@ class TransactionHandlersIT {
                 secured.createTopic(t, 1);
             }
             int port = secured.port();
+            findTransactionCoordinator(port);
             // no WRITE on the transactional id
             ProduceRequestData.TopicProduceDataCollection data = new ProduceRequestData.TopicProduceDataCollection();
             data.add(new ProduceRequestData.TopicProduceData().setName("ok").setPartitionData(List.of(

@@ -44,7 +44,20 @@ class ZooKeeperStorePluginIT {
     void theBuiltZipIsFoundByThePluginHostAndKeepsTopicsAndRegistrationsInZooKeeper() throws Exception {
         Path zip = PackagedPluginSmoke.builtZip();
         Files.copy(zip, plugins.resolve(zip.getFileName()));
-        BackendCatalog catalog = BackendCatalog.discover(List.of(BackendSource.plugins(plugins)));
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+                org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged =
+                new ch.qos.logback.core.read.ListAppender<>();
+        logged.start();
+        root.addAppender(logged);
+        BackendCatalog catalog;
+        try {
+            catalog = BackendCatalog.discover(List.of(BackendSource.plugins(plugins)));
+        } finally {
+            root.detachAppender(logged);
+        }
+        assertThat(logged.list).as("loading the plugin logs no error").noneMatch(e -> e.getLevel().isGreaterOrEqual(
+                ch.qos.logback.classic.Level.ERROR));
         ClusterStateStoreProvider provider = catalog.select(ClusterStateStoreProvider.class, "cluster.store", "zookeeper");
         assertThatThrownBy(() -> Class.forName("io.kaas.cluster.zookeeper.ZooKeeperClusterStoreProvider"))
                 .as("the store is not on the test class path").isInstanceOf(ClassNotFoundException.class);
@@ -56,8 +69,9 @@ class ZooKeeperStorePluginIT {
 
         InstanceSpec spec = new InstanceSpec(zkData.toFile(), -1, -1, -1, false, 1, 100, 0, Map.of(), "127.0.0.1");
         try (TestingServer server = new TestingServer(spec, true)) {
+            // ZooKeeper's Netty client socket (the one TLS needs): the plugin's own Netty loads and connects
             PluginConfig config = PluginConfig.of(Map.of("zookeeper.connect", server.getConnectString() + "/kaas/plugin-it",
-                    "zookeeper.session.timeout.ms", "2000"));
+                    "zookeeper.session.timeout.ms", "2000", "zookeeper.clientCnxnSocket", "org.apache.zookeeper.ClientCnxnSocketNetty"));
             TopicRecord topic = new TopicRecord("orders", UUID.randomUUID(), 3, Map.of("retention.ms", "1000"));
             String clusterId;
             try (ClusterStateStore store = provider.open(new ClusterStoreContext(data, config, 1))) {

@@ -22,12 +22,21 @@ final class ClassicProtocol {
     private static final Logger LOG = LoggerFactory.getLogger(ClassicProtocol.class);
     private static final byte[] EMPTY = new byte[0];
 
+    /** Makes a group's membership durable at the end of a rebalance; called with the group's monitor held. */
+    @FunctionalInterface
+    interface GroupStore {
+        /** @return NONE, or the error to answer the members (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE) */
+        short store(ClassicGroup group);
+    }
+
     private final GroupCoordinatorConfig config;
     private final CoordinatorTimer timer;
+    private final GroupStore store;
 
-    ClassicProtocol(GroupCoordinatorConfig config, CoordinatorTimer timer) {
+    ClassicProtocol(GroupCoordinatorConfig config, CoordinatorTimer timer, GroupStore store) {
         this.config = config;
         this.timer = timer;
+        this.store = store;
     }
 
     /** The parts of a JoinGroup request the protocol needs. */
@@ -311,6 +320,7 @@ final class ClassicProtocol {
         if (group.is(GroupState.EMPTY)) {
             LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("generation", group.generationId)
                     .log("Group {} with generation {} is now empty", group.groupId, group.generationId);
+            store.store(group); // as Kafka: the empty generation is kept (a failure is logged by the store)
             return;
         }
         LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("generation", group.generationId)
@@ -338,6 +348,13 @@ final class ClassicProtocol {
         for (ClassicMember m : group.members.values()) {
             byte[] a = assignments.get(m.memberId);
             m.assignment = a == null ? EMPTY : a;
+        }
+        short error = store.store(group);
+        if (error != Errors.NONE) {
+            // As Kafka: the members hear the error, with no assignment, and the group rebalances.
+            propagateAssignment(group, error, true);
+            prepareRebalance(group, "could not store the assignment (" + error + ")");
+            return;
         }
         propagateAssignment(group, Errors.NONE, false);
         group.transitionTo(GroupState.STABLE, timer.nowMs());
@@ -437,14 +454,19 @@ final class ClassicProtocol {
 
     /** Stops every timer of a group that is being removed and fails whatever waits on it. */
     void shutdown(ClassicGroup group) {
+        shutdown(group, Errors.COORDINATOR_NOT_AVAILABLE);
+    }
+
+    /** Cancels the group's timers and fails its pending JoinGroup and SyncGroup calls with {@code error}. */
+    void shutdown(ClassicGroup group, short error) {
         group.cancelJoinTimer();
         group.cancelSyncTimer();
         group.pendingMembers.values().forEach(CoordinatorTimer.Task::cancel);
         group.pendingMembers.clear();
         for (ClassicMember m : group.members.values()) {
             m.cancelHeartbeat();
-            m.completeJoin(joinError(Errors.COORDINATOR_NOT_AVAILABLE, m.memberId));
-            m.completeSync(syncError(Errors.COORDINATOR_NOT_AVAILABLE));
+            m.completeJoin(joinError(error, m.memberId));
+            m.completeSync(syncError(error));
         }
     }
 }

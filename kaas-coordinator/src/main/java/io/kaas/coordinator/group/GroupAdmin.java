@@ -1,5 +1,6 @@
 package io.kaas.coordinator.group;
 
+import io.kaas.coordinator.internal.NotCoordinatorException;
 import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateException;
 import io.kaas.api.cluster.ClusterStateStore;
@@ -39,10 +40,12 @@ public final class GroupAdmin {
 
     private final GroupCoordinator coordinator;
     private final ClusterStateStore store;
+    private final OffsetStore offsetStore;
 
-    GroupAdmin(GroupCoordinator coordinator, ClusterStateStore store) {
+    GroupAdmin(GroupCoordinator coordinator, ClusterStateStore store, OffsetStore offsetStore) {
         this.coordinator = coordinator;
         this.store = store;
+        this.offsetStore = offsetStore;
     }
 
     /**
@@ -100,6 +103,10 @@ public final class GroupAdmin {
         if (groupId == null) {
             return d.setGroupId("").setErrorCode(Errors.INVALID_GROUP_ID).setGroupState(GroupState.DEAD.kafkaName());
         }
+        short notHere = coordinator.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return d.setErrorCode(notHere).setGroupState(GroupState.DEAD.kafkaName());
+        }
         ConsumerGroup consumer = coordinator.consumerGroup(groupId);
         if (consumer != null && !consumer.dead) {
             return dead(d, version, "Group " + groupId + " is not a classic group.");
@@ -144,6 +151,10 @@ public final class GroupAdmin {
                 .setAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
         if (groupId == null) {
             return d.setErrorCode(Errors.INVALID_GROUP_ID);
+        }
+        short notHere = coordinator.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return d.setErrorCode(notHere);
         }
         ConsumerGroup g = coordinator.consumerGroup(groupId);
         if (g == null || g.dead) {
@@ -197,6 +208,10 @@ public final class GroupAdmin {
         if (groupId == null) {
             return Errors.INVALID_GROUP_ID;
         }
+        short notHere = coordinator.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return notHere;
+        }
         ConsumerGroup consumer = coordinator.consumerGroup(groupId);
         if (consumer != null) {
             synchronized (consumer) {
@@ -233,8 +248,10 @@ public final class GroupAdmin {
 
     private short deleteStored(String groupId) {
         try {
-            store.deleteGroup(groupId);
+            offsetStore.deleteGroup(groupId);
             coordinator.offsets().dropPendingTransactional(groupId, null);
+        } catch (NotCoordinatorException e) {
+            return Errors.NOT_COORDINATOR;
         } catch (ClusterStateException e) {
             LOG.atError().setCause(e).addKeyValue("group", groupId).log("Could not delete group {}", groupId);
             return Errors.COORDINATOR_NOT_AVAILABLE;

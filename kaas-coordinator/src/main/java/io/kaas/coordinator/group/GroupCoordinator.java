@@ -4,6 +4,8 @@ import io.kaas.coordinator.CoordinatorContext;
 import io.kaas.coordinator.CoordinatorTimer;
 import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.api.storage.PartitionLog;
+import io.kaas.coordinator.internal.OwnedPartitions;
 import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
 import io.kaas.wire.message.HeartbeatRequestData;
@@ -14,11 +16,14 @@ import io.kaas.wire.message.LeaveGroupResponseData;
 import io.kaas.wire.message.LeaveGroupResponseData.MemberResponse;
 import io.kaas.wire.message.SyncGroupRequestData;
 import io.kaas.wire.message.SyncGroupResponseData;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,7 +45,12 @@ import org.slf4j.LoggerFactory;
 public final class GroupCoordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
 
+    /** Kafka's name of the topic the offsets and group state are kept in. */
+    public static final String OFFSETS_TOPIC = OffsetStore.TOPIC;
+
     private final ClusterStateStore store;
+    private final OwnedPartitions owned;
+    private final OffsetStore offsetStore;
     private final GroupCoordinatorConfig config;
     private final CoordinatorTimer timer;
     private final ClassicProtocol protocol;
@@ -56,33 +66,187 @@ public final class GroupCoordinator implements AutoCloseable {
     private volatile CoordinatorTimer.Task expiryTask;
     private volatile boolean closed;
 
-    public GroupCoordinator(ClusterStateStore store, GroupCoordinatorConfig config, CoordinatorTimer timer) {
+    /**
+     * @param offsetsLog the internal topic {@code __consumer_offsets}: its partition count places the groups; its
+     *                   partitions are handed over with {@link #onPartitionGained}
+     */
+    public GroupCoordinator(ClusterStateStore store, GroupCoordinatorConfig config, CoordinatorTimer timer,
+                            ConsumerOffsetsLog offsetsLog) {
+        this(store, config, timer, offsetsLog, OffsetStore.MIN_RECORDS);
+    }
+
+    /** As above; a partition of {@code __consumer_offsets} is rewritten once it holds more than {@code cleanupMinRecords}. */
+    GroupCoordinator(ClusterStateStore store, GroupCoordinatorConfig config, CoordinatorTimer timer,
+                     ConsumerOffsetsLog offsetsLog, long cleanupMinRecords) {
         this.store = store;
+        this.owned = new OwnedPartitions(OFFSETS_TOPIC, offsetsLog::partitionCount);
+        this.offsetStore = new OffsetStore(owned, timer, cleanupMinRecords);
         this.config = config;
         this.timer = timer;
-        this.protocol = new ClassicProtocol(config, timer);
+        this.protocol = new ClassicProtocol(config, timer, this::storeGroup);
         this.groupConfigs = new GroupConfigs(store, config);
         this.consumerProtocol = new ConsumerProtocol(config, timer, store, groupConfigs);
-        this.offsets = new OffsetManager(this, store, config, timer);
-        this.admin = new GroupAdmin(this, store);
+        this.offsets = new OffsetManager(this, store, offsetStore, config, timer);
+        this.admin = new GroupAdmin(this, store, offsetStore);
     }
 
     /**
      * On the store and time the broker hands its coordinators, with the settings the broker built from its
      * {@code group.*} and {@code offsets.*} keys.
      */
-    public static GroupCoordinator create(CoordinatorContext ctx, GroupCoordinatorConfig config) {
-        return new GroupCoordinator(ctx.clusterStore(), config, ctx.timer());
+    public static GroupCoordinator create(CoordinatorContext ctx, GroupCoordinatorConfig config,
+                                          ConsumerOffsetsLog offsetsLog) {
+        return new GroupCoordinator(ctx.clusterStore(), config, ctx.timer(), offsetsLog);
     }
 
-    /** Loads every group with committed offsets (as Empty groups) and schedules offset expiry. */
+    /**
+     * Schedules offset expiry. Groups are served once their partition of {@code __consumer_offsets} is
+     * {@link #onPartitionGained gained}; the others answer NOT_COORDINATOR.
+     */
     public void start() {
-        for (String groupId : store.groupsWithOffsets()) {
-            ClassicGroup g = new ClassicGroup(groupId, -1);
-            groups.putIfAbsent(groupId, g);
-        }
-        LOG.atInfo().addKeyValue("groups", groups.size()).log("Group coordinator started with {} groups", groups.size());
+        LOG.info("Group coordinator started; it serves the groups of the {} partitions it is handed", OFFSETS_TOPIC);
         scheduleExpiry();
+    }
+
+    // ---- the partitions of __consumer_offsets this broker owns ----
+
+    /** The partition of {@code __consumer_offsets} group {@code groupId} lives on: {@code abs(hashCode) % partitions}. */
+    public int partitionFor(String groupId) {
+        return owned.partitionFor(groupId);
+    }
+
+    /**
+     * This broker now owns partition {@code partition} of {@code __consumer_offsets}, open at {@code leaderEpoch}:
+     * loads its committed offsets (its groups answer COORDINATOR_LOAD_IN_PROGRESS meanwhile), moves there the offsets
+     * of its groups that a store from before SPI 5 still holds (once: they are removed from the store after), and
+     * serves its groups, those with offsets as Empty groups. A partition that cannot be read is logged; its groups
+     * answer COORDINATOR_NOT_AVAILABLE. Blocks on I/O; never on an event loop.
+     */
+    public void onPartitionGained(int partition, PartitionLog log, int leaderEpoch) {
+        long began = System.nanoTime();
+        String name = OFFSETS_TOPIC + "-" + partition;
+        owned.loading(partition, log, leaderEpoch);
+        Set<String> loaded;
+        Map<String, GroupMetadataCodec.Image> members;
+        try {
+            OffsetStore.Loaded state = offsetStore.load(partition, log);
+            loaded = new java.util.HashSet<>(state.groupsWithOffsets());
+            loaded.addAll(LegacyOffsets.migrate(store, offsetStore, partition));
+            members = state.groups();
+        } catch (IOException | RuntimeException e) {
+            owned.failed(partition, leaderEpoch);
+            LOG.atError().setCause(e).addKeyValue("partition", name)
+                    .log("Could not load {}: its groups answer COORDINATOR_NOT_AVAILABLE until it is loaded again", name);
+            return;
+        }
+        members.forEach((groupId, image) -> groups.put(groupId, restore(groupId, image)));
+        loaded.addAll(members.keySet());
+        for (String groupId : loaded) {
+            groups.putIfAbsent(groupId, new ClassicGroup(groupId, -1));
+        }
+        owned.loaded(partition, leaderEpoch);
+        LOG.atInfo().addKeyValue("partition", name).addKeyValue("leaderEpoch", leaderEpoch)
+                .addKeyValue("groups", loaded.size())
+                .log("Loaded {} groups ({} with members) from {} records of {} at leader epoch {} in {} ms",
+                        loaded.size(), members.values().stream().filter(i -> !i.members().isEmpty()).count(),
+                        offsetStore.records(partition), name, leaderEpoch,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+    }
+
+    /**
+     * A classic group as its last GroupMetadata record left it: Stable with its members, their assignments and
+     * leader (each member must heartbeat within its session timeout, else it is removed and the group rebalances),
+     * or Empty in its generation.
+     */
+    private ClassicGroup restore(String groupId, GroupMetadataCodec.Image image) {
+        ClassicGroup g = new ClassicGroup(groupId, image.stateTimestampMs());
+        synchronized (g) {
+            g.generationId = image.generation();
+            g.protocolType = image.protocolType().isEmpty() ? null : image.protocolType();
+            g.protocolName = image.protocol();
+            for (GroupMetadataCodec.Member m : image.members()) {
+                ClassicMember member = new ClassicMember(m.memberId(), m.groupInstanceId(), m.clientId(),
+                        m.clientHost(), m.rebalanceTimeoutMs(), m.sessionTimeoutMs(),
+                        List.of(new ClassicMember.Protocol(image.protocol() == null ? "" : image.protocol(),
+                                m.subscription())));
+                member.assignment = m.assignment();
+                g.add(member, g.protocolType);
+            }
+            if (image.leader() != null && g.has(image.leader())) {
+                g.leaderId = image.leader();
+            }
+            if (!g.members.isEmpty()) {
+                g.transitionTo(GroupState.STABLE, image.stateTimestampMs());
+                for (ClassicMember m : g.members.values()) {
+                    protocol.scheduleHeartbeat(g, m, m.sessionTimeoutMs);
+                }
+            }
+        }
+        return g;
+    }
+
+    /** Stores a classic group's membership ({@link ClassicProtocol.GroupStore}); under the group's monitor. */
+    private short storeGroup(ClassicGroup group) {
+        try {
+            offsetStore.storeGroup(group.groupId, GroupMetadataCodec.image(group));
+            return Errors.NONE;
+        } catch (io.kaas.coordinator.internal.NotCoordinatorException e) {
+            LOG.atWarn().addKeyValue("group", group.groupId)
+                    .log("The membership of group {} was not stored: {}", group.groupId, e.getMessage());
+            return Errors.NOT_COORDINATOR;
+        } catch (RuntimeException e) {
+            LOG.atError().setCause(e).addKeyValue("group", group.groupId)
+                    .log("Could not store the membership of group {}", group.groupId);
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+    }
+
+    /**
+     * This broker no longer owns partition {@code partition} of {@code __consumer_offsets}: its groups are dropped
+     * (pending JoinGroup and SyncGroup calls and every later request answer NOT_COORDINATOR, so members find the new
+     * coordinator and rejoin there) with their offsets and staged transactional offsets here.
+     */
+    public void onPartitionLost(int partition) {
+        if (!owned.lost(partition)) {
+            return;
+        }
+        int dropped = 0;
+        for (ClassicGroup g : allGroups()) {
+            if (partitionFor(g.groupId) == partition) {
+                synchronized (g) {
+                    protocol.shutdown(g, Errors.NOT_COORDINATOR);
+                    g.transitionTo(GroupState.DEAD, timer.nowMs());
+                    groups.remove(g.groupId, g);
+                }
+                offsets.dropPendingTransactional(g.groupId, null);
+                dropped++;
+            }
+        }
+        for (ConsumerGroup g : allConsumerGroups()) {
+            if (partitionFor(g.groupId) == partition) {
+                synchronized (g) {
+                    removeConsumerGroup(g);
+                }
+                offsets.dropPendingTransactional(g.groupId, null);
+                dropped++;
+            }
+        }
+        offsetStore.drop(partition);
+        LOG.atInfo().addKeyValue("partition", OFFSETS_TOPIC + "-" + partition)
+                .log("Gave up {}-{}: {} groups dropped; their next coordinator loads them", OFFSETS_TOPIC, partition,
+                        dropped);
+    }
+
+    /**
+     * The error any request for {@code groupId} gets first: NOT_COORDINATOR if its partition is not this broker's,
+     * COORDINATOR_LOAD_IN_PROGRESS while it loads, COORDINATOR_NOT_AVAILABLE if it failed to load or the coordinator
+     * is closed; else NONE.
+     */
+    public short coordinatorError(String groupId) {
+        if (closed) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        return groupId == null ? Errors.NONE : owned.error(groupId);
     }
 
     private void scheduleExpiry() {
@@ -92,6 +256,7 @@ public final class GroupCoordinator implements AutoCloseable {
         expiryTask = timer.schedule(config.offsetsRetentionCheckIntervalMs(), () -> {
             try {
                 offsets.expireOffsets();
+                offsetStore.rewriteAllDue();
             } catch (RuntimeException e) {
                 LOG.atWarn().setCause(e).log("Offset expiry failed; retrying at the next interval");
             }
@@ -124,6 +289,11 @@ public final class GroupCoordinator implements AutoCloseable {
 
     public OffsetManager offsets() {
         return offsets;
+    }
+
+    /** The offsets committed by {@code groupId} as this broker holds them (its partition owned), empty if none. */
+    public Map<io.kaas.api.cluster.TopicPartitionRef, io.kaas.api.cluster.CommittedOffset> committedOffsets(String groupId) {
+        return offsetStore.committedOffsets(groupId);
     }
 
     public GroupAdmin admin() {
@@ -235,10 +405,11 @@ public final class GroupCoordinator implements AutoCloseable {
                                                                      Predicate<String> regexTopics) {
         try {
             consumerProtocol.validate(request, version);
-            if (closed) {
-                return ConsumerProtocol.error(Errors.COORDINATOR_NOT_AVAILABLE, null);
-            }
             String groupId = request.groupId();
+            short notHere = coordinatorError(groupId);
+            if (notHere != Errors.NONE) {
+                return ConsumerProtocol.error(notHere, null);
+            }
             boolean joining = request.memberEpoch() == 0;
             while (true) {
                 ConsumerGroup group = consumerGroups.get(groupId);
@@ -284,7 +455,7 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Forgets a group created for a request that then failed, if nothing else uses it. Under its monitor. */
     private void removeIfUnused(ClassicGroup group) {
         if (group.is(GroupState.EMPTY) && group.members.isEmpty() && group.pendingMembers.isEmpty()
-                && group.generationId == 0 && store.committedOffsets(group.groupId).isEmpty()) {
+                && group.generationId == 0 && offsetStore.committedOffsets(group.groupId).isEmpty()) {
             remove(group);
         }
     }
@@ -302,8 +473,9 @@ public final class GroupCoordinator implements AutoCloseable {
         if (join.sessionTimeoutMs() < config.minSessionTimeoutMs() || join.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
             return done(ClassicProtocol.joinError(Errors.INVALID_SESSION_TIMEOUT, join.memberId()));
         }
-        if (closed) {
-            return done(ClassicProtocol.joinError(Errors.COORDINATOR_NOT_AVAILABLE, join.memberId()));
+        short notHere = coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return done(ClassicProtocol.joinError(notHere, join.memberId()));
         }
         boolean newMember = join.memberId().isEmpty();
         while (true) {
@@ -339,6 +511,10 @@ public final class GroupCoordinator implements AutoCloseable {
         String groupId = request.groupId();
         if (groupId == null || groupId.isEmpty()) {
             return done(ClassicProtocol.syncError(Errors.INVALID_GROUP_ID));
+        }
+        short notHere = coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return done(ClassicProtocol.syncError(notHere));
         }
         ClassicGroup group = group(groupId);
         if (group == null) {
@@ -385,6 +561,10 @@ public final class GroupCoordinator implements AutoCloseable {
         String groupId = request.groupId();
         if (groupId == null || groupId.isEmpty()) {
             return Errors.INVALID_GROUP_ID;
+        }
+        short notHere = coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return notHere;
         }
         ClassicGroup group = group(groupId);
         if (group == null) {
@@ -436,6 +616,10 @@ public final class GroupCoordinator implements AutoCloseable {
         LeaveGroupResponseData response = new LeaveGroupResponseData();
         if (groupId == null || groupId.isEmpty()) {
             return response.setErrorCode(Errors.INVALID_GROUP_ID);
+        }
+        short notHere = coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return response.setErrorCode(notHere);
         }
         ClassicGroup group = group(groupId);
         List<MemberResponse> results = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.kaas.coordinator.group;
 
 import io.kaas.coordinator.CoordinatorTimer;
+import io.kaas.coordinator.internal.NotCoordinatorException;
 import io.kaas.wire.protocol.Errors;
 import io.kaas.api.cluster.ClusterStateException;
 import io.kaas.api.cluster.ClusterStateStore;
@@ -18,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Committed offsets: OffsetCommit (answered only once the store has made them durable), OffsetFetch,
+ * Committed offsets: OffsetCommit (answered only once they are durable in {@code __consumer_offsets}), OffsetFetch,
  * OffsetDelete and {@code offsets.retention.minutes} expiry, with Kafka's validation against the
  * group's membership. Thread-safe; store calls for a group are made under the group's monitor, so
  * commits, deletions and expiry of one group never interleave.
@@ -28,6 +29,7 @@ public final class OffsetManager {
 
     private final GroupCoordinator coordinator;
     private final ClusterStateStore store;
+    private final OffsetStore offsetStore;
     private final GroupCoordinatorConfig config;
     private final CoordinatorTimer timer;
     /**
@@ -36,9 +38,11 @@ public final class OffsetManager {
      */
     private final Map<String, Map<Long, Map<TopicPartitionRef, Commit>>> pendingTxn = new java.util.HashMap<>();
 
-    OffsetManager(GroupCoordinator coordinator, ClusterStateStore store, GroupCoordinatorConfig config, CoordinatorTimer timer) {
+    OffsetManager(GroupCoordinator coordinator, ClusterStateStore store, OffsetStore offsetStore,
+                  GroupCoordinatorConfig config, CoordinatorTimer timer) {
         this.coordinator = coordinator;
         this.store = store;
+        this.offsetStore = offsetStore;
         this.config = config;
         this.timer = timer;
     }
@@ -76,6 +80,11 @@ public final class OffsetManager {
         Map<TopicPartitionRef, Short> errors = new LinkedHashMap<>();
         if (groupId == null) {
             commits.forEach(c -> errors.put(c.partition(), Errors.INVALID_GROUP_ID));
+            return errors;
+        }
+        short notHere = coordinator.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            commits.forEach(c -> errors.put(c.partition(), notHere));
             return errors;
         }
         long now = timer.nowMs();
@@ -208,8 +217,12 @@ public final class OffsetManager {
 
     private short store(String groupId, Map<TopicPartitionRef, CommittedOffset> offsets) {
         try {
-            store.commitOffsets(groupId, offsets);
+            offsetStore.commitOffsets(groupId, offsets);
             return Errors.NONE;
+        } catch (NotCoordinatorException e) {
+            LOG.atWarn().addKeyValue("group", groupId)
+                    .log("Committed offsets of group {} not stored: {}", groupId, e.getMessage());
+            return Errors.NOT_COORDINATOR;
         } catch (ClusterStateException e) {
             LOG.atError().setCause(e).addKeyValue("group", groupId)
                     .log("Could not store committed offsets of group {}", groupId);
@@ -246,7 +259,11 @@ public final class OffsetManager {
         if (groupId == null) {
             return new FetchResult(Errors.INVALID_GROUP_ID, List.of());
         }
-        Map<TopicPartitionRef, CommittedOffset> committed = store.committedOffsets(groupId);
+        short notHere = coordinator.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return new FetchResult(notHere, List.of());
+        }
+        Map<TopicPartitionRef, CommittedOffset> committed = offsetStore.committedOffsets(groupId);
         List<Fetched> out = new ArrayList<>();
         if (topics == null) {
             committed.entrySet().stream()
@@ -277,6 +294,10 @@ public final class OffsetManager {
     public short validateTransactionalCommit(String groupId, String memberId, String groupInstanceId, int generationId) {
         if (groupId == null) {
             return Errors.INVALID_GROUP_ID;
+        }
+        short notHere = coordinator.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return notHere;
         }
         String member = memberId == null ? "" : memberId;
         ConsumerGroup consumer = coordinator.consumerGroup(groupId);
@@ -359,7 +380,7 @@ public final class OffsetManager {
             });
             Object monitor = groupMonitor(groupId);
             synchronized (monitor) {
-                store.commitOffsets(groupId, committed);
+                offsetStore.commitOffsets(groupId, committed);
             }
         }
         synchronized (pendingTxn) {
@@ -432,6 +453,10 @@ public final class OffsetManager {
         if (groupId == null || groupId.isEmpty()) {
             return Errors.INVALID_GROUP_ID;
         }
+        short notHere = coordinator.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return notHere;
+        }
         ConsumerGroup consumer = coordinator.consumerGroup(groupId);
         if (consumer != null) {
             synchronized (consumer) {
@@ -485,7 +510,9 @@ public final class OffsetManager {
             }
         }
         try {
-            store.deleteOffsets(groupId, deletable);
+            offsetStore.deleteOffsets(groupId, deletable);
+        } catch (NotCoordinatorException e) {
+            return Errors.NOT_COORDINATOR;
         } catch (ClusterStateException e) {
             LOG.atError().setCause(e).addKeyValue("group", groupId).log("Could not delete offsets of group {}", groupId);
             return Errors.COORDINATOR_NOT_AVAILABLE;
@@ -511,7 +538,7 @@ public final class OffsetManager {
                 if (group.is(GroupState.DEAD)) {
                     continue;
                 }
-                Map<TopicPartitionRef, CommittedOffset> committed = store.committedOffsets(group.groupId);
+                Map<TopicPartitionRef, CommittedOffset> committed = offsetStore.committedOffsets(group.groupId);
                 List<TopicPartitionRef> expired = new ArrayList<>();
                 Optional<Set<String>> subscribed = group.is(GroupState.STABLE)
                         ? ConsumerSubscriptions.subscribedTopics(group) : Optional.empty();
@@ -521,12 +548,19 @@ public final class OffsetManager {
                     }
                 });
                 if (!expired.isEmpty()) {
-                    store.deleteOffsets(group.groupId, expired);
+                    offsetStore.deleteOffsets(group.groupId, expired);
                     LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("offsets", expired.size())
                             .log("Removed {} expired offsets of group {}", expired.size(), group.groupId);
                 }
                 if (group.is(GroupState.EMPTY) && group.members.isEmpty() && group.pendingMembers.isEmpty()
-                        && store.committedOffsets(group.groupId).isEmpty()) {
+                        && offsetStore.committedOffsets(group.groupId).isEmpty()) {
+                    try {
+                        offsetStore.deleteGroupMetadata(group.groupId);
+                    } catch (ClusterStateException e) {
+                        LOG.atWarn().addKeyValue("group", group.groupId).log("Could not remove the membership of "
+                                + "expired group {}: {}; the next pass retries", group.groupId, e.getMessage());
+                        continue;
+                    }
                     coordinator.remove(group);
                 }
             }
@@ -546,7 +580,7 @@ public final class OffsetManager {
                 }
                 Set<String> subscribed = subscribedTopics(group);
                 List<TopicPartitionRef> expired = new ArrayList<>();
-                store.committedOffsets(group.groupId).forEach((tp, o) -> {
+                offsetStore.committedOffsets(group.groupId).forEach((tp, o) -> {
                     boolean byTime = o.expireTimestamp() >= 0 ? now >= o.expireTimestamp()
                             : !subscribed.contains(tp.topic()) && now - o.commitTimestamp() >= config.offsetsRetentionMs();
                     if (byTime || store.topic(tp.topic()).isEmpty()) {
@@ -554,11 +588,11 @@ public final class OffsetManager {
                     }
                 });
                 if (!expired.isEmpty()) {
-                    store.deleteOffsets(group.groupId, expired);
+                    offsetStore.deleteOffsets(group.groupId, expired);
                     LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("offsets", expired.size())
                             .log("Removed {} expired offsets of group {}", expired.size(), group.groupId);
                 }
-                if (group.members.isEmpty() && store.committedOffsets(group.groupId).isEmpty()) {
+                if (group.members.isEmpty() && offsetStore.committedOffsets(group.groupId).isEmpty()) {
                     coordinator.removeConsumerGroup(group);
                 }
             }

@@ -1,18 +1,13 @@
 package io.kaas.coordinator.transaction;
 
-import io.kaas.api.record.BatchHeader;
 import io.kaas.api.record.ProducedBatches;
-import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.AppendResult;
-import io.kaas.api.storage.BufferSlice;
-import io.kaas.api.storage.FileSlice;
-import io.kaas.api.storage.LogOffsets;
-import io.kaas.api.storage.LogSlice;
 import io.kaas.api.storage.PartitionLog;
-import io.kaas.api.storage.ReadResult;
 import io.kaas.coordinator.CoordinatorTimer;
+import io.kaas.coordinator.internal.NotCoordinatorException;
+import io.kaas.coordinator.internal.OwnedPartitions;
+import io.kaas.coordinator.internal.StateLogReader;
 import io.kaas.records.BatchBuilder;
-import io.kaas.records.RecordReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -36,22 +31,21 @@ final class StatePartitions {
     private static final String TOPIC = "__transaction_state";
     /** Records per batch of a rewrite. */
     private static final int REWRITE_BATCH = 256;
-    private static final int READ_BYTES = 1 << 20;
 
-    private final TransactionStateLog log;
+    private final OwnedPartitions owned;
     private final CoordinatorTimer timer;
     private final Object[] locks;
     /** Records in each partition since its log start, as far as this coordinator wrote or loaded them. */
     private final AtomicLongArray records;
 
-    StatePartitions(TransactionStateLog log, CoordinatorTimer timer) {
-        this.log = log;
+    StatePartitions(OwnedPartitions owned, int count, CoordinatorTimer timer) {
+        this.owned = owned;
         this.timer = timer;
-        this.locks = new Object[log.partitionCount()];
+        this.locks = new Object[count];
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
         }
-        this.records = new AtomicLongArray(log.partitionCount());
+        this.records = new AtomicLongArray(count);
     }
 
     int count() {
@@ -63,6 +57,11 @@ final class StatePartitions {
         return locks[partition];
     }
 
+    /** The partition is no longer this broker's: nothing to clean up in it here. */
+    void forget(int partition) {
+        records.set(partition, 0);
+    }
+
     long records(int partition) {
         return records.get(partition);
     }
@@ -70,25 +69,37 @@ final class StatePartitions {
     /**
      * Appends the record of {@code transactionalId} ({@code image} null: a tombstone) durably.
      *
-     * @return completes once the record is on stable storage, or exceptionally
+     * @return completes once the record is on stable storage, or exceptionally; with
+     *         {@link NotCoordinatorException} if the partition is not owned, or was lost (or moved to another epoch)
+     *         before the append was durable: the change may or may not be seen by the next owner, so it is not
+     *         acknowledged
      */
     CompletableFuture<AppendResult> write(int partition, String transactionalId, TransactionImage image) {
         byte[] value = image == null ? null : TransactionRecordCodec.value(image);
         ByteBuffer batch = BatchBuilder.create(timer.nowMs()).add(TransactionRecordCodec.key(transactionalId), value)
                 .build();
-        synchronized (locks[partition]) {
-            return append(partition, batch, 1);
+        OwnedPartitions.Owned at = owned.get(partition);
+        if (at == null) {
+            return CompletableFuture.failedFuture(new NotCoordinatorException(TOPIC + "-" + partition
+                    + " is not owned by this broker"));
         }
+        CompletableFuture<AppendResult> f;
+        synchronized (locks[partition]) {
+            f = append(partition, batch, 1);
+        }
+        return f.thenCompose(r -> owned.ownedAt(partition, at.leaderEpoch()) ? CompletableFuture.completedFuture(r)
+                : CompletableFuture.failedFuture(new NotCoordinatorException(TOPIC + "-" + partition
+                        + " was given up while the write of transactional id " + transactionalId + " was in flight")));
     }
 
     /** Under the partition's monitor. */
     private CompletableFuture<AppendResult> append(int partition, ByteBuffer batches, int count) {
         try {
-            PartitionLog p = log.partition(partition);
+            PartitionLog p = owned.log(partition);
             CompletableFuture<AppendResult> f = p.append(ProducedBatches.validate(batches), true);
             records.addAndGet(partition, count);
             return f;
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
@@ -101,96 +112,31 @@ final class StatePartitions {
      * @return the records read
      */
     long load(int partition, BiConsumer<String, TransactionImage> sink) throws IOException {
-        PartitionLog p = log.partition(partition);
-        LogOffsets offsets = p.offsets();
-        long next = offsets.logStartOffset();
-        long count = 0;
-        while (next < offsets.highWatermark()) {
-            ReadResult read = p.read(next, READ_BYTES, offsets.highWatermark(), true);
-            if (read.slices().isEmpty()) {
-                break;
-            }
-            long before = next;
-            for (LogSlice slice : read.slices()) {
-                ByteBuffer buf = bytes(slice);
-                for (BatchHeader h : RecordBatches.headers(buf)) {
-                    if (h.nextOffset() <= next) {
-                        continue; // the first batch of a read may start below the offset asked for
-                    }
-                    ByteBuffer batch = buf.duplicate().limit((int) h.position() + h.sizeInBytes())
-                            .position((int) h.position());
-                    count += loadBatch(partition, batch, h, next, sink);
-                    next = h.nextOffset();
-                }
-            }
-            if (next == before) {
-                throw new IOException(TOPIC + "-" + partition + " returned no batch at offset " + next);
-            }
-        }
-        records.set(partition, count);
-        return count;
-    }
-
-    private int loadBatch(int partition, ByteBuffer batch, BatchHeader h, long from,
-                          BiConsumer<String, TransactionImage> sink) {
-        if (h.isControl()) {
-            return 0;
-        }
-        List<RecordReader.Record> rs;
-        try {
-            rs = RecordReader.read(batch, h);
-        } catch (IOException e) {
-            LOG.atError().addKeyValue("partition", TOPIC + "-" + partition).addKeyValue("offset", h.baseOffset())
-                    .log("Skipped the undecodable batch at offset {} of {}-{}: {}; the ids it held keep their "
-                            + "earlier state", h.baseOffset(), TOPIC, partition, e.getMessage());
-            return 0;
-        }
-        int n = 0;
-        for (RecordReader.Record r : rs) {
-            if (r.offset() < from) {
-                continue;
-            }
-            n++;
+        String name = TOPIC + "-" + partition;
+        long count = StateLogReader.read(owned.log(partition), name, (offset, key, value) -> {
             String id;
             try {
-                id = TransactionRecordCodec.decodeKey(r.key());
+                id = TransactionRecordCodec.decodeKey(key);
             } catch (TransactionRecordCodec.DecodeException e) {
-                LOG.atError().addKeyValue("partition", TOPIC + "-" + partition).addKeyValue("offset", r.offset())
-                        .log("Skipped the record at offset {} of {}-{}: {}", r.offset(), TOPIC, partition,
-                                e.getMessage());
-                continue;
+                LOG.atError().addKeyValue("partition", name).addKeyValue("offset", offset)
+                        .log("Skipped the record at offset {} of {}: {}", offset, name, e.getMessage());
+                return;
             }
-            if (r.value() == null) {
+            if (value == null) {
                 sink.accept(id, null);
-                continue;
+                return;
             }
             try {
-                sink.accept(id, TransactionRecordCodec.decodeValue(r.value()));
+                sink.accept(id, TransactionRecordCodec.decodeValue(value));
             } catch (TransactionRecordCodec.DecodeException e) {
-                LOG.atError().addKeyValue("transactionalId", id).addKeyValue("partition", TOPIC + "-" + partition)
-                        .addKeyValue("offset", r.offset())
-                        .log("Skipped the state record of transactional id {} at offset {} of {}-{}: {}; the id "
-                                + "keeps its earlier state", id, r.offset(), TOPIC, partition, e.getMessage());
+                LOG.atError().addKeyValue("transactionalId", id).addKeyValue("partition", name)
+                        .addKeyValue("offset", offset)
+                        .log("Skipped the state record of transactional id {} at offset {} of {}: {}; the id "
+                                + "keeps its earlier state", id, offset, name, e.getMessage());
             }
-        }
-        return n;
-    }
-
-    private static ByteBuffer bytes(LogSlice slice) throws IOException {
-        if (slice instanceof BufferSlice b) {
-            return b.buffer().slice();
-        }
-        FileSlice f = (FileSlice) slice;
-        ByteBuffer buf = ByteBuffer.allocate(f.sizeInBytes());
-        long position = f.position();
-        while (buf.hasRemaining()) {
-            int n = f.channel().read(buf, position);
-            if (n < 0) {
-                throw new IOException("file slice ends " + buf.remaining() + " bytes early");
-            }
-            position += n;
-        }
-        return buf.flip();
+        });
+        records.set(partition, count);
+        return count;
     }
 
     /**
@@ -217,9 +163,9 @@ final class StatePartitions {
         CompletableFuture<Long> first;
         if (appends.isEmpty()) {
             try {
-                long end = log.partition(partition).offsets().highWatermark();
+                long end = owned.log(partition).offsets().highWatermark();
                 first = CompletableFuture.completedFuture(end);
-            } catch (IOException e) {
+            } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
         } else {
@@ -228,11 +174,11 @@ final class StatePartitions {
         }
         return first.thenCompose(start -> {
             try {
-                return log.partition(partition).deleteRecordsBefore(start).thenApply(done -> {
+                return owned.log(partition).deleteRecordsBefore(start).thenApply(done -> {
                     records.addAndGet(partition, -(before - live.size()));
                     return done;
                 });
-            } catch (IOException e) {
+            } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
         });

@@ -139,7 +139,9 @@ final class TransactionCompleter {
                                     error != null ? String.valueOf(error) : "error code " + code, backoff(attempt));
                 }
                 if (left.isEmpty()) {
-                    completeOffsets(0);
+                    // Not on this thread, which may be the engine's durability thread: committing the offsets waits
+                    // for an append of __consumer_offsets to become durable, which that thread would have to report.
+                    timer.schedule(0, () -> completeOffsets(0));
                 } else {
                     timer.schedule(backoff(attempt), () -> sendMarkers(left, attempt + 1));
                 }

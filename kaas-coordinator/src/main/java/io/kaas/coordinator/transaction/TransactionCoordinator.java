@@ -2,12 +2,15 @@ package io.kaas.coordinator.transaction;
 
 import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.api.storage.KafkaStorageException;
+import io.kaas.api.storage.PartitionLog;
 import io.kaas.api.storage.PartitionOfflineException;
 import io.kaas.api.storage.RecordTooLargeException;
 import io.kaas.coordinator.CoordinatorContext;
 import io.kaas.coordinator.CoordinatorTimer;
 import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.coordinator.group.OffsetManager;
+import io.kaas.coordinator.internal.NotCoordinatorException;
+import io.kaas.coordinator.internal.OwnedPartitions;
 import io.kaas.wire.protocol.Errors;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -35,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * has a pending-state guard (one change in flight; a request meanwhile gets CONCURRENT_TRANSACTIONS) and no lock is
  * held while a change is made durable or a marker written.
  *
- * <p>Before {@link #start} has loaded the state log, requests answer COORDINATOR_LOAD_IN_PROGRESS, as Kafka's do
- * while it loads a partition.
+ * <p>A transactional id is served only by the broker that owns its partition of the state log
+ * ({@link #onPartitionGained}, {@link #onPartitionLost}); elsewhere it answers NOT_COORDINATOR, and before
+ * {@link #start} or while its partition loads COORDINATOR_LOAD_IN_PROGRESS, as Kafka's coordinator does.
  */
 public final class TransactionCoordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionCoordinator.class);
@@ -70,8 +74,8 @@ public final class TransactionCoordinator implements AutoCloseable {
     private final TransactionCompleter completer;
     private final StateCleanup cleanup;
     private final Map<String, TransactionMetadata> txns = new ConcurrentHashMap<>();
-    /** State partitions that could not be loaded at start: their ids are not served. */
-    private final Set<Integer> unloaded = ConcurrentHashMap.newKeySet();
+    /** The partitions of the state log this broker owns now, and whether each is loaded. */
+    private final OwnedPartitions owned;
     private final long startWaitMs;
     private volatile boolean active;
     private volatile boolean closed;
@@ -83,7 +87,9 @@ public final class TransactionCoordinator implements AutoCloseable {
         this.timer = context.timer();
         this.config = config;
         this.log = log;
-        this.state = new StatePartitions(log, timer);
+        int partitions = log.partitionCount();
+        this.owned = new OwnedPartitions(TOPIC, () -> partitions);
+        this.state = new StatePartitions(owned, partitions, timer);
         this.ids = ids;
         this.offsets = groups == null ? null : groups.offsets();
         this.completer = new TransactionCompleter(timer, markers, offsets, this::write, () -> closed);
@@ -111,69 +117,118 @@ public final class TransactionCoordinator implements AutoCloseable {
         return new TransactionCoordinator(context, config, log, markers, ids, groups, startWaitMs, cleanupMinRecords);
     }
 
-    // ---- start ----
+    // ---- start, and the partitions of the state log this broker owns ----
 
     /**
-     * Loads every partition of the state log that exists (last record per transactional id wins), finishes the
-     * transactions found in PrepareCommit, PrepareAbort or PrepareEpochFence (markers, then the Complete state),
-     * re-stages the pending offsets of Ongoing ones, and schedules the timeout and expiry passes. A partition that
-     * cannot be read is logged and left out: its ids answer COORDINATOR_NOT_AVAILABLE (their state is not lost,
-     * the next start loads it), the others are served.
+     * Starts serving: the timeout and expiry passes run from now on. The transactional ids of a partition are served
+     * once it is {@link #onPartitionGained gained}; ids of partitions this broker does not own answer NOT_COORDINATOR.
      */
-    public void start() throws IOException {
+    public void start() {
         if (log.partitionCount() != config.stateLogPartitions()) {
             LOG.warn("{} has {} partitions, transaction.state.log.num.partitions is {}: the topic's count is used",
                     TOPIC, log.partitionCount(), config.stateLogPartitions());
         }
-        List<CompletableFuture<Void>> completing = new ArrayList<>();
-        if (log.exists()) {
-            for (int p = 0; p < state.count(); p++) {
-                Map<String, TransactionImage> loaded = new LinkedHashMap<>();
-                int partition = p;
-                long records;
-                try {
-                    records = state.load(p, (id, image) -> {
-                    if (image == null || image.state() == TransactionState.DEAD) {
-                        loaded.remove(id);
-                    } else if (partitionFor(id) != partition) {
-                        LOG.error("Skipped the state of transactional id {} found in {}-{}: it belongs to partition {}",
-                                id, TOPIC, partition, partitionFor(id));
-                    } else {
-                        loaded.put(id, image);
-                    }
-                    });
-                } catch (IOException | RuntimeException e) {
-                    unloaded.add(p);
-                    LOG.atError().setCause(e).addKeyValue("partition", TOPIC + "-" + p)
-                            .log("Could not load {}-{}: its transactional ids answer COORDINATOR_NOT_AVAILABLE until "
-                                    + "the broker is restarted with the partition readable", TOPIC, p);
-                    continue;
-                }
-                loaded.forEach((id, image) -> txns.put(id, new TransactionMetadata(id, partition, image, true)));
-                if (records > 0) {
-                    LOG.info("Loaded {} transactional ids from {} records of {}-{}", loaded.size(), records, TOPIC, p);
-                }
-            }
+        active = true;
+        timeouts.start();
+    }
+
+    /**
+     * This broker now owns partition {@code partition} of the state log, open at {@code leaderEpoch}: loads it (last
+     * record per transactional id wins; its ids answer COORDINATOR_LOAD_IN_PROGRESS meanwhile), finishes the
+     * transactions found in PrepareCommit, PrepareAbort or PrepareEpochFence (markers, then the Complete state;
+     * waiting a bounded time), re-stages the pending offsets of Ongoing ones. A partition that cannot be read is
+     * logged and left out: its ids answer COORDINATOR_NOT_AVAILABLE (their state is not lost; the next owner, or this
+     * one when it gains the partition again, loads it). Blocks on I/O; never on an event loop.
+     */
+    public void onPartitionGained(int partition, PartitionLog partitionLog, int leaderEpoch) {
+        if (partition < 0 || partition >= state.count()) {
+            LOG.error("Ignored {}-{}: the coordinator has {} partitions", TOPIC, partition, state.count());
+            return;
         }
-        for (TransactionMetadata md : txns.values()) {
-            TransactionImage image = md.image;
+        long began = System.nanoTime();
+        owned.loading(partition, partitionLog, leaderEpoch);
+        Map<String, TransactionImage> loaded = new LinkedHashMap<>();
+        long records;
+        try {
+            records = state.load(partition, (id, image) -> {
+                if (image == null || image.state() == TransactionState.DEAD) {
+                    loaded.remove(id);
+                } else if (partitionFor(id) != partition) {
+                    LOG.error("Skipped the state of transactional id {} found in {}-{}: it belongs to partition {}",
+                            id, TOPIC, partition, partitionFor(id));
+                } else {
+                    loaded.put(id, image);
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            owned.failed(partition, leaderEpoch);
+            LOG.atError().setCause(e).addKeyValue("partition", TOPIC + "-" + partition)
+                    .log("Could not load {}-{}: its transactional ids answer COORDINATOR_NOT_AVAILABLE until the "
+                            + "partition is loaded again", TOPIC, partition);
+            return;
+        }
+        List<CompletableFuture<Void>> completing = new ArrayList<>();
+        loaded.forEach((id, image) -> {
+            TransactionMetadata md = new TransactionMetadata(id, partition, image, true);
+            txns.put(id, md);
             if (image.state() == TransactionState.ONGOING || image.isPrepare()) {
                 stage(image);
             }
             if (image.isPrepare()) {
                 TransactionImage prepared = image.state() == TransactionState.PREPARE_EPOCH_FENCE
                         ? image.withState(TransactionState.PREPARE_ABORT, image.lastUpdateMs()) : image;
-                LOG.info("Finishing the {} of transactional id {} (producer id {}, epoch {}) found prepared at start, "
+                LOG.info("Finishing the {} of transactional id {} (producer id {}, epoch {}) found prepared in {}-{}, "
                                 + "on {} partitions", prepared.state() == TransactionState.PREPARE_COMMIT ? "COMMIT"
-                                : "ABORT", md.transactionalId, image.producerId(), image.producerEpoch(),
+                                : "ABORT", id, image.producerId(), image.producerEpoch(), TOPIC, partition,
                         image.partitions().size());
                 md.image = prepared;
                 completing.add(completer.complete(md, prepared));
             }
-        }
+        });
+        owned.loaded(partition, leaderEpoch);
+        LOG.atInfo().addKeyValue("partition", TOPIC + "-" + partition).addKeyValue("leaderEpoch", leaderEpoch)
+                .log("Loaded {} transactional ids from {} records of {}-{} at leader epoch {} in {} ms", loaded.size(),
+                        records, TOPIC, partition, leaderEpoch,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
         awaitStartCompletions(completing);
-        active = true;
-        timeouts.start();
+    }
+
+    /**
+     * This broker no longer owns partition {@code partition} of the state log: its transactional ids are dropped
+     * (requests for them answer NOT_COORDINATOR; a write in flight fails the same way) and their staged offsets
+     * unstaged here. Transactions it left open or prepared are finished by the next owner from the state log.
+     */
+    public void onPartitionLost(int partition) {
+        if (!owned.lost(partition)) {
+            return;
+        }
+        int dropped = 0;
+        for (TransactionMetadata md : List.copyOf(txns.values())) {
+            if (md.partition != partition) {
+                continue;
+            }
+            synchronized (md) {
+                txns.remove(md.transactionalId, md);
+                unstage(md.image);
+            }
+            dropped++;
+        }
+        state.forget(partition);
+        LOG.atInfo().addKeyValue("partition", TOPIC + "-" + partition)
+                .log("Gave up {}-{}: {} transactional ids dropped; their next coordinator loads them", TOPIC, partition,
+                        dropped);
+    }
+
+    /**
+     * The error any request for {@code transactionalId} gets first: COORDINATOR_LOAD_IN_PROGRESS before {@link #start}
+     * or while its partition loads, NOT_COORDINATOR if its partition is not this broker's, COORDINATOR_NOT_AVAILABLE
+     * if it failed to load; else NONE.
+     */
+    public short coordinatorError(String transactionalId) {
+        if (!active) {
+            return Errors.COORDINATOR_LOAD_IN_PROGRESS;
+        }
+        return owned.error(transactionalId);
     }
 
     private void awaitStartCompletions(List<CompletableFuture<Void>> completing) {
@@ -201,6 +256,18 @@ public final class TransactionCoordinator implements AutoCloseable {
         image.groups().forEach((group, pending) -> {
             if (!pending.isEmpty()) {
                 offsets.stageTransactional(group, image.producerId(), pending);
+            }
+        });
+    }
+
+    /** Drops the staged offsets of an image from the group coordinator (the partition moved away). */
+    private void unstage(TransactionImage image) {
+        if (offsets == null) {
+            return;
+        }
+        image.groups().forEach((group, pending) -> {
+            if (!pending.isEmpty()) {
+                offsets.completeTransactional(group, image.producerId(), false, pending);
             }
         });
     }
@@ -249,7 +316,8 @@ public final class TransactionCoordinator implements AutoCloseable {
     }
 
     private static short appendError(Throwable e) {
-        if (e instanceof KafkaStorageException || e instanceof PartitionOfflineException) {
+        if (e instanceof NotCoordinatorException || e instanceof KafkaStorageException
+                || e instanceof PartitionOfflineException) {
             return Errors.NOT_COORDINATOR;
         }
         if (e instanceof RecordTooLargeException) {
@@ -287,10 +355,8 @@ public final class TransactionCoordinator implements AutoCloseable {
         short error = Errors.NONE;
         if (transactionalId == null || transactionalId.isEmpty()) {
             error = Errors.INVALID_REQUEST;
-        } else if (!active) {
-            error = Errors.COORDINATOR_LOAD_IN_PROGRESS;
-        } else if (unloaded.contains(partitionFor(transactionalId))) {
-            error = Errors.COORDINATOR_NOT_AVAILABLE;
+        } else if (coordinatorError(transactionalId) != Errors.NONE) {
+            error = coordinatorError(transactionalId);
         } else if (enable2Pc) {
             error = Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED; // Kafka without transaction.two.phase.commit.enable
         } else if (keepPreparedTxn) {
@@ -622,11 +688,9 @@ public final class TransactionCoordinator implements AutoCloseable {
         if (transactionalId == null || transactionalId.isEmpty()) {
             return Errors.INVALID_REQUEST;
         }
-        if (!active) {
-            return Errors.COORDINATOR_LOAD_IN_PROGRESS;
-        }
-        if (unloaded.contains(partitionFor(transactionalId))) {
-            return Errors.COORDINATOR_NOT_AVAILABLE;
+        short error = coordinatorError(transactionalId);
+        if (error != Errors.NONE) {
+            return error;
         }
         return md == null ? Errors.INVALID_PRODUCER_ID_MAPPING : Errors.NONE;
     }

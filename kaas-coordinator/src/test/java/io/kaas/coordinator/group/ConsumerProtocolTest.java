@@ -1,5 +1,9 @@
 package io.kaas.coordinator.group;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+import java.io.UncheckedIOException;
 import io.kaas.coordinator.group.assignor.ConsumerAssignors;
 import io.kaas.wire.protocol.Errors;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +41,10 @@ class ConsumerProtocolTest {
     static final int REBALANCE = 30_000;
 
     ManualTimer timer;
+    @TempDir
+    Path dir;
     InMemoryStore store;
+    EngineOffsets offsetsLog;
     GroupCoordinator coordinator;
     UUID orders;
 
@@ -53,13 +60,22 @@ class ConsumerProtocolTest {
         if (coordinator != null) {
             coordinator.close();
         }
-        coordinator = new GroupCoordinator(store, config, timer);
-        coordinator.start();
+        try {
+            if (offsetsLog == null) {
+                offsetsLog = EngineOffsets.open(dir);
+            }
+            coordinator = new GroupCoordinator(store, config, timer, offsetsLog);
+            coordinator.start();
+            offsetsLog.gainAll(coordinator);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @AfterEach
-    void tearDown() {
+    void tearDown() throws IOException {
         coordinator.close();
+        offsetsLog.close();
     }
 
     // ---- helpers ----
@@ -537,7 +553,7 @@ class ConsumerProtocolTest {
                 List.of(new OffsetManager.Commit(new TopicPartitionRef("orders", 0), 10, -1, "")), (short) 9);
         send(new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId("a").setMemberEpoch(-1));
         timer.advance(TimeUnit.DAYS.toMillis(7) + 600_000);
-        assertThat(store.committedOffsets(G)).isEmpty();
+        assertThat(coordinator.committedOffsets(G)).isEmpty();
         assertThat(coordinator.consumerGroup(G)).isNull();
     }
 

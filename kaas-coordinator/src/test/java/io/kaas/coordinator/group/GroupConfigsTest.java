@@ -1,5 +1,8 @@
 package io.kaas.coordinator.group;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,21 +18,27 @@ import org.junit.jupiter.api.Test;
 
 /** Kafka's group-config validation and the consumer protocol honouring a group's own timeouts. */
 class GroupConfigsTest {
+    @TempDir
+    Path dir;
     ManualTimer timer;
     InMemoryStore store;
+    EngineOffsets offsetsLog;
     GroupCoordinator coordinator;
 
     @BeforeEach
-    void setUp() {
+    void setUp() throws IOException {
         timer = new ManualTimer();
         store = new InMemoryStore().withTopic("orders", 2);
-        coordinator = new GroupCoordinator(store, GroupCoordinatorConfig.defaults(), timer);
+        offsetsLog = EngineOffsets.open(dir);
+        coordinator = new GroupCoordinator(store, GroupCoordinatorConfig.defaults(), timer, offsetsLog);
         coordinator.start();
+        offsetsLog.gainAll(coordinator);
     }
 
     @AfterEach
-    void tearDown() {
+    void tearDown() throws IOException {
         coordinator.close();
+        offsetsLog.close();
     }
 
     private GroupConfigs configs() {

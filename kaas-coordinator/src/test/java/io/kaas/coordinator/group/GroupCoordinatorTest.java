@@ -1,5 +1,8 @@
 package io.kaas.coordinator.group;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
 import io.kaas.wire.protocol.Errors;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,22 +38,29 @@ class GroupCoordinatorTest {
     static final long RETENTION = TimeUnit.DAYS.toMillis(7);
     static final String G = "group-1";
 
+    @TempDir
+    Path dir;
     ManualTimer timer;
     InMemoryStore store;
+    EngineOffsets offsetsLog;
     GroupCoordinator coordinator;
 
     @BeforeEach
-    void setUp() {
+    void setUp() throws IOException {
         timer = new ManualTimer();
         store = new InMemoryStore().withTopic("orders", 6);
+        offsetsLog = EngineOffsets.open(dir);
         coordinator = new GroupCoordinator(store,
-                new GroupCoordinatorConfig(6000, 1_800_000, INITIAL_DELAY, Integer.MAX_VALUE, RETENTION, 600_000, 4096), timer);
+                new GroupCoordinatorConfig(6000, 1_800_000, INITIAL_DELAY, Integer.MAX_VALUE, RETENTION, 600_000, 4096),
+                timer, offsetsLog);
         coordinator.start();
+        offsetsLog.gainAll(coordinator);
     }
 
     @AfterEach
-    void tearDown() {
+    void tearDown() throws IOException {
         coordinator.close();
+        offsetsLog.close();
     }
 
     // ---- helpers ----
@@ -187,7 +197,7 @@ class GroupCoordinatorTest {
         assertThat(s2.join().assignment()).isEqualTo(bytes("p3-5"));
         assertThat(state()).isEqualTo("Stable");
         assertThat(commit(m1, 2, 7).get(tp(0))).isEqualTo(Errors.NONE);
-        assertThat(store.committedOffsets(G).get(tp(0)).offset()).isEqualTo(7);
+        assertThat(coordinator.committedOffsets(G).get(tp(0)).offset()).isEqualTo(7);
     }
 
     @Test
@@ -291,10 +301,12 @@ class GroupCoordinatorTest {
     }
 
     @Test
-    void theGroupSizeIsCapped() {
+    void theGroupSizeIsCapped() throws IOException {
         coordinator.close();
-        coordinator = new GroupCoordinator(store, new GroupCoordinatorConfig(6000, 1_800_000, 0, 1, RETENTION, 600_000, 4096), timer);
+        coordinator = new GroupCoordinator(store, new GroupCoordinatorConfig(6000, 1_800_000, 0, 1, RETENTION, 600_000, 4096),
+                timer, offsetsLog);
         coordinator.start();
+        offsetsLog.gainAll(coordinator);
         stableSingleMember();
         JoinGroupResponseData second = join("", null, (short) 3, "consumer", "range").join();
         assertThat(second.errorCode()).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
@@ -438,7 +450,7 @@ class GroupCoordinatorTest {
         coordinator.leaveGroup(G, List.of(new MemberIdentity().setMemberId(m1)));
         assertThat(state()).isEqualTo("Empty");
         assertThat(coordinator.admin().deleteGroup(G)).isEqualTo(Errors.NONE);
-        assertThat(store.committedOffsets(G)).isEmpty();
+        assertThat(coordinator.committedOffsets(G)).isEmpty();
         assertThat(coordinator.admin().describe(G, (short) 6).errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         assertThat(coordinator.admin().describe(G, (short) 5).groupState()).isEqualTo("Dead");
         assertThat(coordinator.admin().listGroups(List.of(), List.of())).isEmpty();
@@ -463,7 +475,7 @@ class GroupCoordinatorTest {
         assertThat(top).isEqualTo(Errors.NONE);
         assertThat(errors).containsEntry(tp(0), Errors.GROUP_SUBSCRIBED_TO_TOPIC)
                 .containsEntry(new TopicPartitionRef("payments", 0), Errors.NONE);
-        assertThat(store.committedOffsets(G)).containsOnlyKeys(tp(0));
+        assertThat(coordinator.committedOffsets(G)).containsOnlyKeys(tp(0));
         assertThat(coordinator.offsets().delete("unknown", List.of(tp(0)), errors)).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
     }
 
@@ -475,9 +487,9 @@ class GroupCoordinatorTest {
         coordinator.leaveGroup(G, List.of(new MemberIdentity().setMemberId(m1)));
         assertThat(state()).isEqualTo("Empty");
         timer.advance(RETENTION - TimeUnit.HOURS.toMillis(1));
-        assertThat(store.committedOffsets(G)).isNotEmpty();
+        assertThat(coordinator.committedOffsets(G)).isNotEmpty();
         timer.advance(TimeUnit.HOURS.toMillis(2));
-        assertThat(store.committedOffsets(G)).isEmpty();
+        assertThat(coordinator.committedOffsets(G)).isEmpty();
         assertThat(coordinator.admin().listGroups(List.of(), List.of())).isEmpty();
     }
 
@@ -489,23 +501,24 @@ class GroupCoordinatorTest {
             timer.advance(5_000);
             assertThat(heartbeat(m1, 1, null)).isEqualTo(Errors.NONE);
         }
-        assertThat(store.committedOffsets(G)).isNotEmpty();
+        assertThat(coordinator.committedOffsets(G)).isNotEmpty();
     }
 
     @Test
     void anExplicitRetentionTimeExpiresTheOffsetRegardless() {
         coordinator.offsets().commit(G, "", null, -1, 60_000, List.of(new OffsetManager.Commit(tp(0), 1, -1, "")), (short) 2);
-        CommittedOffset o = store.committedOffsets(G).get(tp(0));
+        CommittedOffset o = coordinator.committedOffsets(G).get(tp(0));
         assertThat(o.expireTimestamp()).isEqualTo(o.commitTimestamp() + 60_000);
         timer.advance(600_000);
-        assertThat(store.committedOffsets(G)).isEmpty();
+        assertThat(coordinator.committedOffsets(G)).isEmpty();
     }
 
     @Test
-    void groupsWithStoredOffsetsAreLoadedAtStart() {
+    void groupsWithStoredOffsetsAreLoadedAtStart() throws IOException {
         coordinator.offsets().commit("other", "", null, -1, -1, List.of(new OffsetManager.Commit(tp(0), 1, -1, "")), (short) 9);
-        GroupCoordinator restarted = new GroupCoordinator(store, GroupCoordinatorConfig.defaults(), timer);
+        GroupCoordinator restarted = new GroupCoordinator(store, GroupCoordinatorConfig.defaults(), timer, offsetsLog);
         restarted.start();
+        offsetsLog.gainAll(restarted);
         assertThat(restarted.admin().listGroups(List.of(), List.of())).extracting(ListedGroup::groupId).containsExactly("other");
         assertThat(restarted.admin().describe("other", (short) 5).groupState()).isEqualTo("Empty");
         restarted.close();

@@ -8,18 +8,24 @@ import java.util.List;
 import org.slf4j.LoggerFactory;
 
 /** Captures what a class logs, for tests that check a failure is reported. */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
     private final Logger logger;
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    private final Level previous;
 
-    LogCapture(Class<?> type) {
+    /** Captures from INFO up while open (the tests' root level is WARN). */
+    public LogCapture(Class<?> type) {
         logger = (Logger) LoggerFactory.getLogger(type);
+        previous = logger.getLevel();
+        if (!logger.isInfoEnabled()) {
+            logger.setLevel(Level.INFO);
+        }
         appender.start();
         logger.addAppender(appender);
     }
 
     /** The formatted messages logged at {@code level} or above. */
-    List<String> messages(Level level) {
+    public List<String> messages(Level level) {
         synchronized (appender.list) {
             return appender.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(level))
                     .map(ILoggingEvent::getFormattedMessage).toList();
@@ -29,5 +35,6 @@ final class LogCapture implements AutoCloseable {
     @Override
     public void close() {
         logger.detachAppender(appender);
+        logger.setLevel(previous);
     }
 }

@@ -79,7 +79,7 @@ class TransactionCrashTest extends TxnTestSupport {
         awaitOpenTransactionsGone();
         markers.addAll(h.markers.written);
 
-        CommittedOffset offset = h.store.committedOffsets(G).get(tp(0));
+        CommittedOffset offset = h.groups.committedOffsets(G).get(tp(0));
         assertThat(offset == null ? -1 : offset.offset()).as("seed %d", seed).isEqualTo(committedOffset);
         Map<String, Boolean> outcome = new HashMap<>();
         for (EngineMarkerWriter.Marker m : markers) {

@@ -55,7 +55,7 @@ class TransactionOffsetsTest extends TxnTestSupport {
         awaitState("app", TransactionState.COMPLETE_COMMIT);
         assertThat(h.groups.offsets().fetch(G, null, true).partitions()).singleElement()
                 .matches(f -> f.partition().equals(tp(0)) && f.errorCode() == Errors.NONE && f.offset().offset() == 42);
-        CommittedOffset o = h.store.committedOffsets(G).get(tp(0));
+        CommittedOffset o = h.groups.committedOffsets(G).get(tp(0));
         assertThat(o.offset()).isEqualTo(42);
         assertThat(o.leaderEpoch()).isEqualTo(3);
         assertThat(o.metadata()).isEqualTo("m42");
@@ -89,7 +89,7 @@ class TransactionOffsetsTest extends TxnTestSupport {
         commitOffsets("app", p, G, "", -1, null, false, offset(1, 7));
         end("app", p.producerId(), p.producerEpoch(), false, false);
         awaitState("app", TransactionState.COMPLETE_ABORT);
-        assertThat(h.store.committedOffsets(G)).isEmpty();
+        assertThat(h.groups.committedOffsets(G)).isEmpty();
         assertThat(fetchError(1)).isEqualTo(Errors.NONE);
     }
 
@@ -163,8 +163,8 @@ class TransactionOffsetsTest extends TxnTestSupport {
         assertThat(fetchError(1)).isEqualTo(Errors.UNSTABLE_OFFSET_COMMIT);
         end("app", p.producerId(), p.producerEpoch(), true, false);
         awaitState("app", TransactionState.COMPLETE_COMMIT);
-        assertThat(h.store.committedOffsets(G)).containsOnlyKeys(tp(0), tp(1));
-        assertThat(h.store.committedOffsets(G).get(tp(1)).offset()).isEqualTo(11);
+        assertThat(h.groups.committedOffsets(G)).containsOnlyKeys(tp(0), tp(1));
+        assertThat(h.groups.committedOffsets(G).get(tp(1)).offset()).isEqualTo(11);
     }
 
     @Test
@@ -175,10 +175,10 @@ class TransactionOffsetsTest extends TxnTestSupport {
         commitOffsets("app", p, G, "", -1, null, false, offset(0, 99));
         h.markers.down = true;
         end("app", p.producerId(), p.producerEpoch(), true, false);
-        assertThat(h.store.committedOffsets(G)).isEmpty(); // the offsets follow the markers
+        assertThat(h.groups.committedOffsets(G)).isEmpty(); // the offsets follow the markers
         h.restart();
         assertThat(state("app")).isEqualTo(TransactionState.COMPLETE_COMMIT);
-        assertThat(h.store.committedOffsets(G).get(tp(0)).offset()).isEqualTo(99);
+        assertThat(h.groups.committedOffsets(G).get(tp(0)).offset()).isEqualTo(99);
         assertThat(fetchError(0)).isEqualTo(Errors.NONE);
     }
 
@@ -193,7 +193,7 @@ class TransactionOffsetsTest extends TxnTestSupport {
         assertThat(fetchError(0)).isEqualTo(Errors.UNSTABLE_OFFSET_COMMIT);
         end("app", p.producerId(), p.producerEpoch(), true, false);
         awaitState("app", TransactionState.COMPLETE_COMMIT);
-        assertThat(h.store.committedOffsets(G)).containsOnlyKeys(tp(0));
+        assertThat(h.groups.committedOffsets(G)).containsOnlyKeys(tp(0));
 
         TransactionCoordinator.InitResult q = initOk("app");
         get(c().addOffsets("app", q.producerId(), q.producerEpoch(), G));
@@ -202,6 +202,6 @@ class TransactionOffsetsTest extends TxnTestSupport {
         assertThat(fetchError(1)).isEqualTo(Errors.NONE);
         end("app", q.producerId(), q.producerEpoch(), true, false);
         awaitState("app", TransactionState.COMPLETE_COMMIT);
-        assertThat(h.store.committedOffsets(G)).isEmpty();
+        assertThat(h.groups.committedOffsets(G)).isEmpty();
     }
 }

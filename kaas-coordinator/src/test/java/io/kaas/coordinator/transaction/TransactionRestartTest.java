@@ -214,6 +214,6 @@ class TransactionRestartTest extends TxnTestSupport {
 
     private void writeDirectly(String id, TransactionImage image) throws Exception {
         int partition = (id.hashCode() == Integer.MIN_VALUE ? 0 : Math.abs(id.hashCode())) % TxnHarness.STATE_PARTITIONS;
-        new StatePartitions(h.stateLog, h.timer).write(partition, id, image).join();
+        h.directState().write(partition, id, image).join();
     }
 }

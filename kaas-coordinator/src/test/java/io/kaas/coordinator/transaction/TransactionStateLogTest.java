@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -106,7 +107,7 @@ class TransactionStateLogTest extends TxnTestSupport {
         h.reopenBackends();
         String id = "misplaced";
         int wrong = (partitionOf(id) + 1) % TxnHarness.STATE_PARTITIONS;
-        new StatePartitions(h.stateLog, h.timer).write(wrong, id, sample().withState(TransactionState.EMPTY, 1)).join();
+        h.directState().write(wrong, id, sample().withState(TransactionState.EMPTY, 1)).join();
         try (LogCapture logs = new LogCapture(TransactionCoordinator.class)) {
             h.start();
             assertThat(logs.messages(Level.ERROR)).anySatisfy(m -> assertThat(m).contains("misplaced")
@@ -141,13 +142,46 @@ class TransactionStateLogTest extends TxnTestSupport {
     }
 
     @Test
-    void aCoordinatorThatNeverSawTheTopicDoesNotCreateIt() throws Exception {
+    void anIdOfAPartitionNotHandedOverAnswersNotCoordinatorAndTheTopicIsNotCreated() throws Exception {
         h.reopenBackends();
         h.stateLog.exists = false;
         h.start();
+        assertThat(init("first").errorCode()).isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(c().coordinatorError("first")).isEqualTo(Errors.NOT_COORDINATOR);
         assertThat(h.stateLog.exists).isFalse();
+        int partition = partitionOf("first");
+        c().onPartitionGained(partition, h.stateLog.partition(partition), 0);
         initOk("first");
-        assertThat(h.stateLog.exists).isTrue();
+    }
+
+    @Test
+    void anIdWhosePartitionIsLostAnswersNotCoordinatorAndItsNextOwnerLoadsIt() throws Exception {
+        TransactionCoordinator.InitResult first = initOk("moving");
+        int partition = partitionOf("moving");
+        try (LogCapture logs = new LogCapture(TransactionCoordinator.class)) {
+            c().onPartitionLost(partition);
+            assertThat(logs.messages(Level.INFO)).anySatisfy(m -> assertThat(m)
+                    .contains("Gave up __transaction_state-" + partition).contains("1 transactional ids dropped"));
+        }
+        assertThat(init("moving").errorCode()).isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(c().describe("moving")).isEmpty();
+        assertThat(c().list(java.util.Set.of(), java.util.Set.of(), -1)).isEmpty();
+        c().onPartitionGained(partition, h.stateLog.partition(partition), 1);
+        assertThat(initOk("moving")).isEqualTo(new TransactionCoordinator.InitResult(Errors.NONE, first.producerId(),
+                (short) 1));
+    }
+
+    @Test
+    void aWriteInFlightWhenThePartitionIsLostAnswersNotCoordinator() throws Exception {
+        initOk("racing");
+        int partition = partitionOf("racing");
+        CompletableFuture<Void> gate = new CompletableFuture<>();
+        h.stateLog.gate = gate;
+        CompletableFuture<TransactionCoordinator.InitResult> again = c().initProducerId("racing", 60_000, -1,
+                (short) -1, false, false);
+        c().onPartitionLost(partition);
+        gate.complete(null);
+        assertThat(get(again).errorCode()).isEqualTo(Errors.NOT_COORDINATOR);
     }
 
     private static int partitionOf(String id) {

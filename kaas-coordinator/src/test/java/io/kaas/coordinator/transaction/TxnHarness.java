@@ -17,6 +17,8 @@ import io.kaas.cluster.files.FileClusterStoreProvider;
 import io.kaas.coordinator.CoordinatorContext;
 import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.coordinator.group.GroupCoordinatorConfig;
+import io.kaas.coordinator.group.EngineOffsets;
+import io.kaas.coordinator.internal.OwnedPartitions;
 import io.kaas.engine.segments.SegmentEngineProvider;
 import io.kaas.records.BatchBuilder;
 import io.kaas.api.storage.KafkaStorageException;
@@ -69,18 +71,36 @@ final class TxnHarness implements AutoCloseable {
                 Clock.systemUTC()));
         store = new FileClusterStoreProvider().open(new ClusterStoreContext(dir.resolve("meta"), PluginConfig.empty(), 1));
         groups = new GroupCoordinator(store, new GroupCoordinatorConfig(6000, 1_800_000, 0, Integer.MAX_VALUE,
-                604_800_000L, 600_000, 4096), timer);
+                604_800_000L, 600_000, 4096), timer, EngineOffsets.on(engine));
         groups.start();
+        EngineOffsets.on(engine).gainAll(groups);
         markers = new EngineMarkerWriter(engine, store);
         stateLog = new EngineStateLog(engine);
     }
 
-    /** Creates and starts the coordinator. */
+    /**
+     * Creates and starts the coordinator, and hands it every partition of the state log if the log exists (as the
+     * broker does when it owns them).
+     */
     TransactionCoordinator start() throws IOException {
         coordinator = TransactionCoordinator.create(new CoordinatorContext(store, timer), config, stateLog, markers, new ProducerIds(store), groups,
                 startWaitMs, cleanupMinRecords);
         coordinator.start();
+        if (stateLog.exists()) {
+            for (int p = 0; p < STATE_PARTITIONS; p++) {
+                coordinator.onPartitionGained(p, stateLog.partition(p), 0);
+            }
+        }
         return coordinator;
+    }
+
+    /** Writes to the state log as the coordinator does, bypassing it (every partition owned at epoch 0). */
+    StatePartitions directState() throws IOException {
+        OwnedPartitions owned = new OwnedPartitions(TransactionCoordinator.TOPIC, () -> STATE_PARTITIONS);
+        for (int p = 0; p < STATE_PARTITIONS; p++) {
+            owned.loading(p, stateLog.partition(p), 0);
+        }
+        return new StatePartitions(owned, STATE_PARTITIONS, timer);
     }
 
     /** Closes the coordinator and the backends, opens them again and starts a new coordinator. */
@@ -155,8 +175,7 @@ final class TxnHarness implements AutoCloseable {
             return STATE_PARTITIONS;
         }
 
-        @Override
-        public PartitionLog partition(int index) throws IOException {
+        PartitionLog partition(int index) throws IOException {
             exists = true;
             PartitionLog real = engine.openPartition(new PartitionKey(TransactionCoordinator.TOPIC, STATE_TOPIC_ID,
                     index), LogConfig.defaults());
@@ -185,8 +204,7 @@ final class TxnHarness implements AutoCloseable {
             }
         }
 
-        @Override
-        public boolean exists() {
+        boolean exists() {
             return exists;
         }
     }

@@ -100,7 +100,7 @@ public final class ServerSslContextFactory {
         return context;
     }
 
-    private static void checkProtocol(String protocol) {
+    static void checkProtocol(String protocol) {
         try {
             SSLContext.getInstance(protocol);
         } catch (NoSuchAlgorithmException e) {
@@ -108,7 +108,7 @@ public final class ServerSslContextFactory {
         }
     }
 
-    private static List<String> protocols(List<String> wanted) {
+    static List<String> protocols(List<String> wanted) {
         Set<String> supported;
         try {
             supported = Set.of(SSLContext.getDefault().getSupportedSSLParameters().getProtocols());
@@ -220,7 +220,7 @@ public final class ServerSslContextFactory {
         }
     }
 
-    private static void trustStore(Values v, SslContextBuilder builder) {
+    static void trustStore(Values v, SslContextBuilder builder) {
         String type = v.get(SslKeys.TRUSTSTORE_TYPE, SslKeys.DEFAULT_STORE_TYPE).toUpperCase(Locale.ROOT);
         String location = v.get(SslKeys.TRUSTSTORE_LOCATION);
         String password = v.get(SslKeys.TRUSTSTORE_PASSWORD);
@@ -273,7 +273,7 @@ public final class ServerSslContextFactory {
         }
     }
 
-    private static KeyStore load(String typeKey, String locationKey, String passwordKey, String type, String location,
+    static KeyStore load(String typeKey, String locationKey, String passwordKey, String type, String location,
                                  String password) {
         KeyStore store;
         try {
@@ -298,7 +298,7 @@ public final class ServerSslContextFactory {
         }
     }
 
-    private static String readText(String key, String location) {
+    static String readText(String key, String location) {
         try {
             return Files.readString(Path.of(location), StandardCharsets.US_ASCII);
         } catch (NoSuchFileException e) {
@@ -329,11 +329,11 @@ public final class ServerSslContextFactory {
         }
     }
 
-    private static InputStream stream(String text) {
+    static InputStream stream(String text) {
         return new ByteArrayInputStream(text.getBytes(StandardCharsets.US_ASCII));
     }
 
-    private static String rootMessage(Throwable t) {
+    static String rootMessage(Throwable t) {
         Throwable root = t;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
@@ -342,7 +342,7 @@ public final class ServerSslContextFactory {
     }
 
     /** The listener's values, blank treated as absent (Kafka's empty default of a password). */
-    private record Values(Map<String, String> map) {
+    record Values(Map<String, String> map) {
         String get(String key) {
             String v = map.get(key);
             return v == null || v.isBlank() ? null : v.trim();

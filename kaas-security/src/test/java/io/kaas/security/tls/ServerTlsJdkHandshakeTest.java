@@ -166,6 +166,57 @@ class ServerTlsJdkHandshakeTest {
             .satisfies(e -> assertThat(e.getMessage()).doesNotContain("wrong"));
     }
 
+    /** The inter-broker client's context: Kafka keys, the server's certificate checked, its own offered. */
+    private static Map<String, String> clientKeys() {
+        Map<String, String> ssl = new HashMap<>();
+        ssl.put(SslKeys.TRUSTSTORE_TYPE, "PEM");
+        ssl.put(SslKeys.TRUSTSTORE_LOCATION, serverCrt.toString());
+        ssl.put(SslKeys.KEYSTORE_TYPE, "PKCS12");
+        ssl.put(SslKeys.KEYSTORE_LOCATION, clientP12.toString());
+        ssl.put(SslKeys.KEYSTORE_PASSWORD, PW);
+        return ssl;
+    }
+
+    @Test
+    void theInterBrokerClientContextTrustsItsTrustStoreOffersItsKeyStoreAndChecksTheHost() throws Exception {
+        Map<String, String> ssl = serverKeys();
+        ssl.put(SslKeys.CLIENT_AUTH, "required");
+        ServerTls tls = ServerTls.create("INTERNAL", ssl);
+        SSLEngine server = serverEngine(tls);
+        handshake(ClientSslContextFactory.build(clientKeys()).newEngine(ByteBufAllocator.DEFAULT, "localhost", 9093),
+            server);
+        assertThat(tls.principal(server.getSession())).isEqualTo(new KafkaPrincipal("User", "alice"));
+
+        // Kafka's default ssl.endpoint.identification.algorithm=https: the certificate names localhost, not this host.
+        assertThatThrownBy(() -> handshake(ClientSslContextFactory.build(clientKeys())
+            .newEngine(ByteBufAllocator.DEFAULT, "broker2.example", 9093), serverEngine(tls)))
+            .isInstanceOf(SSLException.class);
+        Map<String, String> noHostCheck = clientKeys();
+        noHostCheck.put(ClientSslContextFactory.ENDPOINT_IDENTIFICATION_ALGORITHM, "");
+        SSLEngine other = serverEngine(tls);
+        handshake(ClientSslContextFactory.build(noHostCheck).newEngine(ByteBufAllocator.DEFAULT, "broker2.example",
+            9093), other);
+        assertThat(tls.principal(other.getSession())).isEqualTo(new KafkaPrincipal("User", "alice"));
+    }
+
+    @Test
+    void badInterBrokerClientKeysNameTheKey() {
+        Map<String, String> missing = clientKeys();
+        missing.put(SslKeys.TRUSTSTORE_TYPE, "PKCS12");
+        missing.put(SslKeys.TRUSTSTORE_LOCATION, dir.resolve("no-such.p12").toString());
+        missing.put(SslKeys.TRUSTSTORE_PASSWORD, PW);
+        assertThatThrownBy(() -> ClientSslContextFactory.build(missing)).isInstanceOf(TlsConfigException.class)
+            .satisfies(e -> assertThat(((TlsConfigException) e).key()).isEqualTo(SslKeys.TRUSTSTORE_LOCATION));
+        Map<String, String> noPassword = clientKeys();
+        noPassword.remove(SslKeys.KEYSTORE_PASSWORD);
+        assertThatThrownBy(() -> ClientSslContextFactory.build(noPassword)).isInstanceOf(TlsConfigException.class)
+            .satisfies(e -> assertThat(((TlsConfigException) e).key()).isEqualTo(SslKeys.KEYSTORE_PASSWORD));
+        Map<String, String> wrongPassword = clientKeys();
+        wrongPassword.put(SslKeys.KEYSTORE_PASSWORD, "not-the-password");
+        assertThatThrownBy(() -> ClientSslContextFactory.build(wrongPassword)).isInstanceOf(TlsConfigException.class)
+            .satisfies(e -> assertThat(e.getMessage()).doesNotContain("not-the-password"));
+    }
+
     private static SSLEngine serverEngine(ServerTls tls) {
         SslHandler handler = tls.newHandler(ByteBufAllocator.DEFAULT);
         return handler.engine();

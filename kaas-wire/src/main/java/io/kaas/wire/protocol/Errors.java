@@ -14,6 +14,7 @@ public final class Errors {
     public static final short NOT_LEADER_OR_FOLLOWER = 6;
     public static final short MESSAGE_TOO_LARGE = 10;
     public static final short OFFSET_METADATA_TOO_LARGE = 12;
+    public static final short NETWORK_EXCEPTION = 13;
     public static final short COORDINATOR_LOAD_IN_PROGRESS = 14;
     public static final short COORDINATOR_NOT_AVAILABLE = 15;
     public static final short NOT_COORDINATOR = 16;

@@ -6,7 +6,10 @@ import io.kaas.broker.BrokerContext;
 import io.kaas.broker.BrokerEndpoint;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
-import io.kaas.broker.transaction.TransactionStateTopic;
+import io.kaas.api.cluster.PartitionLeader;
+import io.kaas.api.cluster.RegisteredEndpoint;
+import io.kaas.broker.cluster.ClusterView;
+import io.kaas.broker.coordinator.CoordinatorTopic;
 import io.kaas.wire.message.FindCoordinatorRequestData;
 import io.kaas.wire.message.FindCoordinatorResponseData.Coordinator;
 import io.kaas.wire.message.FindCoordinatorResponseData;
@@ -14,15 +17,18 @@ import io.kaas.wire.protocol.Errors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * FindCoordinator v0-6, single key (v0-3) and batched (v4+). Group keys: this broker. Transaction keys: the broker
- * leading the key's partition of {@code __transaction_state}, this one; the topic is created on the first such
- * request, as Kafka creates it (COORDINATOR_NOT_AVAILABLE if that fails, logged). Share keys (v6) and unknown key
- * types: INVALID_REQUEST.
+ * FindCoordinator v0-6, single key (v0-3) and batched (v4+). A group key lives on partition
+ * {@code abs(key.hashCode()) % partitions} of {@code __consumer_offsets}, a transactional id on that of
+ * {@code __transaction_state}; the coordinator is that partition's leader ({@link ClusterView}), answered with its
+ * endpoint on the listener the request came in on. The topic is created on the first such request, as Kafka creates
+ * it (COORDINATOR_NOT_AVAILABLE if that fails, logged); a partition without a leader yet, or a leader without that
+ * listener, answers COORDINATOR_NOT_AVAILABLE. Share keys (v6) and unknown key types: INVALID_REQUEST.
  */
 public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorRequestData, FindCoordinatorResponseData> {
     static final byte GROUP = 0;
@@ -31,10 +37,15 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
     private static final Logger LOG = LoggerFactory.getLogger(FindCoordinatorHandler.class);
 
     private final BrokerContext ctx;
-    private final TransactionStateTopic transactionState;
+    private final ClusterView cluster;
+    private final CoordinatorTopic offsets;
+    private final CoordinatorTopic transactionState;
 
-    public FindCoordinatorHandler(BrokerContext ctx, TransactionStateTopic transactionState) {
+    public FindCoordinatorHandler(BrokerContext ctx, ClusterView cluster, CoordinatorTopic offsets,
+                                  CoordinatorTopic transactionState) {
         this.ctx = ctx;
+        this.cluster = cluster;
+        this.offsets = offsets;
         this.transactionState = transactionState;
     }
 
@@ -66,21 +77,44 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
             return c.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
                     .setErrorMessage("Transactional Id authorization failed.");
         }
-        if (keyType == TRANSACTION) {
-            try {
-                transactionState.ensureCreated();
-            } catch (IOException e) {
-                LOG.atWarn().addKeyValue("transactionalId", key).setCause(e)
-                        .log("no transaction coordinator for transactional id {}: {}", key, e.getMessage());
-                return c.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE)
-                        .setErrorMessage("The coordinator is not available.");
-            }
+        if (keyType != GROUP && keyType != TRANSACTION) {
+            return c.setErrorCode(Errors.INVALID_REQUEST).setErrorMessage("Unsupported key type " + keyType);
         }
-        if (keyType == GROUP || keyType == TRANSACTION) {
-            BrokerEndpoint endpoint = ctx.advertisedEndpoint(context.listenerName());
-            return c.setErrorCode(Errors.NONE).setErrorMessage(null).setNodeId(ctx.nodeId())
-                    .setHost(endpoint.host()).setPort(endpoint.port());
+        CoordinatorTopic topic = keyType == GROUP ? offsets : transactionState;
+        String what = keyType == GROUP ? "group" : "transactional id";
+        try {
+            topic.ensureCreated();
+        } catch (IOException e) {
+            LOG.atWarn().addKeyValue(keyType == GROUP ? "group" : "transactionalId", key).setCause(e)
+                    .log("no coordinator for {} {}: {}", what, key, e.getMessage());
+            return notAvailable(c);
         }
-        return c.setErrorCode(Errors.INVALID_REQUEST).setErrorMessage("Unsupported key type " + keyType);
+        int partition = topic.partitionFor(key == null ? "" : key);
+        Optional<PartitionLeader> leader = cluster.leader(topic.name(), partition);
+        if (leader.isEmpty() || !leader.get().hasLeader()) {
+            LOG.atDebug().addKeyValue("partition", topic.name() + "-" + partition)
+                    .log("no coordinator for {} {}: {}-{} has no leader", what, key, topic.name(), partition);
+            return notAvailable(c);
+        }
+        int node = leader.get().leader();
+        String listener = context.listenerName();
+        if (node == ctx.nodeId()) {
+            BrokerEndpoint endpoint = ctx.advertisedEndpoint(listener);
+            return c.setErrorCode(Errors.NONE).setErrorMessage(null).setNodeId(node).setHost(endpoint.host())
+                    .setPort(endpoint.port());
+        }
+        Optional<RegisteredEndpoint> endpoint = cluster.endpoint(node, listener);
+        if (endpoint.isEmpty()) {
+            LOG.atWarn().addKeyValue("partition", topic.name() + "-" + partition).addKeyValue("listener", listener)
+                    .log("no coordinator for {} {}: broker {}, the leader of {}-{}, has no live endpoint on listener {}",
+                            what, key, node, topic.name(), partition, listener);
+            return notAvailable(c);
+        }
+        return c.setErrorCode(Errors.NONE).setErrorMessage(null).setNodeId(node).setHost(endpoint.get().host())
+                .setPort(endpoint.get().port());
+    }
+
+    private static Coordinator notAvailable(Coordinator c) {
+        return c.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE).setErrorMessage("The coordinator is not available.");
     }
 }

@@ -4,7 +4,8 @@ import io.kaas.broker.BrokerContext;
 import io.kaas.broker.request.ApiContracts;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.request.ServedApi;
-import io.kaas.broker.transaction.TransactionStateTopic;
+import io.kaas.broker.cluster.ClusterView;
+import io.kaas.broker.coordinator.CoordinatorTopic;
 import io.kaas.coordinator.group.GroupCoordinator;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -20,10 +21,11 @@ public final class GroupHandlers {
      * the Java client accept {@code group.protocol=consumer} and franz-go switch to KIP-848 (ApiVersions also
      * finalizes {@code group.version} 1, as Kafka 4.x).
      */
-    public static List<ServedApi<?, ?>> create(BrokerContext ctx, GroupCoordinator coordinator,
-                                               TransactionStateTopic transactionState) {
+    public static List<ServedApi<?, ?>> create(BrokerContext ctx, GroupCoordinator coordinator, ClusterView cluster,
+                                               CoordinatorTopic offsets, CoordinatorTopic transactionState) {
         return List.of(
-                ServedApi.of(ApiContracts.FIND_COORDINATOR, new FindCoordinatorHandler(ctx, transactionState)),
+                ServedApi.of(ApiContracts.FIND_COORDINATOR,
+                        new FindCoordinatorHandler(ctx, cluster, offsets, transactionState)),
                 ServedApi.of(ApiContracts.JOIN_GROUP, new JoinGroupHandler(coordinator)),
                 ServedApi.of(ApiContracts.SYNC_GROUP, new SyncGroupHandler(coordinator)),
                 ServedApi.of(ApiContracts.HEARTBEAT, new HeartbeatHandler(coordinator)),

@@ -68,6 +68,9 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
         Map<String, List<Integer>> negative = removeNegative(asked);
         OffsetManager.FetchResult result = coordinator.offsets().fetch(request.groupId(), asked,
                 version >= 7 && request.requireStable());
+        if (result.errorCode() != Errors.NONE) {
+            return CompletableFuture.completedFuture(groupError(response, version, request.topics(), result.errorCode()));
+        }
         Map<String, OffsetFetchResponseTopic> topics = new LinkedHashMap<>();
         for (OffsetManager.Fetched f : describable(context, asked, result)) {
             CommittedOffset o = f.offset();
@@ -95,6 +98,29 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
         return CompletableFuture.completedFuture(response);
     }
 
+    /**
+     * A group-level error (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, ...) as Kafka answers it: v2+ in the top-level
+     * error code and no topics; v0-1, which have none, on every partition asked for.
+     */
+    private static OffsetFetchResponseData groupError(OffsetFetchResponseData response, short version,
+                                                      List<OffsetFetchRequestTopic> asked, short error) {
+        if (version >= 2) {
+            return response.setErrorCode(error);
+        }
+        List<OffsetFetchResponseTopic> topics = new ArrayList<>();
+        if (asked != null) {
+            for (OffsetFetchRequestTopic t : asked) {
+                OffsetFetchResponseTopic topic = new OffsetFetchResponseTopic().setName(t.name());
+                for (int p : t.partitionIndexes()) {
+                    topic.partitions().add(new OffsetFetchResponsePartition().setPartitionIndex(p).setCommittedOffset(-1)
+                            .setCommittedLeaderEpoch(-1).setMetadata("").setErrorCode(error));
+                }
+                topics.add(topic);
+            }
+        }
+        return response.setTopics(topics);
+    }
+
     private OffsetFetchResponseGroup fetchGroup(RequestContext context, OffsetFetchRequestData request,
                                                 OffsetFetchRequestGroup g) {
         Map<String, List<Integer>> asked = null;
@@ -107,6 +133,9 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
         Map<String, List<Integer>> denied = removeUndescribable(context, asked);
         Map<String, List<Integer>> negative = removeNegative(asked);
         OffsetManager.FetchResult result = coordinator.offsets().fetch(g.groupId(), asked, request.requireStable());
+        if (result.errorCode() != Errors.NONE) {
+            return new OffsetFetchResponseGroup().setGroupId(g.groupId()).setErrorCode(result.errorCode());
+        }
         Map<String, OffsetFetchResponseTopics> topics = new LinkedHashMap<>();
         for (OffsetManager.Fetched f : describable(context, asked, result)) {
             CommittedOffset o = f.offset();

@@ -94,7 +94,8 @@ public final class AddPartitionsToTxnHandler
             for (int p : topic.partitions()) {
                 if (writable != null && !writable.contains(topic.name())) {
                     refused.put(new Key(topic.name(), p), Errors.TOPIC_AUTHORIZATION_FAILED);
-                } else if (p < 0 || topics.log(topic.name(), p) == null) {
+                } else if (p < 0 || topics.topic(topic.name()).map(known -> p >= known.partitionCount()).orElse(true)) {
+                    // as Kafka: the partition must exist in the cluster's metadata (its writer may be another broker)
                     refused.put(new Key(topic.name(), p), Errors.UNKNOWN_TOPIC_OR_PARTITION);
                 }
             }

@@ -42,6 +42,11 @@ public final class DescribeTransactionsHandler
                 states.add(state.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED));
                 continue;
             }
+            short notHere = TxnErrors.isValidId(id) ? coordinator.coordinatorError(id) : Errors.NONE;
+            if (notHere != Errors.NONE) {
+                states.add(state.setErrorCode(notHere)); // NOT_COORDINATOR: the client asks the id's coordinator
+                continue;
+            }
             Optional<TransactionCoordinator.Description> found = TxnErrors.isValidId(id) ? coordinator.describe(id)
                     : Optional.empty();
             if (found.isEmpty()) {

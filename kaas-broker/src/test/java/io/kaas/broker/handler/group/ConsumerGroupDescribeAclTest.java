@@ -37,6 +37,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import io.kaas.api.storage.EngineContext;
+import io.kaas.api.storage.LogConfig;
+import io.kaas.api.storage.PartitionKey;
+import io.kaas.api.storage.StorageEngine;
+import io.kaas.api.storage.StorageEngineProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,6 +61,7 @@ class ConsumerGroupDescribeAclTest {
     private final AtomicReference<Predicate<Action>> rules = new AtomicReference<>(a -> true);
     private ScheduledExecutorService scheduler;
     private ClusterStateStore store;
+    private StorageEngine engine;
     private GroupCoordinator coordinator;
     private HandlerRegistry registry;
 
@@ -67,9 +73,14 @@ class ConsumerGroupDescribeAclTest {
         store = files.open(new ClusterStoreContext(dir, PluginConfig.empty(), 1));
         store.createTopic(new TopicRecord("open", UUID.randomUUID(), 2, Map.of()));
         store.createTopic(new TopicRecord("secret", UUID.randomUUID(), 1, Map.of()));
+        engine = ServiceLoader.load(StorageEngineProvider.class).stream().map(ServiceLoader.Provider::get)
+                .filter(p -> p.name().equals("segments")).findFirst().orElseThrow()
+                .open(new EngineContext(dir.resolve("data"), PluginConfig.empty(), 1, Clock.systemUTC()));
         coordinator = new GroupCoordinator(store, GroupCoordinatorConfig.defaults(),
-                CoordinatorTimer.of(scheduler, Clock.systemUTC()));
+                CoordinatorTimer.of(scheduler, Clock.systemUTC()), () -> 1);
         coordinator.start();
+        coordinator.onPartitionGained(0, engine.openPartition(new PartitionKey(GroupCoordinator.OFFSETS_TOPIC,
+                UUID.randomUUID(), 0), LogConfig.defaults()), 0);
         registry = HandlerRegistry.of(TestGates.allowing(a -> rules.get().test(a)), List.of(
                 ServedApi.of(ApiContracts.CONSUMER_GROUP_HEARTBEAT, new ConsumerGroupHeartbeatHandler(coordinator)),
                 ServedApi.of(ApiContracts.CONSUMER_GROUP_DESCRIBE, new ConsumerGroupDescribeHandler(coordinator))));
@@ -78,6 +89,7 @@ class ConsumerGroupDescribeAclTest {
     @AfterEach
     void tearDown() throws Exception {
         coordinator.close();
+        engine.close();
         store.close();
         scheduler.shutdownNow();
         scheduler.awaitTermination(5, TimeUnit.SECONDS);

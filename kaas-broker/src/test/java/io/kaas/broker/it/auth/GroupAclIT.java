@@ -14,6 +14,8 @@ import io.kaas.wire.message.DeleteGroupsRequestData;
 import io.kaas.wire.message.DeleteGroupsResponseData;
 import io.kaas.wire.message.DescribeGroupsRequestData;
 import io.kaas.wire.message.DescribeGroupsResponseData;
+import io.kaas.wire.message.FindCoordinatorRequestData;
+import io.kaas.wire.message.FindCoordinatorResponseData;
 import io.kaas.wire.message.HeartbeatRequestData;
 import io.kaas.wire.message.HeartbeatResponseData;
 import io.kaas.wire.message.LeaveGroupRequestData;
@@ -229,6 +231,7 @@ class GroupAclIT {
     void eachGroupApiAnswersGroupAuthorizationFailedForAGroupItMayNotUse() throws Exception {
         try (TestBroker broker = start(TOPICS_AND_CLUSTER + "allow * DESCRIBE group:seen\n");
              RawClient raw = new RawClient(broker.port())) {
+            findCoordinator(raw, "seen");
             HeartbeatResponseData heartbeat = call(raw, ApiMessageType.HEARTBEAT, 4,
                     new HeartbeatRequestData().setGroupId("seen").setMemberId("m").setGenerationId(1));
             assertThat(heartbeat.errorCode()).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED);
@@ -307,6 +310,7 @@ class GroupAclIT {
                 allow * READ group:g
                 """); RawClient raw = new RawClient(broker.port())) {
             createTopic(broker, "open");
+            findCoordinator(raw, "g");
             ConsumerGroupHeartbeatResponseData denied = call(raw, ApiMessageType.CONSUMER_GROUP_HEARTBEAT, 1,
                     heartbeat("g", List.of("open", "closed")));
             assertThat(denied.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED);
@@ -328,6 +332,7 @@ class GroupAclIT {
                 """); RawClient raw = new RawClient(broker.port())) {
             createTopic(broker, "orders");
             createTopic(broker, "orders-hidden");
+            findCoordinator(raw, "g");
             ConsumerGroupHeartbeatResponseData joined = call(raw, ApiMessageType.CONSUMER_GROUP_HEARTBEAT, 1,
                     new ConsumerGroupHeartbeatRequestData().setGroupId("g").setMemberId(java.util.UUID.randomUUID().toString())
                             .setMemberEpoch(0).setRebalanceTimeoutMs(30_000).setSubscribedTopicRegex("orders.*")
@@ -401,6 +406,13 @@ class GroupAclIT {
     }
 
     /** A broker under {@code authorizer=acl} with {@code rules}, on this test's data directory (kept across starts). */
+    /** FindCoordinator for {@code group}, as a client asks first: it creates {@code __consumer_offsets}. */
+    private static void findCoordinator(RawClient raw, String group) throws IOException {
+        FindCoordinatorResponseData found = call(raw, ApiMessageType.FIND_COORDINATOR, 4,
+                new FindCoordinatorRequestData().setKeyType((byte) 0).setCoordinatorKeys(List.of(group)));
+        assertThat(found.coordinators().get(0).errorCode()).isEqualTo(Errors.NONE);
+    }
+
     private TestBroker start(String rules) throws IOException {
         return TestBroker.builder(dir).pluginsDir(dir.resolve("no-plugins")).acl(rules).start();
     }

@@ -25,7 +25,8 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
     public static ZooKeeperEnsemble start(Path dir, int servers) throws Exception {
         List<InstanceSpec> specs = new ArrayList<>();
         for (int i = 1; i <= servers; i++) {
-            specs.add(new InstanceSpec(dir.resolve("zk-" + i).toFile(), InstanceSpec.getRandomPort(),
+            // the server's myid file is written into its data directory, which must exist
+            specs.add(new InstanceSpec(java.nio.file.Files.createDirectories(dir.resolve("zk-" + i)).toFile(), InstanceSpec.getRandomPort(),
                     InstanceSpec.getRandomPort(), InstanceSpec.getRandomPort(), true, i, 2000, 0,
                     Map.of("admin.enableServer", "false"), "127.0.0.1"));
         }

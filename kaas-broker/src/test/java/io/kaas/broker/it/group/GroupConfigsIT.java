@@ -10,6 +10,8 @@ import io.kaas.wire.message.AlterConfigsResponseData;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.ConsumerGroupHeartbeatRequestData;
 import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
+import io.kaas.wire.message.FindCoordinatorRequestData;
+import io.kaas.wire.message.FindCoordinatorResponseData;
 import io.kaas.wire.message.IncrementalAlterConfigsRequestData;
 import io.kaas.wire.message.IncrementalAlterConfigsResponseData;
 import io.kaas.wire.message.ListConfigResourcesRequestData;
@@ -208,6 +210,10 @@ class GroupConfigsIT {
                 assertThat(describe(again, "fast").get(HEARTBEAT).value()).isEqualTo("200");
 
                 try (RawClient raw = new RawClient(restarted.port())) {
+                    FindCoordinatorResponseData found = call(raw, ApiMessageType.FIND_COORDINATOR, 4,
+                            new FindCoordinatorRequestData().setKeyType((byte) 0).setCoordinatorKeys(List.of("fast", "plain")));
+                    assertThat(found.coordinators()).as("as a client asks first").allSatisfy(c ->
+                            assertThat(c.errorCode()).isEqualTo(Errors.NONE));
                     ConsumerGroupHeartbeatResponseData fast = call(raw, ApiMessageType.CONSUMER_GROUP_HEARTBEAT, 0, join("fast"));
                     assertThat(fast.errorCode()).isEqualTo(Errors.NONE);
                     assertThat(fast.heartbeatIntervalMs()).isEqualTo(200);

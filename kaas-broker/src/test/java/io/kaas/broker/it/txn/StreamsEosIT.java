@@ -35,7 +35,6 @@ import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.Stores;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,14 +72,11 @@ class StreamsEosIT {
     }
 
     /**
-     * At least once, the broker restarted cleanly once the first half is processed and committed: Kafka keeps the
-     * group's membership across the restart, so the member's next commit succeeds and nothing is processed twice.
+     * At least once, the broker restarted cleanly once the first half is processed and committed: the group's
+     * membership is kept across the restart (its GroupMetadata record in {@code __consumer_offsets}, as Kafka), so
+     * the member's next commit succeeds and nothing is processed twice.
      */
     @Test
-    @Disabled("kaas: classic group membership is not kept across a broker restart (generation back to 1, members "
-            + "gone), so the Streams member processes the input that arrives before its next heartbeat, cannot commit "
-            + "it (UNKNOWN_MEMBER_ID), loses its tasks and processes it again: counts 13..36 instead of 13..24 (Kafka "
-            + "4.1.1 keeps the membership and passes)")
     void atLeastOnceCountsExactlyAcrossAnIdleBrokerRestart() throws Exception {
         countAcrossABrokerRestart(StreamsConfig.AT_LEAST_ONCE, "clean");
     }

@@ -26,7 +26,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -124,9 +123,10 @@ final class Json {
 
     private static Map<String, String> strings(JsonNode node) {
         Map<String, String> out = new TreeMap<>();
-        Iterator<Map.Entry<String, JsonNode>> it = node.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> e = it.next();
+        if (!node.isObject()) {
+            throw new IllegalArgumentException("not an object of strings");
+        }
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
             if (!e.getValue().isTextual()) {
                 throw new IllegalArgumentException("'" + e.getKey() + "' is not a string");
             }
@@ -292,9 +292,7 @@ final class Json {
 
     static Map<String, ScramCredentialRecord> scram(String user, byte[] data) {
         Map<String, ScramCredentialRecord> out = new TreeMap<>();
-        Iterator<Map.Entry<String, JsonNode>> it = field(read(data), "credentials").fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : field(read(data), "credentials").properties()) {
             JsonNode c = e.getValue();
             out.put(e.getKey(), new ScramCredentialRecord(new ScramCredentialRef(user, e.getKey()),
                     B64D.decode(text(c, "salt")), B64D.decode(text(c, "stored_key")), B64D.decode(text(c, "server_key")),

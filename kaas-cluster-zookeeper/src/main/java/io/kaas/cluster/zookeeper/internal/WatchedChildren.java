@@ -1,6 +1,5 @@
 package io.kaas.cluster.zookeeper.internal;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -103,7 +102,7 @@ final class WatchedChildren<T> {
         boolean changed = false;
         lock.lock();
         try {
-            List<String> children = client.getChildren().forPath(dir);
+            Set<String> children = new java.util.HashSet<>(client.getChildren().forPath(dir));
             for (String child : children) {
                 changed |= load(child);
             }

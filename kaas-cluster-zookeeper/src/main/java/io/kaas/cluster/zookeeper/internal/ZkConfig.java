@@ -43,8 +43,13 @@ final class ZkConfig {
             SSL_TRUSTSTORE_TYPE, SSL_PROTOCOL, SSL_ENABLED_PROTOCOLS, SSL_CIPHER_SUITES, SSL_ENDPOINT_IDENTIFICATION,
             SSL_CRL_ENABLE, SSL_OCSP_ENABLE)));
 
-    /** Kafka's default session timeout. */
-    static final int DEFAULT_SESSION_TIMEOUT_MS = 18_000;
+    /**
+     * kaas's default session timeout: 6 s (Kafka's default before 2.5; Kafka 3.x used 18 s, and Kafka 4 has no
+     * ZooKeeper mode). A partition has one writer and no replica to fail over to, so the session timeout is the
+     * time its partitions have no writer after a broker dies: 6 s keeps failover (expiry, reassignment, recovery)
+     * under 10 s.
+     */
+    static final int DEFAULT_SESSION_TIMEOUT_MS = 6_000;
     static final String NETTY_SOCKET = "org.apache.zookeeper.ClientCnxnSocketNetty";
 
     final ConnectString connect;

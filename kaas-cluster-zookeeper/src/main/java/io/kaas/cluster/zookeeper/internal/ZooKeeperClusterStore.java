@@ -193,8 +193,12 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
             watchAndLoadAll();
             return null;
         });
-        renewLease();
         session.connected();
+        try {
+            renewLeaseAndWait();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         client.getConnectionStateListenable().addListener((c, state) -> connectionStateChanged(state));
         if (!client.getZookeeperClient().isConnected()) {
             session.end(SessionState.SUSPENDED);
@@ -278,24 +282,73 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
 
     // ---- the session and its lease ----
 
-    /** Sends the cheap round trip that renews the lease; an unanswered one leaves the lease to run out. */
-    private void renewLease() {
+    /**
+     * Sends the round trip that renews the lease; an unanswered one leaves the lease to run out. The round trip is a
+     * {@code sync}: the server answers it only once it has applied every change committed before it was sent, and
+     * after it has sent this session the notifications of those changes, which reach the watchers (and queue their
+     * reads on {@link #events}) before the answer's callback runs. The renewal is applied behind those reads and
+     * behind the listener calls they make ({@link #listenerThread}), so a lease renewed from a round trip sent at time
+     * t is only ever held by a broker that has seen every assignment change committed before t: a broker can act on
+     * an assignment the controller replaced at time c at most until c + the lease (the controller's hand-over waits
+     * that long before it names the next writer).
+     *
+     * @return completes once the renewal is applied or known to have failed
+     */
+    private java.util.concurrent.CompletableFuture<Void> renewLease() {
+        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
         if (closed) {
-            return;
+            done.complete(null);
+            return done;
         }
         long gen = session.generation();
         try {
             ZooKeeper zk = zooKeeper();
             if (zk.getSessionId() != knownSessionId) {
-                return;
+                done.complete(null);
+                return done;
             }
             long sent = System.nanoTime();
-            zk.exists("/", false);
-            session.renewed(gen, sent, zk.getSessionTimeout());
+            zk.sync("/", (rc, path, ctx) -> {
+                if (rc != KeeperException.Code.OK.intValue()) {
+                    LOG.debug("Lease renewal of broker {} got no answer from ZooKeeper: {}", brokerId,
+                            KeeperException.Code.get(rc));
+                    done.complete(null);
+                    return;
+                }
+                int negotiated = zk.getSessionTimeout();
+                try {
+                    events.execute(() -> afterListenerCalls(() -> {
+                        session.renewed(gen, sent, negotiated);
+                        done.complete(null);
+                    }, done));
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    done.complete(null);
+                }
+            }, null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            done.complete(null);
         } catch (Exception e) {
             LOG.debug("Lease renewal of broker {} got no answer from ZooKeeper: {}", brokerId, e.toString());
+            done.complete(null);
+        }
+        return done;
+    }
+
+    private void afterListenerCalls(Runnable task, java.util.concurrent.CompletableFuture<Void> done) {
+        try {
+            listenerThread.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            done.complete(null);
+        }
+    }
+
+    /** Renews the lease and waits (at most the connection timeout) for the renewal to be applied. */
+    private void renewLeaseAndWait() throws InterruptedException {
+        try {
+            renewLease().get(config.connectionTimeoutMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.debug("Lease renewal of broker {} not applied in time: {}", brokerId, e.toString());
         }
     }
 

@@ -63,10 +63,10 @@ class ZkConfigTest {
     }
 
     @Test
-    void timeoutsDefaultAsInKafka() {
+    void timeoutsDefaultToSixSeconds() {
         ZkConfig c = config(Map.of("zookeeper.connect", "zk1:2181"));
-        assertThat(c.sessionTimeoutMs).isEqualTo(18_000);
-        assertThat(c.connectionTimeoutMs).isEqualTo(18_000);
+        assertThat(c.sessionTimeoutMs).isEqualTo(6_000);
+        assertThat(c.connectionTimeoutMs).isEqualTo(6_000);
         assertThat(c.setAcl).isFalse();
         assertThat(c.tls).isFalse();
         ZkConfig set = config(Map.of("zookeeper.connect", "zk1:2181", "zookeeper.session.timeout.ms", "9000"));

@@ -88,6 +88,7 @@ class ZooKeeperTlsTest {
         server.put("ssl.trustStore.password", PASSWORD);
         InstanceSpec spec = new InstanceSpec(dir.resolve("zk").toFile(), -1, -1, -1, true, 1, 100, 0, server, "127.0.0.1");
         try (TestingServer zk = new TestingServer(spec, true)) {
+            assertThat(zk.getPort()).as("the plaintext port, which the store does not use").isPositive();
             String connect = "127.0.0.1:" + securePort + "/kaas-tls";
             Map<String, String> tls = new HashMap<>(Map.of("zookeeper.connect", connect,
                     "zookeeper.session.timeout.ms", "4000", "zookeeper.connection.timeout.ms", "4000",

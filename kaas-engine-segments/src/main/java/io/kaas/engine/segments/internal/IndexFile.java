@@ -47,10 +47,6 @@ abstract class IndexFile implements Closeable {
         }
     }
 
-    /** Whether changes stay in memory (an earlier epoch's index). */
-    final boolean readOnly() {
-        return readOnly;
-    }
 
     /** The whole file, flipped for reading, or null if its size is not a whole number of entries. */
     final ByteBuffer readWhole() throws IOException {

@@ -392,14 +392,22 @@ final class PartitionDirectory {
     }
 
     /**
-     * The metadata files (and their temporary files) of earlier epochs than this one: superseded once this epoch's
-     * are written.
+     * What earlier epochs left that this epoch's writer no longer needs once its own metadata files are written: their
+     * metadata files (and temporary files), and their segment files that do not count under {@code history} (a fenced
+     * writer's late roll).
      */
-    List<Path> supersededMetadataFiles() throws IOException {
+    List<Path> supersededFiles(EpochHistory history) throws IOException {
         List<Path> old = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path p : (Iterable<Path>) files::iterator) {
                 MetadataFile.parse(p.getFileName().toString()).filter(n -> n.epoch() < epoch).ifPresent(n -> old.add(p));
+            }
+        }
+        for (SegmentFile f : segmentFiles()) {
+            if (f.epoch() < epoch && !history.counts(f.epoch(), f.baseOffset())) {
+                old.add(logFile(f));
+                old.add(indexFile(f));
+                old.add(timeIndexFile(f));
             }
         }
         return old;

@@ -97,6 +97,9 @@ public final class SegmentEngine implements StorageEngine {
         int advanced = 0;
         long now = context.clock().millis();
         for (SegmentPartitionLog log : openLogs) {
+            if (log.isClosed()) {
+                continue; // given up (closePartition) since the pass began
+            }
             try {
                 long before = log.offsets().logStartOffset();
                 if (LogRetention.run(log, now) > before) {
@@ -119,6 +122,9 @@ public final class SegmentEngine implements StorageEngine {
         int rewritten = 0;
         long now = context.clock().millis();
         for (SegmentPartitionLog log : openLogs) {
+            if (log.isClosed()) {
+                continue;
+            }
             try {
                 rewritten += LogCleaner.run(log, now, config.cleanerMaxKeysPerPass(), context.producerExpiration());
             } catch (IOException | RuntimeException e) {

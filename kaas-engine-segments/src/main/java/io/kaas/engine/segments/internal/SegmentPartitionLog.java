@@ -80,13 +80,11 @@ public final class SegmentPartitionLog implements PartitionLog {
     private long nextTombstoneExpiryMs;
     /** Marker offset to when compaction may remove it (its data gone); in memory, cleaner thread only. */
     private Map<Long, Long> markerHorizons = Map.of();
-    private final PartitionFence fence;
+    private final FileFence fileFence;
     /** The leader epochs, the last this log's; replaced only at open. */
     private final EpochHistory history;
     /** Bytes of the earlier writer's last segment validated when this log took the partition over (for tests). */
     private long takeoverScannedBytes;
-    /** Whether the fence's "no" has been logged (once, not per pass). */
-    private volatile boolean fencedLogged;
     /** System.nanoTime() when the running fsync started, 0 if none: one slot for the committer, one under the lock. */
     private volatile long committerFsyncStart;
     private volatile long lockedFsyncStart;
@@ -96,7 +94,7 @@ public final class SegmentPartitionLog implements PartitionLog {
                                 PartitionFence fence) {
         this.key = key;
         this.history = history;
-        this.fence = fence;
+        this.fileFence = new FileFence(key, dir.epoch(), fence);
         this.config = config;
         this.dir = dir;
         this.hooks = hooks;
@@ -139,7 +137,7 @@ public final class SegmentPartitionLog implements PartitionLog {
     /**
      * Opens (recovering if needed) the partition's directory under {@code dataDir} as its writer at {@code epoch}.
      * Above the last epoch recorded this is a takeover: the end of the earlier writers' data is found
-     * ({@link LogRecovery#predecessorsEnd}), the epoch history with this epoch starting there is written, then the
+     * ({@link TakeoverScan#predecessorsEnd}), the epoch history with this epoch starting there is written, then the
      * log is recovered, gets a new segment of this epoch, and this epoch's manifest, recovery checkpoint and producer
      * snapshot are written; the earlier epochs' metadata files are deleted then, if the fence allows.
      *
@@ -153,7 +151,7 @@ public final class SegmentPartitionLog implements PartitionLog {
         boolean takeover = epoch > 0 && history.lastEpoch() < epoch;
         long takeoverScanned = 0;
         if (takeover) {
-            LogRecovery.Takeover found = LogRecovery.predecessorsEnd(dir, history);
+            TakeoverScan.Takeover found = TakeoverScan.predecessorsEnd(dir, history);
             long start = found.startOffset();
             takeoverScanned = found.scannedBytes();
             long logStart = dir.readManifest().map(Manifest::logStartOffset).orElse(0L);
@@ -166,13 +164,22 @@ public final class SegmentPartitionLog implements PartitionLog {
         LogRecovery.Result recovered = LogRecovery.recover(dir, history, clock.millis());
         SegmentPartitionLog log = new SegmentPartitionLog(key, config, dir, recovered, resources, hooks, clock, history, fence);
         log.takeoverScannedBytes = takeoverScanned;
-        log.deleteSegmentsBelowLogStart();
-        log.writeManifest();
-        if (!recovered.cleanShutdown()) {
-            log.checkpoints.write(log.state.current().checkpoint()); // recovery fsynced what it validated
-        }
-        if (takeover) {
-            log.writeProducerSnapshot(recovered.logEndOffset());
+        try {
+            log.deleteSegmentsBelowLogStart();
+            log.writeManifest();
+            if (!recovered.cleanShutdown()) {
+                log.checkpoints.write(log.state.current().checkpoint()); // recovery fsynced what it validated
+            }
+            if (takeover) {
+                log.writeProducerSnapshot(recovered.logEndOffset());
+            }
+        } catch (IOException | RuntimeException e) {
+            try {
+                log.close(); // the next open at this epoch recovers it as a restart
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
         }
         if (epoch > 0) {
             log.deleteSupersededFiles();
@@ -210,37 +217,18 @@ public final class SegmentPartitionLog implements PartitionLog {
         return history.trimmedBelow(logStart).entries();
     }
 
-    /**
-     * Asks the fence, right before a deletion or replacement of files of this partition, whether this broker still
-     * writes it at its epoch. The first "no" is logged at INFO; later ones are not.
-     */
+    /** Asks the fence right before a deletion or replacement of this partition's files (see {@link FileFence}). */
     boolean mayChangeFiles(String operation) {
-        if (fence.mayWrite(key, dir.epoch())) {
-            return true;
-        }
-        if (!fencedLogged) {
-            fencedLogged = true;
-            LOG.atInfo().addKeyValue("partition", key).addKeyValue("leaderEpoch", dir.epoch())
-                    .log("Partition {} is fenced at leader epoch {} (another broker writes it): {} skipped, as every "
-                            + "later deletion or replacement of its files by this broker", key, dir.epoch(), operation);
-        }
-        return false;
+        return fileFence.mayChangeFiles(operation);
     }
 
     /**
-     * After this epoch's metadata files are written: deletes the earlier epochs' metadata files and the earlier
-     * epochs' segment files that do not count (a fenced writer's late roll), if the fence allows.
+     * After this epoch's metadata files are written: deletes what earlier epochs left that no longer counts, if the
+     * fence allows ({@link PartitionDirectory#supersededFiles}).
      */
     private void deleteSupersededFiles() {
         try {
-            List<Path> old = new java.util.ArrayList<>(dir.supersededMetadataFiles());
-            for (SegmentFile f : dir.segmentFiles()) {
-                if (f.epoch() < dir.epoch() && !history.counts(f.epoch(), f.baseOffset())) {
-                    old.add(dir.logFile(f));
-                    old.add(dir.indexFile(f));
-                    old.add(dir.timeIndexFile(f));
-                }
-            }
+            List<Path> old = dir.supersededFiles(history);
             if (old.isEmpty() || !mayChangeFiles("deleting the files earlier leader epochs superseded")) {
                 return;
             }
@@ -414,6 +402,11 @@ public final class SegmentPartitionLog implements PartitionLog {
     void replaceClosedSegment(Segment old, Segment fresh) {
         state.replaced(fresh);
         closer.closeLater(old);
+    }
+
+    /** Whether the log was closed (the engine's close, or closePartition). */
+    boolean isClosed() {
+        return closed;
     }
 
     boolean isClosedOrOffline() {

@@ -67,9 +67,14 @@ class SharedVolumeTest {
     }
 
     private SegmentEngine broker(int id, AtomicBoolean owns) throws IOException {
-        SegmentEngine engine = new SegmentEngine(new EngineContext(dataDir,
-                PluginConfig.of(Map.of("deleted.segment.close.delay.ms", "0")), id, CLOCK, ProducerExpiration.KAFKA_DEFAULTS,
-                (key, epoch) -> owns.get()), IoHooks.NONE);
+        return broker(id, owns, Map.of());
+    }
+
+    private SegmentEngine broker(int id, AtomicBoolean owns, Map<String, String> settings) throws IOException {
+        Map<String, String> all = new java.util.HashMap<>(settings);
+        all.put("deleted.segment.close.delay.ms", "0");
+        SegmentEngine engine = new SegmentEngine(new EngineContext(dataDir, PluginConfig.of(all), id, CLOCK,
+                ProducerExpiration.KAFKA_DEFAULTS, (key, epoch) -> owns.get()), IoHooks.NONE);
         engines.add(engine);
         return engine;
     }
@@ -223,9 +228,9 @@ class SharedVolumeTest {
 
     @Test
     void aTakeoverRightAfterARollThatLeftAnEmptyNewSegmentStartsAtTheEndOfTheSegmentBefore() throws Exception {
-        SegmentPartitionLog a = open(broker(1), config(), 1);
+        SegmentPartitionLog a = open(broker(1), CrashRecoveryTest.NO_FLUSH, 1);
         for (int i = 0; i < 3; i++) {
-            write(a, NOW + i, false);
+            write(a, NOW + i, false); // never fsynced: A's recovery checkpoint is the one at open, at position 0
         }
         // the roll created the next segment and stopped before it sealed the full one: a torn batch at the end
         Path full = partitionDir().resolve("00000001-00000000000000000000.log");
@@ -236,11 +241,11 @@ class SharedVolumeTest {
         }
         Files.createFile(partitionDir().resolve("00000001-00000000000000000004.log"));
 
-        SegmentPartitionLog b = open(broker(2), config(), 2);
+        SegmentPartitionLog b = open(broker(2), CrashRecoveryTest.NO_FLUSH, 2);
 
         assertThat(b.offsets().highWatermark()).isEqualTo(3);
         assertThat(b.epochs()).containsExactly(new EpochStart(1, 0), new EpochStart(2, 3));
-        assertThat(b.takeoverScannedBytes()).isPositive();
+        assertThat(b.takeoverScannedBytes()).isEqualTo(3L * stamped(NOW).remaining()); // the segment before, validated
         assertThat(write(b, NOW + 10, true)).isEqualTo(3);
         assertThat(served(b)).containsExactly(Map.entry(0L, NOW), Map.entry(1L, NOW + 1), Map.entry(2L, NOW + 2),
                 Map.entry(3L, NOW + 10));
@@ -275,6 +280,57 @@ class SharedVolumeTest {
         assertThat(SegmentFile.parse("0000002a_00000000000000000100.log")).isEmpty();
         assertThat(SegmentFile.parse("0000002a-0000000000000000010x.log")).isEmpty();
         assertThat(SegmentFile.parse("short.log")).isEmpty();
+    }
+
+    @Test
+    void theSuccessorKnowsTheProducersOfWhatItServesAndNotOfAFencedWritersLateBatches() throws Exception {
+        AtomicBoolean aOwns = new AtomicBoolean(true);
+        SegmentPartitionLog a = open(broker(1, aOwns), config(), 1);
+        append(a, batch().timestamps(NOW, 0, 0).producer(7, 0, 0).build(), true); // offsets 0-1, sequences 0-1
+        append(a, batch().timestamps(NOW, 0).valueSize(100).build(), true);
+        append(a, batch().timestamps(NOW, 0).valueSize(100).build(), true);
+        append(a, batch().timestamps(NOW, 0).valueSize(100).build(), true); // A rolled: its snapshot is as of 2
+        SegmentPartitionLog b = open(broker(2), config(), 2);
+        aOwns.set(false);
+        // A resumes with the producer's next batch in flight: it lands in A's files, is never acknowledged, and A
+        // rolls again (a late producer snapshot of epoch 1 that holds it)
+        append(a, batch().timestamps(LATE, 0).producer(7, 0, 2).build(), true);
+        for (int i = 0; i < 3; i++) {
+            write(a, LATE + 1 + i, true);
+        }
+
+        // the producer retries its first batch on B: a duplicate, answered with its offsets
+        assertThat(append(b, batch().timestamps(NOW, 0, 0).producer(7, 0, 0).build(), true).baseOffset()).isZero();
+        assertThat(b.offsets().highWatermark()).isEqualTo(5);
+        // and the batch A never acknowledged: new on B
+        assertThat(append(b, batch().timestamps(LATE, 0).producer(7, 0, 2).build(), true).baseOffset()).isEqualTo(5);
+        SegmentPartitionLog c = open(broker(3), config(), 3);
+        assertThat(c.producers()).singleElement().satisfies(p -> assertThat(p.producerId()).isEqualTo(7));
+        assertThat(append(c, batch().timestamps(LATE, 0).producer(7, 0, 2).build(), true).baseOffset()).isEqualTo(5);
+        assertThat(c.offsets().highWatermark()).isEqualTo(6);
+    }
+
+    @Test
+    void aTakeoverAfterACrashValidatesOnlyWhatFollowsThePredecessorsRecoveryCheckpoint() throws Exception {
+        SegmentPartitionLog a = open(broker(1, new AtomicBoolean(true), CrashRecoveryTest.EAGER_CHECKPOINTS),
+                CrashRecoveryTest.NO_FLUSH, 1);
+        for (int i = 0; i < 5; i++) {
+            write(a, NOW + i, true); // each fsync is followed by a recovery checkpoint
+        }
+        Path checkpoint = partitionDir().resolve("recovery-checkpoint.00000001.json");
+        org.awaitility.Awaitility.await("A's checkpoint at 5").atMost(java.time.Duration.ofSeconds(5))
+                .pollInterval(java.time.Duration.ofMillis(2))
+                .until(() -> Files.exists(checkpoint)
+                        && RecoveryCheckpoint.fromJson(Files.readString(checkpoint)).highWatermark() == 5);
+        write(a, NOW + 5, false);
+        write(a, NOW + 6, false); // not fsynced (flush.messages unbounded): after the checkpoint
+        int size = stamped(NOW).remaining();
+
+        SegmentPartitionLog b = open(broker(2), CrashRecoveryTest.NO_FLUSH, 2); // A crashed: never closed
+
+        assertThat(b.takeoverScannedBytes()).isEqualTo(2L * size);
+        assertThat(b.offsets().highWatermark()).isEqualTo(7);
+        assertThat(b.recovery().scannedBytes()).isZero();
     }
 
     @Test

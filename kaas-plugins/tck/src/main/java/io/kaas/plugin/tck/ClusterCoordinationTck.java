@@ -567,6 +567,22 @@ public abstract class ClusterCoordinationTck {
     // ---- sessions that end ----
 
     @Test
+    public void anotherBrokerSeesAnExpiredRegistrationReplacedByTheNewOne() throws Exception {
+        assumeSeveralBrokers();
+        LiveBroker first = store.registerBroker(registration(1));
+        ClusterStateStore two = open(2);
+        await().atMost(awaitTimeout()).untilAsserted(() -> assertThat(two.liveBrokers()).containsEntry(1, first));
+
+        expireSession(store);
+
+        await().atMost(awaitTimeout()).untilAsserted(() -> {
+            assertThat(two.liveBrokers()).containsKey(1);
+            assertThat(two.liveBrokers().get(1).brokerEpoch()).isGreaterThan(first.brokerEpoch());
+            assertThat(two.liveBrokers().get(1).registration()).isEqualTo(registration(1));
+        });
+    }
+
+    @Test
     public void afterItsSessionExpiresAStoreRegistersAgainUnderAHigherBrokerEpoch() throws Exception {
         LiveBroker first = store.registerBroker(registration(1));
         RecordingListener listener = new RecordingListener();
