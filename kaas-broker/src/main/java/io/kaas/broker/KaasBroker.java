@@ -26,7 +26,6 @@ import io.kaas.broker.handler.sasl.SaslHandlers;
 import io.kaas.broker.handler.sasl.SaslMechanisms;
 import io.kaas.broker.handler.txn.TxnHandlers;
 import io.kaas.broker.interbroker.InterBroker;
-import io.kaas.broker.interbroker.SingleBrokerView;
 import io.kaas.broker.network.KafkaServer;
 import io.kaas.broker.network.Listeners;
 import io.kaas.broker.network.NetworkSettings;
@@ -39,8 +38,6 @@ import io.kaas.broker.topic.TopicNames;
 import io.kaas.broker.cluster.ClusterView;
 import io.kaas.broker.coordinator.ConsumerOffsetsTopic;
 import io.kaas.broker.coordinator.CoordinatorPartitions;
-import io.kaas.broker.coordinator.CoordinatorTopic;
-import io.kaas.broker.coordinator.SingleBrokerOwnership;
 import io.kaas.broker.transaction.LocalMarkerWriter;
 import io.kaas.broker.transaction.MarkerAppender;
 import io.kaas.broker.transaction.TransactionStateTopic;
@@ -193,13 +190,13 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         MarkerAppender markers = new MarkerAppender(topics, guards, clock);
         ProducerIds producerIds = new ProducerIds(clusterStore);
         // Markers and verifications for partitions and coordinators on other brokers go over the inter-broker listener.
-        ClusterView cluster = new SingleBrokerView(config.nodeId(), registeredEndpoints(), topics);
-        interBroker = InterBroker.open(config, cluster, scheduler);
+        ClusterView view = cluster.view();
+        interBroker = InterBroker.open(config, view, scheduler);
         transactions = TransactionCoordinator.create(coordinatorContext, txnConfig, transactionState,
             interBroker.markers(new LocalMarkerWriter(markers)), producerIds, groups);
         List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions,
             interBroker.verifier(Handlers.localVerifier(transactions), transactions::partitionFor), guards, groups));
-        handlers.addAll(GroupHandlers.create(this, groups, cluster, offsetsTopic, transactionState));
+        handlers.addAll(GroupHandlers.create(this, groups, view, offsetsTopic, transactionState));
         handlers.addAll(TxnHandlers.create(topics, transactions, markers));
         handlers.addAll(SaslHandlers.create(saslMechanisms,
             new FailedAuthentications(SaslKeys.failedAuthenticationDelayMs(config), scheduler)));
@@ -217,27 +214,15 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         }
         groups.start();
         transactions.start();
-        // After the topics (the state log and the data partitions markers go to), before the first request.
-        serveCoordinatorsAlone(offsetsTopic, transactionState);
+        // The coordinators serve the partitions of their topics this broker writes, as the ownership gains and loses
+        // them. The offsets first: completing a transaction found prepared commits offsets.
+        cluster.ownership().addListener(offsetsTopic.name(), CoordinatorPartitions.of(groups));
+        cluster.ownership().addListener(transactionState.name(), CoordinatorPartitions.of(transactions));
+        if (!offsetsTopic.exists() && storeHoldsOffsetsFromBeforeSpi5()) {
+            offsetsTopic.ensureCreated(); // the group coordinator moves them there as it loads its partitions
+        }
         server.serve(registry);
         serving = true;
-    }
-
-    /**
-     * A broker alone owns every partition of its coordinators' topics: they are handed to the coordinators now if the
-     * topics exist, else when they are created (a broker in a cluster registers CoordinatorPartitions with its
-     * partition ownership instead). The offsets first: completing a transaction found prepared commits offsets.
-     */
-    private void serveCoordinatorsAlone(CoordinatorTopic offsets, CoordinatorTopic transactionState) throws IOException {
-        SingleBrokerOwnership groupPartitions = new SingleBrokerOwnership(CoordinatorPartitions.of(groups));
-        offsets.onAvailable(groupPartitions::announce);
-        if (!offsets.exists() && storeHoldsOffsetsFromBeforeSpi5()) {
-            offsets.ensureCreated(); // the group coordinator moves them there as it loads its partitions
-        }
-        topics.topic(offsets.name()).ifPresent(groupPartitions::announce);
-        SingleBrokerOwnership txnPartitions = new SingleBrokerOwnership(CoordinatorPartitions.of(transactions));
-        transactionState.onAvailable(txnPartitions::announce);
-        topics.topic(transactionState.name()).ifPresent(txnPartitions::announce);
     }
 
     /** Whether the cluster store still holds committed offsets, as stores before SPI 5 kept them. */
@@ -294,16 +279,6 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
                 a.port() == 0 || a.port() == bound.port() ? port : a.port()));
         }
         return Map.copyOf(out);
-    }
-
-    /** Every advertised listener with its security protocol, as the cluster lists this broker. */
-    private List<RegisteredEndpoint> registeredEndpoints() {
-        List<RegisteredEndpoint> out = new ArrayList<>();
-        for (io.kaas.broker.config.ListenerConfig l : config.listenerConfigs()) {
-            BrokerEndpoint e = advertised.get(l.name());
-            out.add(new RegisteredEndpoint(l.name(), l.securityProtocol().name(), e.host(), e.port()));
-        }
-        return out;
     }
 
     private static String advertisableHost(String host) {
