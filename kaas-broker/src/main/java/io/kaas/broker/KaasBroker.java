@@ -38,6 +38,7 @@ import io.kaas.broker.topic.TopicNames;
 import io.kaas.broker.cluster.ClusterView;
 import io.kaas.broker.coordinator.ConsumerOffsetsTopic;
 import io.kaas.broker.coordinator.CoordinatorPartitions;
+import io.kaas.broker.coordinator.CoordinatorTopic;
 import io.kaas.broker.transaction.LocalMarkerWriter;
 import io.kaas.broker.transaction.MarkerAppender;
 import io.kaas.broker.transaction.TransactionStateTopic;
@@ -214,15 +215,26 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         }
         groups.start();
         transactions.start();
-        // The coordinators serve the partitions of their topics this broker writes, as the ownership gains and loses
-        // them. The offsets first: completing a transaction found prepared commits offsets.
-        cluster.ownership().addListener(offsetsTopic.name(), CoordinatorPartitions.of(groups));
-        cluster.ownership().addListener(transactionState.name(), CoordinatorPartitions.of(transactions));
-        if (!offsetsTopic.exists() && storeHoldsOffsetsFromBeforeSpi5()) {
-            offsetsTopic.ensureCreated(); // the group coordinator moves them there as it loads its partitions
-        }
+        // After the topics (the state log and the data partitions markers go to), before the first request.
+        followCoordinatorPartitions(offsetsTopic, transactionState);
         server.serve(registry);
         serving = true;
+    }
+
+    /**
+     * The coordinators serve the groups and transactional ids of the partitions of their internal topics this broker
+     * writes: the partition ownership tells them of each one gained (the coordinator loads it) and lost (it drops it),
+     * those written here already first. The offsets first: completing a transaction found prepared commits offsets.
+     * A data directory whose files store still holds committed offsets from before SPI 5 gets {@code
+     * __consumer_offsets} at once, so the group coordinator moves them there as it loads its partitions.
+     */
+    private void followCoordinatorPartitions(CoordinatorTopic offsets, CoordinatorTopic transactionState)
+            throws IOException {
+        cluster.ownership().addListener(offsets.name(), CoordinatorPartitions.of(groups));
+        cluster.ownership().addListener(transactionState.name(), CoordinatorPartitions.of(transactions));
+        if (!offsets.exists() && storeHoldsOffsetsFromBeforeSpi5()) {
+            offsets.ensureCreated();
+        }
     }
 
     /** Whether the cluster store still holds committed offsets, as stores before SPI 5 kept them. */

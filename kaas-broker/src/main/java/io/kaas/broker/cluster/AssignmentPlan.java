@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 
@@ -29,6 +30,12 @@ import java.util.UUID;
  *       moved on request stays where it was moved;</li>
  *   <li>every change raises the partition's leader epoch by one and carries the new writer's broker epoch.</li>
  * </ul>
+ * A partition moves from a live writer to another broker in two steps, a <b>hand-over</b>: this plan
+ * <em>releases</em> it (no leader, the next epoch), and a later plan gives it to the target once the controller has
+ * held it released for a lease ({@code held}): the live writer may act on the assignment it read until its lease,
+ * renewed only by round trips that show it every earlier assignment change, runs out; so no broker acknowledges a
+ * write for a partition after another broker opened it. A partition whose writer is not live is given at once: its
+ * session ended, and its lease before that.
  *
  * @param changes   the assignments to write, each over the version it was read as
  * @param movesDone the move requests that are carried out (or can no longer be: their target is not live), to remove
@@ -39,10 +46,21 @@ public record AssignmentPlan(List<TopicAssignment> changes, List<TopicPartitionR
         return changes.isEmpty() && movesDone.isEmpty();
     }
 
-    /** The plan for the current state; empty when there is nothing to change or no broker is live. */
+    /** The plan for the current state with no partition held released. */
     public static AssignmentPlan of(Collection<TopicRecord> topics, Map<UUID, TopicAssignment> stored,
                                     Map<Integer, LiveBroker> live, Map<TopicPartitionRef, Integer> moves,
                                     boolean rebalance) {
+        return of(topics, stored, live, moves, rebalance, Set.of());
+    }
+
+    /**
+     * The plan for the current state; empty when there is nothing to change or no broker is live.
+     *
+     * @param held released partitions whose hand-over is not over yet: they stay without a leader
+     */
+    public static AssignmentPlan of(Collection<TopicRecord> topics, Map<UUID, TopicAssignment> stored,
+                                    Map<Integer, LiveBroker> live, Map<TopicPartitionRef, Integer> moves,
+                                    boolean rebalance, Set<TopicPartitionRef> held) {
         if (live.isEmpty()) {
             return new AssignmentPlan(List.of(), List.of());
         }
@@ -52,6 +70,7 @@ public record AssignmentPlan(List<TopicAssignment> changes, List<TopicPartitionR
         Map<Integer, List<Slot>> load = new TreeMap<>();
         live.keySet().forEach(id -> load.put(id, new ArrayList<>()));
         List<Slot> orphans = new ArrayList<>();
+        List<Slot> inHandOver = new ArrayList<>();
         List<TopicPartitionRef> movesDone = new ArrayList<>();
         for (TopicRecord topic : sorted) {
             TopicAssignment current = stored.get(topic.topicId());
@@ -68,17 +87,24 @@ public record AssignmentPlan(List<TopicAssignment> changes, List<TopicPartitionR
                 PartitionLeader leader = leaders.get(p);
                 TopicPartitionRef ref = new TopicPartitionRef(topic.name(), p);
                 Integer target = moves.get(ref);
-                if (target != null) {
-                    movesDone.add(ref);
-                    LiveBroker to = live.get(target);
-                    if (to != null && !(isLiveWriter(leader, live) && leader.leader() == target)) {
+                LiveBroker to = target == null ? null : live.get(target);
+                if (target != null && (to == null || isLiveWriter(leader, live) && leader.leader() == target)) {
+                    movesDone.add(ref); // nothing to do: its target is gone, or it is there
+                }
+                if (to != null && !(isLiveWriter(leader, live) && leader.leader() == target)) {
+                    if (isLiveWriter(leader, live)) {
+                        leaders.set(p, release(leader)); // first step of the hand-over
+                    } else if (!held.contains(ref)) {
                         leaders.set(p, leader.handedTo(to));
-                        load.get(target).add(slot.asPinned());
-                        continue;
+                        movesDone.add(ref);
                     }
+                    load.get(target).add(slot.asPinned());
+                    continue;
                 }
                 if (isLiveWriter(leader, live)) {
                     load.get(leader.leader()).add(target != null ? slot.asPinned() : slot);
+                } else if (held.contains(ref)) {
+                    inHandOver.add(slot);
                 } else {
                     orphans.add(slot);
                 }
@@ -89,6 +115,10 @@ public record AssignmentPlan(List<TopicAssignment> changes, List<TopicPartitionR
             List<PartitionLeader> leaders = next.get(orphan.topicId());
             leaders.set(orphan.partition(), leaders.get(orphan.partition()).handedTo(live.get(to)));
             load.get(to).add(orphan);
+        }
+        // a partition in its hand-over counts where it will go (the least loaded broker), so no other moves for it
+        for (Slot slot : inHandOver) {
+            load.get(leastLoaded(load)).add(slot.asPinned());
         }
         if (rebalance) {
             rebalance(load, next, live);
@@ -104,6 +134,16 @@ public record AssignmentPlan(List<TopicAssignment> changes, List<TopicPartitionR
             }
         }
         return new AssignmentPlan(List.copyOf(changes), List.copyOf(movesDone));
+    }
+
+    /** The first step of a hand-over: no leader, at the epoch after {@code leader}'s. */
+    static PartitionLeader release(PartitionLeader leader) {
+        return PartitionLeader.none(leader.leaderEpoch() + 1);
+    }
+
+    /** Whether {@code leader} is a released partition (no leader after it had one), waiting for its next writer. */
+    public static boolean isReleased(PartitionLeader leader) {
+        return !leader.hasLeader() && leader.leaderEpoch() > 0;
     }
 
     /** Whether {@code leader} names a registration that is live now. */
@@ -137,7 +177,8 @@ public record AssignmentPlan(List<TopicAssignment> changes, List<TopicPartitionR
             }
             List<PartitionLeader> leaders = next.get(moved.topicId());
             PartitionLeader before = leaders.get(moved.partition());
-            leaders.set(moved.partition(), before.handedTo(live.get(least)));
+            // from a live writer: released now, given to the least loaded broker once the hand-over is over
+            leaders.set(moved.partition(), isLiveWriter(before, live) ? release(before) : before.handedTo(live.get(least)));
             load.get(least).add(moved.asPinned());
         }
     }

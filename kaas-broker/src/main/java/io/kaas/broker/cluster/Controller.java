@@ -45,6 +45,11 @@ public final class Controller implements ControllerListener, ClusterListener, Au
     private volatile ControllerTerm term;
     /** The live node ids the last pass saw (controller thread only): a new one asks for a rebalance. */
     private Set<Integer> lastLive = Set.of();
+    /**
+     * When each released partition was first known released to this controller (controller thread only): written by
+     * this term's pass, or found so (an earlier controller's hand-over, counted from when this one saw it).
+     */
+    private final Map<TopicPartitionRef, Long> releasedAt = new HashMap<>();
     private boolean rebalanceNext = true;
 
     public Controller(ClusterStateStore store, int nodeId) {
@@ -130,12 +135,23 @@ public final class Controller implements ControllerListener, ClusterListener, Au
         try {
             Map<Integer, LiveBroker> live = store.liveBrokers();
             boolean joined = !lastLive.containsAll(live.keySet());
-            AssignmentPlan plan = AssignmentPlan.of(store.topics(), store.assignments(), live,
-                store.reassignmentRequests(), rebalanceNext || joined);
+            Map<java.util.UUID, TopicAssignment> stored = store.assignments();
+            Set<TopicPartitionRef> held = held(stored);
+            AssignmentPlan plan = AssignmentPlan.of(store.topics(), stored, live,
+                store.reassignmentRequests(), rebalanceNext || joined, held);
             if (!plan.changes().isEmpty()) {
                 store.updateAssignments(t, plan.changes());
+                long now = System.nanoTime();
+                for (TopicAssignment a : plan.changes()) {
+                    for (int p = 0; p < a.partitions().size(); p++) {
+                        if (AssignmentPlan.isReleased(a.partition(p))) {
+                            releasedAt.putIfAbsent(new TopicPartitionRef(a.topic(), p), now);
+                        }
+                    }
+                }
                 logChanges(plan.changes(), live);
             }
+            scheduleEndOfHandOvers();
             if (!plan.movesDone().isEmpty()) {
                 Map<TopicPartitionRef, Integer> done = new HashMap<>();
                 plan.movesDone().forEach(ref -> done.put(ref, -1));
@@ -160,6 +176,53 @@ public final class Controller implements ControllerListener, ClusterListener, Au
                 .log("controller pass failed; trying again in {} ms", RETRY_MS);
             schedule(RETRY_MS);
         }
+    }
+
+    /**
+     * How long a released partition stays without a leader before the controller names its next writer: the lease of
+     * the broker that wrote it (every broker has the session timeout this one negotiated, give or take what its own
+     * server negotiated), so that writer can no longer act on the assignment it read when the next one opens it.
+     */
+    private long handOverNanos() {
+        return TimeUnit.MILLISECONDS.toNanos(store.session().sessionTimeoutMs());
+    }
+
+    /** The released partitions still in their hand-over; forgets those no longer released. */
+    private Set<TopicPartitionRef> held(Map<java.util.UUID, TopicAssignment> stored) {
+        long now = System.nanoTime();
+        Set<TopicPartitionRef> released = new java.util.HashSet<>();
+        for (TopicAssignment a : stored.values()) {
+            for (int p = 0; p < a.partitions().size(); p++) {
+                if (AssignmentPlan.isReleased(a.partition(p))) {
+                    TopicPartitionRef ref = new TopicPartitionRef(a.topic(), p);
+                    released.add(ref);
+                    releasedAt.putIfAbsent(ref, now);
+                }
+            }
+        }
+        releasedAt.keySet().retainAll(released);
+        long hold = handOverNanos();
+        Set<TopicPartitionRef> held = new java.util.HashSet<>();
+        releasedAt.forEach((ref, at) -> {
+            if (now - at < hold) {
+                held.add(ref);
+            }
+        });
+        return held;
+    }
+
+    /** Asks for the pass that ends the earliest hand-over still running. */
+    private void scheduleEndOfHandOvers() {
+        if (releasedAt.isEmpty()) {
+            return;
+        }
+        long now = System.nanoTime();
+        long hold = handOverNanos();
+        long next = Long.MAX_VALUE;
+        for (long at : releasedAt.values()) {
+            next = Math.min(next, Math.max(0, at + hold - now));
+        }
+        thread.schedule(() -> schedule(0), TimeUnit.NANOSECONDS.toMillis(next) + 1, TimeUnit.MILLISECONDS);
     }
 
     private void logChanges(List<TopicAssignment> changes, Map<Integer, LiveBroker> live) {

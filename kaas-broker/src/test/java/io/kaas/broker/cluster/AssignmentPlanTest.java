@@ -12,6 +12,7 @@ import io.kaas.api.cluster.TopicRecord;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -95,31 +96,61 @@ class AssignmentPlanTest {
     }
 
     @Test
-    void aJoiningBrokerGetsItsShareWithinOne() {
+    void aJoiningBrokerGetsItsShareWithinOneThroughHandOvers() {
         Map<Integer, LiveBroker> one = live(broker(1, 100));
         Map<UUID, TopicAssignment> stored = apply(Map.of(), AssignmentPlan.of(List.of(A, B), Map.of(), one, Map.of(), true));
         assertThat(counts(stored)).containsExactly(Map.entry(1, 9));
         Map<Integer, LiveBroker> two = live(broker(1, 100), broker(2, 200));
-        Map<UUID, TopicAssignment> after = apply(stored, AssignmentPlan.of(List.of(A, B), stored, two, Map.of(), true));
+        // first step: the partitions that move are released by their live writer (no leader, the next epoch)
+        Map<UUID, TopicAssignment> released = apply(stored, AssignmentPlan.of(List.of(A, B), stored, two, Map.of(), true));
+        assertThat(counts(released)).containsExactlyInAnyOrderEntriesOf(Map.of(1, 5, -1, 4));
+        Set<TopicPartitionRef> held = releasedRefs(released);
+        assertThat(held).hasSize(4);
+        released.values().forEach(a -> a.partitions().stream().filter(AssignmentPlan::isReleased)
+                .forEach(l -> assertThat(l.leaderEpoch()).isEqualTo(2)));
+        // while the hand-over lasts they stay released; a rebalance does not take others
+        assertThat(AssignmentPlan.of(List.of(A, B), released, two, Map.of(), true, held).isEmpty()).isTrue();
+        // then they go to the broker that joined, at the epoch after the release
+        Map<UUID, TopicAssignment> after = apply(released, AssignmentPlan.of(List.of(A, B), released, two, Map.of(), false));
         assertThat(counts(after)).containsExactlyInAnyOrderEntriesOf(Map.of(1, 5, 2, 4));
+        after.values().forEach(a -> a.partitions().stream().filter(l -> l.leader() == 2)
+                .forEach(l -> assertThat(l.leaderEpoch()).isEqualTo(3)));
         assertThat(AssignmentPlan.of(List.of(A, B), after, two, Map.of(), true).isEmpty()).isTrue();
     }
 
     @Test
-    void aMoveRequestHandsThePartitionToItsTargetAndIsDoneOnceThere() {
+    void aMoveRequestReleasesThePartitionThenHandsItToItsTargetAndIsDoneOnceThere() {
         Map<Integer, LiveBroker> live = live(broker(1, 100), broker(2, 200));
         Map<UUID, TopicAssignment> stored = apply(Map.of(), AssignmentPlan.of(List.of(B), Map.of(), live, Map.of(), true));
         PartitionLeader was = stored.get(B.topicId()).partition(0);
         int target = was.leader() == 1 ? 2 : 1;
         TopicPartitionRef ref = new TopicPartitionRef("b", 0);
-        AssignmentPlan plan = AssignmentPlan.of(List.of(B), stored, live, Map.of(ref, target), false);
+        AssignmentPlan release = AssignmentPlan.of(List.of(B), stored, live, Map.of(ref, target), false);
+        assertThat(release.movesDone()).as("not done while released").isEmpty();
+        Map<UUID, TopicAssignment> released = apply(stored, release);
+        assertThat(released.get(B.topicId()).partition(0)).isEqualTo(PartitionLeader.none(was.leaderEpoch() + 1));
+        assertThat(AssignmentPlan.of(List.of(B), released, live, Map.of(ref, target), false, Set.of(ref)).isEmpty())
+            .as("held during the hand-over").isTrue();
+        AssignmentPlan plan = AssignmentPlan.of(List.of(B), released, live, Map.of(ref, target), false);
         assertThat(plan.movesDone()).containsExactly(ref);
-        Map<UUID, TopicAssignment> after = apply(stored, plan);
-        assertThat(after.get(B.topicId()).partition(0)).isEqualTo(new PartitionLeader(target, was.leaderEpoch() + 1,
+        Map<UUID, TopicAssignment> after = apply(released, plan);
+        assertThat(after.get(B.topicId()).partition(0)).isEqualTo(new PartitionLeader(target, was.leaderEpoch() + 2,
             live.get(target).brokerEpoch()));
         assertThat(after.get(B.topicId()).partition(1)).isEqualTo(stored.get(B.topicId()).partition(1));
         assertThat(AssignmentPlan.of(List.of(B), after, live, Map.of(), false).isEmpty())
             .as("the move stays without a rebalance").isTrue();
+    }
+
+    private static Set<TopicPartitionRef> releasedRefs(Map<UUID, TopicAssignment> assignments) {
+        Set<TopicPartitionRef> out = new java.util.HashSet<>();
+        assignments.values().forEach(a -> {
+            for (int p = 0; p < a.partitions().size(); p++) {
+                if (AssignmentPlan.isReleased(a.partition(p))) {
+                    out.add(new TopicPartitionRef(a.topic(), p));
+                }
+            }
+        });
+        return out;
     }
 
     @Test

@@ -29,9 +29,14 @@ public final class BrokerCluster implements AutoCloseable {
     private final Map<Integer, Integer> ports = new TreeMap<>();
     private final Map<Integer, BrokerProcess> brokers = new TreeMap<>();
 
+    private final Path plugins;
+
     private BrokerCluster(Path dir, String connect, List<String> extra) throws Exception {
         this.dir = dir;
         this.data = Files.createDirectories(dir.resolve("shared-data"));
+        // the zookeeper store ships as a plugin zip, as in the distribution's plugins/
+        this.plugins = dir.resolve("plugins");
+        io.kaas.broker.it.TestBroker.installPlugin("kaas-cluster-zookeeper", plugins);
         this.connect = connect;
         this.extra = extra;
     }
@@ -60,7 +65,7 @@ public final class BrokerCluster implements AutoCloseable {
 
     /** Every setting a broker of this cluster starts with (its node id and listener are added by BrokerProcess). */
     public List<String> settings(int nodeId) {
-        List<String> s = new ArrayList<>(List.of("log.dirs=" + data, "cluster.store=zookeeper",
+        List<String> s = new ArrayList<>(List.of("log.dirs=" + data, "plugins.dir=" + plugins, "cluster.store=zookeeper",
                 "zookeeper.connect=" + connect, "advertised.listeners=PLAINTEXT://127.0.0.1:" + ports.get(nodeId)));
         s.addAll(extra);
         return s;

@@ -1,9 +1,7 @@
 package io.kaas.broker.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,14 +39,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Three kaas brokers in JVMs of their own on one shared directory, coordinated by a real three-server ZooKeeper
- * ensemble, driven by the real Java clients: brokers killed with SIGKILL and frozen with SIGSTOP under load,
- * ZooKeeper servers and the quorum lost and brought back. Each test runs its own brokers under its own chroot.
+ * ensemble, driven by the real Java clients: brokers killed with SIGKILL and frozen with SIGSTOP under load, and the
+ * coordinators of a group and of a transaction killed. Each test runs its own brokers under its own chroot. (The
+ * in-process cluster tests, ClusterIT, ZooKeeperOutageIT and ClusterStartupIT, cover spreading, leaving and rejoining,
+ * ZooKeeper outages and start-up refusals.)
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ClusterFailoverIT {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterFailoverIT.class);
-    /** The session timeout the brokers run with: the default. */
-    private static final Duration SESSION = Duration.ofMillis(6000);
 
     @TempDir
     static Path shared;
@@ -80,37 +78,6 @@ class ClusterFailoverIT {
     private BrokerCluster startCluster(TestInfo test) throws Exception {
         cluster = BrokerCluster.start(dir, ensemble, "/" + test.getTestMethod().orElseThrow().getName(), 3);
         return cluster;
-    }
-
-    @Test
-    void leadersSpreadOverTheBrokersAndEveryBrokerAnswersTheSameMetadata(TestInfo test) throws Exception {
-        startCluster(test);
-        cluster.clients().createTopic("spread", 6);
-        cluster.awaitLedBy("spread", Set.of(1, 2, 3), Duration.ofSeconds(30));
-        Map<Integer, Integer> first = null;
-        for (int id : List.of(1, 2, 3)) {
-            try (Admin admin = io.kaas.broker.it.KafkaClients.at(cluster.broker(id).address()).admin()) {
-                Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
-                        .until(() -> !cluster.leaders(admin, "spread").containsValue(-1));
-                Map<Integer, Integer> leaders = cluster.leaders(admin, "spread");
-                assertThat(admin.describeCluster().nodes().get(10, TimeUnit.SECONDS)).hasSize(3);
-                if (first == null) {
-                    first = leaders;
-                    // balanced by count: two partitions each
-                    assertThat(leaders.values().stream().collect(Collectors.groupingBy(l -> l, Collectors.counting())))
-                            .containsOnlyKeys(1, 2, 3).allSatisfy((broker, count) -> assertThat(count).isEqualTo(2));
-                } else {
-                    assertThat(leaders).as("Metadata of broker %d", id).isEqualTo(first);
-                }
-            }
-        }
-        // produce to every partition through the leaders, read it all back
-        try (KafkaProducer<String, String> producer = cluster.clients().producer(Map.of("enable.idempotence", true))) {
-            for (int i = 0; i < 60; i++) {
-                producer.send(new ProducerRecord<>("spread", i % 6, "k" + i, "v" + i)).get(30, TimeUnit.SECONDS);
-            }
-        }
-        assertThat(readAll("spread", 6, 60)).hasSize(60);
     }
 
     @Test
@@ -308,75 +275,6 @@ class ClusterFailoverIT {
             assertThat(read).as("all of the transaction or none").satisfiesAnyOf(
                     r -> assertThat(r).hasSize(30), r -> assertThat(r).isEmpty());
         }
-    }
-
-    @Test
-    void losingOneZooKeeperServerIsHarmlessAndLosingTheQuorumStopsWritesUntilItIsBack(TestInfo test)
-            throws Exception {
-        startCluster(test);
-        cluster.clients().createTopic("quorum", 3);
-        cluster.awaitLedBy("quorum", Set.of(1, 2, 3), Duration.ofSeconds(30));
-        Map<Integer, Integer> epochs = epochsNow("quorum");
-        ensemble.kill(0);
-        try {
-            produce("quorum", 30);
-            Thread.sleep(SESSION.toMillis());
-            produce("quorum", 30);
-            assertThat(epochsNow("quorum")).as("no partition moved").isEqualTo(epochs);
-        } finally {
-            ensemble.restart(0);
-        }
-        ensemble.kill(1);
-        ensemble.kill(2);
-        try {
-            try (KafkaProducer<String, String> producer = cluster.clients().producer(Map.of("delivery.timeout.ms",
-                    6_000, "request.timeout.ms", 3_000, "linger.ms", 0))) {
-                Future<?> send = producer.send(new ProducerRecord<>("quorum", 0, "x", "during quorum loss"));
-                assertThatThrownBy(() -> send.get(30, TimeUnit.SECONDS)).as("fail safe: no acknowledgement")
-                        .isInstanceOf(ExecutionException.class);
-            }
-        } finally {
-            ensemble.restart(1);
-            ensemble.restart(2);
-        }
-        Awaitility.await("writes resume").atMost(Duration.ofSeconds(90)).ignoreExceptions()
-                .untilAsserted(() -> produce("quorum", 10));
-    }
-
-    @Test
-    void aBrokerThatRejoinsIsGivenPartitionsAgain(TestInfo test) throws Exception {
-        startCluster(test);
-        cluster.clients().createTopic("rejoin", 6);
-        cluster.awaitLedBy("rejoin", Set.of(1, 2, 3), Duration.ofSeconds(30));
-        cluster.broker(3).kill();
-        cluster.awaitLedBy("rejoin", Set.of(1, 2), Duration.ofSeconds(60));
-        cluster.startBroker(3);
-        Awaitility.await("broker 3 leads again").atMost(Duration.ofSeconds(60)).ignoreExceptions()
-                .until(() -> leadersNow("rejoin").values().stream().filter(l -> l == 3).count() >= 1);
-        produce("rejoin", 60);
-    }
-
-    @Test
-    void aSecondBrokerWithANodeIdThatIsLiveRefusesToStart(TestInfo test) throws Exception {
-        startCluster(test);
-        Path log = dir.resolve("duplicate.log");
-        Process p = BrokerProcess.launch(2, io.kaas.broker.it.BrokerJvm.freePort(), log, cluster.settings(2));
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).isEqualTo(1);
-        assertThat(Files.readString(log)).contains("node.id").contains("2");
-        assertThat(cluster.live()).containsExactlyInAnyOrder(1, 2, 3);
-    }
-
-    @Test
-    void aMalformedZooKeeperConnectFailsStartUpWithOneLineNamingTheKey() throws Exception {
-        Path log = dir.resolve("bad-connect.log");
-        Process p = BrokerProcess.launch(7, io.kaas.broker.it.BrokerJvm.freePort(), log, List.of(
-                "log.dirs=" + dir.resolve("data"), "cluster.store=zookeeper", "zookeeper.connect=127.0.0.1:notaport/x"));
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).isEqualTo(1);
-        List<String> lines = Files.readAllLines(log).stream().filter(l -> l.startsWith("kaas: ")).toList();
-        assertThat(lines).hasSize(1);
-        assertThat(lines.get(0)).contains("zookeeper.connect");
     }
 
     // ---- helpers ----
