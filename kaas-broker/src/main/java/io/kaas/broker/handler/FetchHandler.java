@@ -9,6 +9,7 @@ import io.kaas.broker.fetch.FetchSessionCache;
 import io.kaas.broker.fetch.FetchSessions;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.topic.LeaderEpochs;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.wire.message.FetchRequestData;
@@ -76,11 +77,26 @@ public final class FetchHandler implements ApiHandler<FetchRequestData, FetchRes
         List<FetchReader.Target> targets = new ArrayList<>();
         for (FetchTopic ft : request.topics()) {
             for (FetchPartition fp : ft.partitions()) {
-                targets.add(target(mayRead, ft.topic(), ft.topicId(), version >= 13, fp.partition(), fp.fetchOffset(),
-                        fp.partitionMaxBytes()));
+                FetchReader.Target t = target(mayRead, ft.topic(), ft.topicId(), version >= 13, fp.partition(),
+                        fp.fetchOffset(), fp.partitionMaxBytes());
+                targets.add(checkLeaderEpoch(t, fp.currentLeaderEpoch()));
             }
         }
         return targets;
+    }
+
+    /**
+     * A full fetch's {@code current_leader_epoch} against the epoch this broker writes the partition at, as Kafka's
+     * leader checks it: FENCED_LEADER_EPOCH for an older one, UNKNOWN_LEADER_EPOCH for a newer one (-1: not checked).
+     */
+    private FetchReader.Target checkLeaderEpoch(FetchReader.Target t, int currentLeaderEpoch) {
+        if (t.error() != Errors.NONE || currentLeaderEpoch == LeaderEpochs.UNDEFINED) {
+            return t;
+        }
+        int local = topics.topic(t.topic()).map(x -> x.leaderEpoch(t.partition())).orElse(LeaderEpochs.UNDEFINED);
+        short error = LeaderEpochs.checkCurrent(currentLeaderEpoch, local);
+        return error == Errors.NONE ? t : new FetchReader.Target(t.topic(), t.topicId(), t.partition(), t.fetchOffset(),
+                t.partitionMaxBytes(), null, error);
     }
 
     /** Resolves one partition to fetch, or the error to answer for it (READ denied: TOPIC_AUTHORIZATION_FAILED). */

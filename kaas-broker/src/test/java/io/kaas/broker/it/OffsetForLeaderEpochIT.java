@@ -24,6 +24,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderPartition;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderTopic;
@@ -32,6 +33,7 @@ import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.EpochEnd
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.OffsetsForLeaderEpochResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.RequestUtils;
@@ -199,6 +201,43 @@ class OffsetForLeaderEpochIT {
             assertThat(ask(broker.port(), (short) 4, new Ask("closed", 0, NO_EPOCH_CHECK, 0)))
                     .extracting(OffsetForLeaderEpochIT::show).as("a follower's right covers every topic")
                     .containsExactly("NONE 0/0");
+        }
+    }
+
+    /** The error of a raw full Fetch v12 of partition 0 of {@code topic} naming {@code currentEpoch}. */
+    private static Errors fetchError(int port, String topic, int currentEpoch) throws Exception {
+        short version = 12;
+        FetchRequestData data = new FetchRequestData().setReplicaId(-1).setMaxWaitMs(0).setMinBytes(0)
+                .setMaxBytes(1 << 20).setIsolationLevel((byte) 0).setSessionId(0).setSessionEpoch(-1)
+                .setTopics(List.of(new FetchRequestData.FetchTopic().setTopic(topic).setPartitions(List.of(
+                        new FetchRequestData.FetchPartition().setPartition(0).setCurrentLeaderEpoch(currentEpoch)
+                                .setFetchOffset(0).setLogStartOffset(-1).setPartitionMaxBytes(1 << 16)))));
+        RequestHeader header = new RequestHeader(ApiKeys.FETCH, version, "epoch-test", 9);
+        ByteBuffer bytes = RequestUtils.serialize(header.data(), header.headerVersion(), data, version);
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            out.writeInt(bytes.remaining());
+            out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+            out.flush();
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            byte[] response = new byte[in.readInt()];
+            in.readFully(response);
+            FetchResponse parsed = (FetchResponse) AbstractResponse.parseResponse(ByteBuffer.wrap(response), header);
+            return Errors.forCode(parsed.data().responses().get(0).partitions().get(0).errorCode());
+        }
+    }
+
+    @Test
+    void aFullFetchNamingAnOlderOrNewerLeaderEpochIsFencedOrUnknown() throws Exception {
+        try (TestBroker broker = TestBroker.start(dir, Map.of()); Admin admin = broker.admin()) {
+            KafkaClients.createTopic(admin, "fetched", 1, Map.of());
+            produce(broker, "fetched", 3);
+            int e = KafkaClients.leaderEpoch(admin, new TopicPartition("fetched", 0));
+            assertThat(fetchError(broker.port(), "fetched", e)).isEqualTo(Errors.NONE);
+            assertThat(fetchError(broker.port(), "fetched", NO_EPOCH_CHECK)).isEqualTo(Errors.NONE);
+            assertThat(fetchError(broker.port(), "fetched", e - 1)).isEqualTo(Errors.FENCED_LEADER_EPOCH);
+            assertThat(fetchError(broker.port(), "fetched", e + 1)).isEqualTo(Errors.UNKNOWN_LEADER_EPOCH);
         }
     }
 
