@@ -58,7 +58,10 @@ public interface ClusterStateStore extends AutoCloseable {
      */
     long allocateProducerIdBlock(int size);
 
-    // ---- committed offsets kept by stores before SPI 5 (TRANSITIONAL: read once to move them to __consumer_offsets) ----
+    // ---- committed offsets as stores kept them before SPI 5 ----
+    // Committed offsets live in __consumer_offsets since SPI 5. A store that kept them before (the files store) still
+    // answers these, so the group coordinator reads a pre-5 data directory's offsets once, writes them to their
+    // partitions and removes them with deleteGroup; a new store implements none of them.
 
     /**
      * Stores committed offsets of consumer group {@code groupId}, replacing any earlier commit of the
@@ -175,9 +178,7 @@ public interface ClusterStateStore extends AutoCloseable {
     // ---- coordination (SPI 5) ----
 
     /** This broker's session, and the lease that says whether it may act as a writer now. */
-    default ClusterSession session() {
-        throw new UnsupportedOperationException("SPI 5: session");
-    }
+    ClusterSession session();
 
     /**
      * Registers this broker, tied to its session: the registration ends when the session does (or the store closes).
@@ -188,32 +189,22 @@ public interface ClusterStateStore extends AutoCloseable {
      * @return the registration with its broker epoch
      * @throws BrokerIdInUseException if a live broker (another registration) holds {@code registration.nodeId()}
      */
-    default LiveBroker registerBroker(BrokerRegistration registration) {
-        throw new UnsupportedOperationException("SPI 5: registerBroker");
-    }
+    LiveBroker registerBroker(BrokerRegistration registration);
 
     /** The brokers registered now, by node id. A snapshot, from memory. */
-    default java.util.Map<Integer, LiveBroker> liveBrokers() {
-        throw new UnsupportedOperationException("SPI 5: liveBrokers");
-    }
+    java.util.Map<Integer, LiveBroker> liveBrokers();
 
     /**
      * Enters this broker into the controller election; {@code listener} is told when its terms begin and end, for as
      * long as the store is open (after an expired session the store enters it again by itself). Called once.
      */
-    default void electController(ControllerListener listener) {
-        throw new UnsupportedOperationException("SPI 5: electController");
-    }
+    void electController(ControllerListener listener);
 
     /** The controller as the store knows it now, if one is elected. From memory. */
-    default Optional<ControllerTerm> controller() {
-        throw new UnsupportedOperationException("SPI 5: controller");
-    }
+    Optional<ControllerTerm> controller();
 
     /** Every topic's assignment, by topic id, each with its version. A snapshot, from memory. */
-    default java.util.Map<UUID, TopicAssignment> assignments() {
-        throw new UnsupportedOperationException("SPI 5: assignments");
-    }
+    java.util.Map<UUID, TopicAssignment> assignments();
 
     /**
      * Writes {@code changes}, all or nothing, if {@code term} is still the controller's term and each change's
@@ -224,34 +215,24 @@ public interface ClusterStateStore extends AutoCloseable {
      * @throws NotControllerException   if {@code term} ended; nothing is written
      * @throws VersionConflictException if a version differs; nothing is written
      */
-    default void updateAssignments(ControllerTerm term, Collection<TopicAssignment> changes) {
-        throw new UnsupportedOperationException("SPI 5: updateAssignments");
-    }
+    void updateAssignments(ControllerTerm term, Collection<TopicAssignment> changes);
 
     /**
      * The partition moves asked for (AlterPartitionReassignments) and not yet done: the target broker of each. The
      * controller carries a move out, then removes it ({@link #alterReassignmentRequests} with -1). A snapshot.
      */
-    default java.util.Map<TopicPartitionRef, Integer> reassignmentRequests() {
-        throw new UnsupportedOperationException("SPI 5: reassignmentRequests");
-    }
+    java.util.Map<TopicPartitionRef, Integer> reassignmentRequests();
 
     /**
      * Adds, replaces or (with a target of -1) removes partition move requests, all or nothing; durable on return.
      * Any broker may call it.
      */
-    default void alterReassignmentRequests(java.util.Map<TopicPartitionRef, Integer> targets) {
-        throw new UnsupportedOperationException("SPI 5: alterReassignmentRequests");
-    }
+    void alterReassignmentRequests(java.util.Map<TopicPartitionRef, Integer> targets);
 
     /** Tells {@code listener} of every later change ({@link ClusterListener}). */
-    default void addListener(ClusterListener listener) {
-        throw new UnsupportedOperationException("SPI 5: addListener");
-    }
+    void addListener(ClusterListener listener);
 
-    default void removeListener(ClusterListener listener) {
-        throw new UnsupportedOperationException("SPI 5: removeListener");
-    }
+    void removeListener(ClusterListener listener);
 
     @Override
     void close();

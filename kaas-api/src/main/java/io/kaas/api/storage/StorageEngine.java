@@ -55,9 +55,7 @@ public interface StorageEngine extends AutoCloseable {
      * broker can open it (a partition moved away, or this broker fenced). Appends in flight complete exceptionally or
      * are flushed before it returns. A partition that is not open is a no-op.
      */
-    default void closePartition(PartitionKey key) throws IOException {
-        throw new UnsupportedOperationException("SPI 5: closePartition");
-    }
+    void closePartition(PartitionKey key) throws IOException;
 
     /** Closes the partition if open and removes all its data. A partition that does not exist is a no-op. */
     void deletePartition(PartitionKey key) throws IOException;

@@ -162,4 +162,62 @@ final class InMemoryStore implements ClusterStateStore {
     @Override
     public void close() {
     }
+
+    // ---- coordination: the coordinators never coordinate brokers, so no test here reaches these ----
+
+    @Override
+    public io.kaas.api.cluster.ClusterSession session() {
+        throw new UnsupportedOperationException("not used by the coordinators");
+    }
+
+    @Override
+    public io.kaas.api.cluster.LiveBroker registerBroker(io.kaas.api.cluster.BrokerRegistration registration) {
+        throw new UnsupportedOperationException("not used by the coordinators");
+    }
+
+    @Override
+    public Map<Integer, io.kaas.api.cluster.LiveBroker> liveBrokers() {
+        throw new UnsupportedOperationException("not used by the coordinators");
+    }
+
+    @Override
+    public void electController(io.kaas.api.cluster.ControllerListener listener) {
+        throw new UnsupportedOperationException("not used by the coordinators");
+    }
+
+    @Override
+    public Optional<io.kaas.api.cluster.ControllerTerm> controller() {
+        throw new UnsupportedOperationException("not used by the coordinators");
+    }
+
+    @Override
+    public Map<UUID, io.kaas.api.cluster.TopicAssignment> assignments() {
+        throw new UnsupportedOperationException("not used by the coordinators");
+    }
+
+    @Override
+    public void updateAssignments(io.kaas.api.cluster.ControllerTerm term,
+                                  Collection<io.kaas.api.cluster.TopicAssignment> changes) {
+        throw new UnsupportedOperationException("not used by the coordinators");
+    }
+
+    @Override
+    public Map<TopicPartitionRef, Integer> reassignmentRequests() {
+        throw new UnsupportedOperationException("not used by the coordinators");
+    }
+
+    @Override
+    public void alterReassignmentRequests(Map<TopicPartitionRef, Integer> targets) {
+        throw new UnsupportedOperationException("not used by the coordinators");
+    }
+
+    @Override
+    public void addListener(io.kaas.api.cluster.ClusterListener listener) {
+        throw new UnsupportedOperationException("not used by the coordinators");
+    }
+
+    @Override
+    public void removeListener(io.kaas.api.cluster.ClusterListener listener) {
+        throw new UnsupportedOperationException("not used by the coordinators");
+    }
 }
