@@ -56,6 +56,7 @@ class PluginDirectorySourceTest {
                 public void checkConfig(LogConfig c) { check(); }
                 public PartitionLog openPartition(PartitionKey k, LogConfig c) { check(); return logs.computeIfAbsent(k, Log::new); }
                 public void deletePartition(PartitionKey k) { check(); logs.remove(k); }
+                public void closePartition(PartitionKey k) { check(); logs.remove(k); }
                 public void close() { check(); }
               }
               static class Log implements PartitionLog {
