@@ -109,13 +109,24 @@ public final class BrokerCluster implements AutoCloseable {
                 .collect(Collectors.toSet());
     }
 
-    /** Waits until Metadata lists exactly {@code ids} as the cluster's brokers. */
+    /**
+     * Waits (at most 120 s) until Metadata lists exactly {@code ids} as the cluster's brokers; fails at once, with its
+     * log, if one of them exited.
+     */
     public void awaitRegistered(Set<Integer> ids) {
         try (Admin admin = clients().admin()) {
-            Awaitility.await("brokers " + ids + " registered").atMost(Duration.ofSeconds(60))
-                    .pollInterval(Duration.ofMillis(100)).ignoreExceptions()
-                    .until(() -> admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).stream()
-                            .map(n -> n.id()).collect(Collectors.toSet()).equals(ids));
+            Awaitility.await("brokers " + ids + " registered").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(100)).ignoreExceptionsMatching(e -> !(e instanceof IllegalStateException))
+                    .until(() -> {
+                        for (int id : ids) {
+                            BrokerProcess b = brokers.get(id);
+                            if (b != null && !b.isAlive()) {
+                                throw new IllegalStateException("broker " + id + " exited: " + Files.readString(b.log()));
+                            }
+                        }
+                        return admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).stream()
+                                .map(n -> n.id()).collect(Collectors.toSet()).equals(ids);
+                    });
         }
     }
 

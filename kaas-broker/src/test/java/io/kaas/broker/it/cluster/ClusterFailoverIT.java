@@ -202,7 +202,7 @@ class ClusterFailoverIT {
             }
             consumer.commitSync(Duration.ofSeconds(30));
             try (Admin admin = cluster.clients().admin()) {
-                coordinator = admin.describeConsumerGroups(List.of("g1")).all().get(10, TimeUnit.SECONDS).get("g1")
+                coordinator = admin.describeConsumerGroups(List.of("g1")).all().get(30, TimeUnit.SECONDS).get("g1")
                         .coordinator().id();
             }
         }
@@ -230,7 +230,7 @@ class ClusterFailoverIT {
             consumer.commitSync(Duration.ofSeconds(30));
         }
         try (Admin admin = cluster.clients().admin()) {
-            assertThat(admin.describeConsumerGroups(List.of("g1")).all().get(10, TimeUnit.SECONDS).get("g1")
+            assertThat(admin.describeConsumerGroups(List.of("g1")).all().get(30, TimeUnit.SECONDS).get("g1")
                     .coordinator().id()).isNotEqualTo(coordinator);
         }
     }
@@ -251,7 +251,7 @@ class ClusterFailoverIT {
             }
             producer.flush();
             try (Admin admin = cluster.clients().admin()) {
-                coordinator = admin.describeTransactions(List.of("tx-1")).all().get(10, TimeUnit.SECONDS).get("tx-1")
+                coordinator = admin.describeTransactions(List.of("tx-1")).all().get(30, TimeUnit.SECONDS).get("tx-1")
                         .coordinatorId();
             }
             cluster.broker(coordinator).kill();

@@ -28,11 +28,43 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
             // the server's myid file is written into its data directory, which must exist
             specs.add(new InstanceSpec(java.nio.file.Files.createDirectories(dir.resolve("zk-" + i)).toFile(), InstanceSpec.getRandomPort(),
                     InstanceSpec.getRandomPort(), InstanceSpec.getRandomPort(), true, i, 2000, 0,
-                    Map.of("admin.enableServer", "false"), "127.0.0.1"));
+                    Map.of("admin.enableServer", "false", "4lw.commands.whitelist", "srvr"), "127.0.0.1"));
         }
         TestingCluster cluster = new TestingCluster(specs);
         cluster.start();
-        return new ZooKeeperEnsemble(cluster, specs);
+        ZooKeeperEnsemble ensemble = new ZooKeeperEnsemble(cluster, specs);
+        ensemble.awaitQuorum();
+        return ensemble;
+    }
+
+    /**
+     * Waits (at most 60 s) until every server serves as leader or follower: the ensemble has elected a leader, so a
+     * broker started now connects at once instead of running into its connection timeout.
+     */
+    private void awaitQuorum() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        for (InstanceSpec spec : specs) {
+            while (!serving(spec.getPort())) {
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("ZooKeeper server on port " + spec.getPort() + " is not serving after 60 s");
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** ZooKeeper's {@code srvr} answer names the server's mode once it is in a quorum. */
+    private static boolean serving(int port) {
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 500);
+            s.setSoTimeout(2000);
+            s.getOutputStream().write("srvr".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            s.shutdownOutput();
+            String answer = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            return answer.contains("Mode: leader") || answer.contains("Mode: follower");
+        } catch (IOException notYet) {
+            return false;
+        }
     }
 
     /** The connect string of every server, with {@code chroot} ("/name") after it. */
