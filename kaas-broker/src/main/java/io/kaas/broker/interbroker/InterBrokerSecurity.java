@@ -7,7 +7,7 @@ import io.kaas.broker.config.SaslKeys;
 import io.kaas.broker.config.SecurityProtocol;
 import io.kaas.security.sasl.JaasConfig;
 import io.kaas.security.sasl.JaasModule;
-import io.kaas.security.sasl.MechanismSettings;
+import io.kaas.broker.config.ListenerMechanismSettings;
 import io.kaas.security.scram.ScramMechanism;
 import io.kaas.security.scram.ScramSaslClient;
 import io.kaas.security.tls.ClientSslContextFactory;
@@ -15,7 +15,6 @@ import io.kaas.security.tls.SslKeys;
 import io.kaas.security.tls.TlsConfigException;
 import io.netty.handler.ssl.SslContext;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import javax.security.auth.callback.NameCallback;
 import javax.security.auth.callback.PasswordCallback;
@@ -90,7 +89,7 @@ public final class InterBrokerSecurity {
                 + " must be included in " + SaslKeys.SASL_ENABLED_MECHANISMS + " when SASL is used for inter-broker "
                 + "communication");
         }
-        Settings settings = new Settings(listener, mechanism);
+        ListenerMechanismSettings settings = new ListenerMechanismSettings(listener, mechanism);
         JaasModule module;
         try {
             module = JaasConfig.of(settings, loginModule);
@@ -172,28 +171,5 @@ public final class InterBrokerSecurity {
     @Override
     public String toString() {
         return listener + " (" + protocol + (mechanism != null ? ", " + mechanism + " as " + username : "") + ")";
-    }
-
-    /** A mechanism's settings on the inter-broker listener, looked up as the SASL listener's server side does. */
-    private record Settings(ListenerConfig listener, String mechanism) implements MechanismSettings {
-        @Override
-        public String listenerName() {
-            return listener.name();
-        }
-
-        @Override
-        public String mechanismValue(String key) {
-            return SaslKeys.value(listener, mechanism, key, true);
-        }
-
-        @Override
-        public String value(String key) {
-            return SaslKeys.value(listener, mechanism, key, false);
-        }
-
-        @Override
-        public String toString() {
-            return mechanism.toLowerCase(Locale.ROOT) + " on " + listener.name();
-        }
     }
 }

@@ -4,6 +4,7 @@ import io.kaas.broker.config.ConfigException;
 import io.kaas.broker.config.ListenerConfig;
 import io.kaas.broker.config.SaslKeys;
 import io.kaas.security.oauth.OAuthBearerMechanism;
+import io.kaas.broker.config.ListenerMechanismSettings;
 import io.kaas.security.sasl.MechanismSettings;
 import io.kaas.security.sasl.PlainMechanism;
 import io.kaas.security.sasl.SaslMechanismFactory;
@@ -12,7 +13,6 @@ import io.kaas.security.scram.ScramSaslServerFactory;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,7 +100,8 @@ public final class SaslMechanisms implements AutoCloseable {
         Map<String, Long> maxReauth = new HashMap<>();
         try {
             for (String mechanism : enabled) {
-                factories.put(mechanism, factory(mechanism, new Settings(listener, mechanism), enabledKey, scramCredentials));
+                factories.put(mechanism, factory(mechanism, new ListenerMechanismSettings(listener, mechanism), enabledKey,
+                    scramCredentials));
                 maxReauth.put(mechanism, SaslKeys.maxReauthMs(listener, mechanism));
             }
         } catch (RuntimeException e) {
@@ -132,29 +133,6 @@ public final class SaslMechanisms implements AutoCloseable {
             };
         } catch (IllegalArgumentException e) {
             throw new ConfigException(null, e.getMessage());
-        }
-    }
-
-    /** A mechanism's settings on a listener, looked up as Kafka does. */
-    private record Settings(ListenerConfig listener, String mechanism) implements MechanismSettings {
-        @Override
-        public String listenerName() {
-            return listener.name();
-        }
-
-        @Override
-        public String mechanismValue(String key) {
-            return SaslKeys.value(listener, mechanism, key, true);
-        }
-
-        @Override
-        public String value(String key) {
-            return SaslKeys.value(listener, mechanism, key, false);
-        }
-
-        @Override
-        public String toString() {
-            return mechanism.toLowerCase(Locale.ROOT) + " on " + listener.name();
         }
     }
 }
