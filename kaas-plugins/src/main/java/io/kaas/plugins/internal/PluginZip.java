@@ -38,17 +38,35 @@ final class PluginZip {
         Path target = workDir.resolve(name.substring(0, name.length() - ".zip".length())).toAbsolutePath().normalize();
         Path stampFile = target.resolveSibling(target.getFileName() + STAMP_SUFFIX);
         String stamp = stamp(zip);
-        if (Files.isDirectory(target) && Files.isRegularFile(stampFile)
-                && Files.readString(stampFile, StandardCharsets.UTF_8).equals(stamp)) {
-            return target;
+        // Brokers started together from one installation share plugins/.work: one expands, the others wait and reuse.
+        java.util.concurrent.locks.ReentrantLock inJvm = EXPANDING.computeIfAbsent(target,
+                t -> new java.util.concurrent.locks.ReentrantLock());
+        inJvm.lock();
+        try {
+            Files.createDirectories(workDir);
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(
+                    target.resolveSibling(target.getFileName() + ".lock"), java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.WRITE);
+                 java.nio.channels.FileLock betweenProcesses = channel.lock()) {
+                if (Files.isDirectory(target) && Files.isRegularFile(stampFile)
+                        && Files.readString(stampFile, StandardCharsets.UTF_8).equals(stamp)) {
+                    return target;
+                }
+                Files.deleteIfExists(stampFile);
+                deleteRecursively(target);
+                Files.createDirectories(target);
+                unzip(zip, target);
+                Files.writeString(stampFile, stamp, StandardCharsets.UTF_8);
+                return target;
+            }
+        } finally {
+            inJvm.unlock();
         }
-        Files.deleteIfExists(stampFile);
-        deleteRecursively(target);
-        Files.createDirectories(target);
-        unzip(zip, target);
-        Files.writeString(stampFile, stamp, StandardCharsets.UTF_8);
-        return target;
     }
+
+    /** The expansions in progress in this JVM, by target folder (file locks are held per process, not per thread). */
+    private static final java.util.concurrent.ConcurrentMap<Path, java.util.concurrent.locks.ReentrantLock> EXPANDING =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * Identifies one version of the zip: its real path, size, modification time, and a CRC-32 over every entry's

@@ -63,4 +63,28 @@ class PluginZipTest {
         assertThat(PluginZip.expand(zip, work)).isEqualTo(expanded);
         assertThat(marker).exists();
     }
+
+    @Test
+    void brokersExpandingOneZipTogetherEachGetTheWholeFolder() throws Exception {
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        Path zip = zip(plugins.resolve("store-1.0.zip"), "plugin.id=store\nplugin.version=1.0\n");
+        Path work = plugins.resolve(".work");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.List<java.util.concurrent.Future<String>> seen = new java.util.ArrayList<>();
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            for (int i = 0; i < 8; i++) {
+                seen.add(pool.submit(() -> {
+                    start.await();
+                    return Files.readString(PluginZip.expand(zip, work).resolve("plugin.properties"));
+                }));
+            }
+            start.countDown();
+            for (java.util.concurrent.Future<String> f : seen) {
+                assertThat(f.get(30, java.util.concurrent.TimeUnit.SECONDS)).contains("plugin.id=store");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }
