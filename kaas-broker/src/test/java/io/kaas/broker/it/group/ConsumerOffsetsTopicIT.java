@@ -157,7 +157,9 @@ class ConsumerOffsetsTopicIT {
                     new TopicPartitionRef("legacy", 1), new CommittedOffset(23, -1, "", System.currentTimeMillis(), -1)));
         }
         try (TestBroker broker = builder.start()) {
-            assertThat(storedGroupFiles(broker)).as("moved out of the store at start").isZero();
+            // the coordinator loads its partitions as the broker gains them, right after start
+            org.awaitility.Awaitility.await("offsets moved out of the store").atMost(java.time.Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(storedGroupFiles(broker)).isZero());
             try (Admin admin = broker.admin()) {
                 assertThat(admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS))
                         .extracting(ConsumerGroupListing::groupId).contains("old-group");
