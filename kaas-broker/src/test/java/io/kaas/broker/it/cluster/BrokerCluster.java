@@ -1,6 +1,7 @@
 package io.kaas.broker.it.cluster;
 
 import io.kaas.broker.it.KafkaClients;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +16,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.awaitility.Awaitility;
+import org.slf4j.LoggerFactory;
 
 /**
  * Brokers in JVMs of their own ({@link BrokerProcess}) sharing one data directory, coordinated by a real ZooKeeper
@@ -169,6 +171,25 @@ public final class BrokerCluster implements AutoCloseable {
             } catch (Exception e) {
                 // best effort: the next broker still gets stopped
             }
+        }
+    }
+
+    /**
+     * Copies every broker's log to {@code target/cluster-logs/<name>/}, where it outlives the test's temporary
+     * directory, so a failure in CI can be read afterwards.
+     */
+    public void keepLogs(String name) {
+        try {
+            Path kept = Files.createDirectories(Path.of("target", "cluster-logs", name));
+            for (Map.Entry<Integer, BrokerProcess> e : brokers.entrySet()) {
+                if (Files.exists(e.getValue().log())) {
+                    Files.copy(e.getValue().log(), kept.resolve("broker-" + e.getKey() + ".log"),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } catch (IOException e) {
+            LoggerFactory.getLogger(BrokerCluster.class).warn("could not keep the brokers' logs of {}: {}", name,
+                    e.toString());
         }
     }
 }
