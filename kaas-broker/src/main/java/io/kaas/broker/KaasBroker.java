@@ -218,6 +218,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         // with another transaction.version, say).
         HandlerRegistry registry = HandlerRegistry.of(accessGate, handlers,
             Features.of(config.transactionVersion(), clock.millis()));
+        // dynamic broker configs (kafka-configs --entity-type brokers): before the topics load, so they open with them
+        new io.kaas.broker.topic.DynamicBrokerConfigApplier(clusterStore, config.nodeId(), topics, scheduler).start();
         topics.open();
         cluster.start(storageEngine, topics);
         if (!cluster.awaitReady(READY_WAIT, (topic, partition) -> topics.log(topic, partition) != null)) {

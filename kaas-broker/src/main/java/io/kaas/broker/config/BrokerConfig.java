@@ -439,6 +439,24 @@ public final class BrokerConfig {
         return new TreeMap<>(explicit);
     }
 
+    /**
+     * This config with {@code dynamic} (the broker's dynamic configs, already validated) over its explicit values:
+     * what the broker runs with after a dynamic change.
+     */
+    public BrokerConfig withDynamic(Map<String, String> dynamic) {
+        if (dynamic.isEmpty()) {
+            return this;
+        }
+        Map<String, String> values = new java.util.HashMap<>(explicit);
+        values.putAll(dynamic);
+        return of(values);
+    }
+
+    /** Whether {@code key} was set in the file or an override (not its default). */
+    public boolean isExplicit(String key) {
+        return explicit.containsKey(key);
+    }
+
     /** Every known key with its effective value, for DescribeConfigs on the broker resource. */
     public List<ConfigEntry> entries() {
         List<ConfigEntry> out = new ArrayList<>();

@@ -25,10 +25,12 @@ import java.util.concurrent.CompletableFuture;
 public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequestData, AlterConfigsResponseData> {
     private final TopicManager topics;
     private final GroupConfigChanges groups;
+    private final BrokerConfigChanges brokers;
 
-    public AlterConfigsHandler(TopicManager topics, GroupConfigs groupConfigs) {
+    public AlterConfigsHandler(TopicManager topics, GroupConfigs groupConfigs, io.kaas.api.cluster.ClusterStateStore store) {
         this.topics = topics;
         this.groups = new GroupConfigChanges(groupConfigs);
+        this.brokers = new BrokerConfigChanges(store);
     }
 
     @Override
@@ -48,7 +50,9 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
                 } else {
                     TopicConfigChanges.checkMayAlter(context, resource.resourceType(), resource.resourceName());
                 }
-                Topic topic = group ? null
+                boolean broker = resource.resourceType() == TopicConfigChanges.BROKER;
+                java.util.OptionalInt target = broker ? BrokerConfigChanges.target(resource.resourceName()) : null;
+                Topic topic = group || broker ? null
                         : TopicConfigChanges.topicResource(topics, resource.resourceType(), resource.resourceName());
                 Map<String, String> overrides = new LinkedHashMap<>();
                 for (AlterableConfig c : resource.configs()) {
@@ -59,7 +63,9 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
                         throw new TopicException(Errors.INVALID_REQUEST, "Error due to duplicate config keys");
                     }
                 }
-                if (group) {
+                if (broker) {
+                    brokers.replace(target, overrides, request.validateOnly());
+                } else if (group) {
                     groups.replace(resource.resourceName(), overrides, request.validateOnly());
                 } else {
                     topics.replaceConfigs(topic.name(), overrides, request.validateOnly());

@@ -5,7 +5,9 @@ import io.kaas.api.auth.ResourceType;
 import io.kaas.coordinator.group.GroupConfigException;
 import io.kaas.coordinator.group.GroupConfigs;
 import io.kaas.broker.BrokerContext;
+import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.ConfigEntry;
+import io.kaas.broker.config.DynamicBrokerConfigs;
 import io.kaas.broker.config.ConfigType;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
@@ -13,6 +15,7 @@ import io.kaas.broker.topic.ConfigSource;
 import io.kaas.broker.topic.DescribedConfig;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicConfigDef;
+import io.kaas.broker.topic.TopicConfigResolver;
 import io.kaas.broker.topic.TopicConfigs;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
@@ -27,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -54,6 +58,7 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
         boolean docs = context.apiVersion() >= 3 && request.includeDocumentation();
         List<DescribeConfigsResult> results = new ArrayList<>();
         for (DescribeConfigsResource resource : request.resources()) {
+            Map<String, List<DescribeConfigsSynonym>> brokerSynonyms = new java.util.HashMap<>();
             DescribeConfigsResult result = new DescribeConfigsResult().setResourceType(resource.resourceType())
                     .setResourceName(resource.resourceName()).setErrorCode(Errors.NONE).setErrorMessage(null);
             List<DescribedConfig> configs = switch (resource.resourceType()) {
@@ -61,7 +66,7 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
                         ? topicConfigs(resource.resourceName(), docs, result)
                         : denied(result, Errors.TOPIC_AUTHORIZATION_FAILED);
                 case BROKER -> context.access().allowedOnCluster(Operation.DESCRIBE_CONFIGS)
-                        ? brokerConfigs(resource.resourceName(), docs, result)
+                        ? brokerConfigs(resource.resourceName(), docs, result, brokerSynonyms)
                         : denied(result, Errors.CLUSTER_AUTHORIZATION_FAILED);
                 case GROUP -> context.access().allowed(Operation.DESCRIBE_CONFIGS, ResourceType.GROUP, resource.resourceName())
                         ? groupConfigs(resource.resourceName(), docs, result)
@@ -75,7 +80,11 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
             List<DescribeConfigsResourceResult> entries = new ArrayList<>();
             for (DescribedConfig c : configs) {
                 if (resource.configurationKeys() == null || resource.configurationKeys().contains(c.name())) {
-                    entries.add(entry(c, request.includeSynonyms(), resource.resourceType()));
+                    DescribeConfigsResourceResult r = entry(c, request.includeSynonyms(), resource.resourceType());
+                    if (request.includeSynonyms() && brokerSynonyms.containsKey(c.name())) {
+                        r.setSynonyms(brokerSynonyms.get(c.name()));
+                    }
+                    entries.add(r);
                 }
             }
             results.add(result.setConfigs(entries));
@@ -118,22 +127,71 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
         }
     }
 
-    private List<DescribedConfig> brokerConfigs(String name, boolean docs, DescribeConfigsResult result) {
+    private List<DescribedConfig> brokerConfigs(String name, boolean docs, DescribeConfigsResult result,
+                                                Map<String, List<DescribeConfigsSynonym>> synonyms) {
+        Map<String, String> clusterDefault = ctx.clusterStore().brokerConfigs(OptionalInt.empty());
+        Map<String, ConfigEntry> known = new java.util.HashMap<>();
+        for (ConfigEntry e : ctx.config().entries()) {
+            known.put(e.name(), e);
+        }
         if (name == null || name.isEmpty()) {
-            return List.of(); // the cluster-wide dynamic defaults: kaas has none
+            // the cluster default (kafka-configs --entity-default): only what was set dynamically
+            List<DescribedConfig> out = new ArrayList<>();
+            for (Map.Entry<String, String> d : new java.util.TreeMap<>(clusterDefault).entrySet()) {
+                ConfigEntry k = known.get(d.getKey());
+                boolean sensitive = k != null && k.sensitive();
+                out.add(new DescribedConfig(d.getKey(), sensitive ? null : d.getValue(),
+                        ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG, k == null ? ConfigType.STRING : ConfigType.parse(k.type()),
+                        false, sensitive, docs && k != null ? k.documentation() : null));
+                synonyms.put(d.getKey(), List.of(synonym(d.getKey(), sensitive ? null : d.getValue(),
+                        ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG)));
+            }
+            return out;
         }
         if (!name.equals(Integer.toString(ctx.nodeId()))) {
             result.setErrorCode(Errors.INVALID_REQUEST).setErrorMessage(
                     "Unexpected broker id, expected " + ctx.nodeId() + " or empty string, but received " + name);
             return List.of();
         }
+        Map<String, String> own = ctx.clusterStore().brokerConfigs(OptionalInt.of(ctx.nodeId()));
+        BrokerConfig effective = ctx.config().withDynamic(DynamicBrokerConfigs.merged(clusterDefault, own));
+        Map<String, String> defaults = new java.util.HashMap<>();
+        for (ConfigEntry d : BrokerConfig.defaults().entries()) {
+            if (d.value() != null) {
+                defaults.put(d.name(), d.value());
+            }
+        }
         List<DescribedConfig> out = new ArrayList<>();
-        for (ConfigEntry e : ctx.config().entries()) {
-            ConfigSource source = e.isDefault() ? ConfigSource.DEFAULT_CONFIG : ConfigSource.STATIC_BROKER_CONFIG;
-            out.add(new DescribedConfig(e.name(), e.sensitive() ? null : e.value(), source, ConfigType.parse(e.type()),
-                    true, e.sensitive(), docs ? e.documentation() : null));
+        for (ConfigEntry e : effective.entries()) {
+            ConfigSource source = TopicConfigResolver.source(ctx.config(), clusterDefault, own, e.name());
+            String value = e.sensitive() ? null : e.value();
+            out.add(new DescribedConfig(e.name(), value, source, ConfigType.parse(e.type()),
+                    !DynamicBrokerConfigs.DYNAMIC.contains(e.name()), e.sensitive(), docs ? e.documentation() : null));
+            List<DescribeConfigsSynonym> list = new ArrayList<>();
+            for (String s : DynamicBrokerConfigs.synonyms(e.name())) {
+                if (own.containsKey(s)) {
+                    list.add(synonym(s, e.sensitive() ? null : own.get(s), ConfigSource.DYNAMIC_BROKER_CONFIG));
+                }
+                if (clusterDefault.containsKey(s)) {
+                    list.add(synonym(s, e.sensitive() ? null : clusterDefault.get(s),
+                            ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG));
+                }
+                if (ctx.config().isExplicit(s)) {
+                    list.add(synonym(s, e.sensitive() ? null : ctx.config().originalValue(s),
+                            ConfigSource.STATIC_BROKER_CONFIG));
+                }
+                String kafkaDefault = defaults.get(s);
+                if (kafkaDefault != null && !e.sensitive()) {
+                    list.add(synonym(s, kafkaDefault, ConfigSource.DEFAULT_CONFIG));
+                }
+            }
+            synonyms.put(e.name(), list);
         }
         return out;
+    }
+
+    private static DescribeConfigsSynonym synonym(String name, String value, ConfigSource source) {
+        return new DescribeConfigsSynonym().setName(name).setValue(value).setSource(source.code());
     }
 
     private DescribeConfigsResourceResult entry(DescribedConfig c, boolean synonyms, byte resourceType) {

@@ -21,17 +21,20 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * IncrementalAlterConfigs v0-1 on TOPIC and GROUP resources: SET, DELETE, APPEND, SUBTRACT (lists only);
+ * IncrementalAlterConfigs v0-1 on TOPIC, GROUP and BROKER (dynamic broker configs) resources: SET, DELETE, APPEND, SUBTRACT (lists only);
  * validate_only honoured.
  */
 public final class IncrementalAlterConfigsHandler
         implements ApiHandler<IncrementalAlterConfigsRequestData, IncrementalAlterConfigsResponseData> {
     private final TopicManager topics;
     private final GroupConfigChanges groups;
+    private final BrokerConfigChanges brokers;
 
-    public IncrementalAlterConfigsHandler(TopicManager topics, GroupConfigs groupConfigs) {
+    public IncrementalAlterConfigsHandler(TopicManager topics, GroupConfigs groupConfigs,
+                                          io.kaas.api.cluster.ClusterStateStore store) {
         this.topics = topics;
         this.groups = new GroupConfigChanges(groupConfigs);
+        this.brokers = new BrokerConfigChanges(store);
     }
 
     @Override
@@ -49,6 +52,9 @@ public final class IncrementalAlterConfigsHandler
                 if (resource.resourceType() == GroupConfigChanges.GROUP) {
                     GroupConfigChanges.checkMayAlter(context, resource.resourceName());
                     alterGroup(resource, request.validateOnly());
+                } else if (resource.resourceType() == TopicConfigChanges.BROKER) {
+                    TopicConfigChanges.checkMayAlter(context, resource.resourceType(), resource.resourceName());
+                    alterBroker(resource, request.validateOnly());
                 } else {
                     TopicConfigChanges.checkMayAlter(context, resource.resourceType(), resource.resourceName());
                     alter(resource, request.validateOnly());
@@ -73,6 +79,19 @@ public final class IncrementalAlterConfigsHandler
             GroupConfigChanges.apply(overrides, c.name(), c.configOperation(), c.value());
         }
         groups.replace(resource.resourceName(), overrides, validateOnly);
+    }
+
+    private void alterBroker(AlterConfigsResource resource, boolean validateOnly) {
+        java.util.OptionalInt target = BrokerConfigChanges.target(resource.resourceName());
+        Set<String> names = new HashSet<>();
+        Map<String, String> configs = brokers.current(target);
+        for (AlterableConfig c : resource.configs()) {
+            if (!names.add(c.name())) {
+                throw new TopicException(Errors.INVALID_REQUEST, "Error due to duplicate config keys");
+            }
+            BrokerConfigChanges.apply(configs, c.name(), c.configOperation(), c.value());
+        }
+        brokers.replace(target, configs, validateOnly);
     }
 
     private void alter(AlterConfigsResource resource, boolean validateOnly) {

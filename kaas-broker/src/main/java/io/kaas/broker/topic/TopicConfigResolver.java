@@ -4,6 +4,7 @@ import io.kaas.wire.protocol.Errors;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.ConfigEntry;
+import io.kaas.broker.config.DynamicBrokerConfigs;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -16,25 +17,64 @@ import java.util.Map;
  * defaults, and validates overrides as Kafka's {@code LogConfig.validate} does.
  */
 public final class TopicConfigResolver {
-    private final Map<String, String> brokerValues = new HashMap<>();
-    private final Map<String, Boolean> brokerExplicit = new HashMap<>();
+    private final BrokerConfig staticConfig;
+    /** The broker-level values and their sources; replaced whole when the dynamic broker configs change. */
+    private volatile BrokerLevel broker;
+
+    private record BrokerLevel(Map<String, String> values, Map<String, ConfigSource> sources) {
+    }
 
     public TopicConfigResolver(BrokerConfig config) {
+        this.staticConfig = config;
+        this.broker = brokerLevel(config, Map.of(), Map.of());
+    }
+
+    /**
+     * Puts the dynamic broker configs ({@code clusterDefault}, then this broker's {@code perBroker} over it) above the
+     * static ones; topics without an override of a key inherit the new value.
+     */
+    public void applyDynamic(Map<String, String> clusterDefault, Map<String, String> perBroker) {
+        broker = brokerLevel(staticConfig, clusterDefault, perBroker);
+    }
+
+    private static BrokerLevel brokerLevel(BrokerConfig base, Map<String, String> clusterDefault,
+                                           Map<String, String> perBroker) {
+        BrokerConfig config = base.withDynamic(DynamicBrokerConfigs.merged(clusterDefault, perBroker));
+        Map<String, String> values = new HashMap<>();
+        Map<String, ConfigSource> sources = new HashMap<>();
         for (ConfigEntry e : config.entries()) {
             if (e.value() != null) {
-                brokerValues.put(e.name(), e.value());
+                values.put(e.name(), e.value());
             }
-            brokerExplicit.put(e.name(), !e.isDefault());
+            sources.put(e.name(), source(base, clusterDefault, perBroker, e.name()));
         }
         // The typed accessors win: they are what the broker actually uses (log.roll.ms from log.roll.hours, …).
-        brokerValues.put("message.max.bytes", str(config.messageMaxBytes()));
-        brokerValues.put("log.segment.bytes", str(config.logSegmentBytes()));
-        brokerValues.put("log.roll.ms", str(config.logRollMs()));
-        brokerValues.put("log.retention.ms", str(config.logRetentionMs()));
-        brokerValues.put("log.retention.bytes", str(config.logRetentionBytes()));
-        brokerValues.put("log.flush.interval.messages", str(config.logFlushIntervalMessages()));
-        brokerValues.put("log.message.timestamp.type", str(config.logMessageTimestampType()));
-        brokerValues.put("log.cleanup.policy", str(config.logCleanupPolicy()));
+        values.put("message.max.bytes", str(config.messageMaxBytes()));
+        values.put("log.segment.bytes", str(config.logSegmentBytes()));
+        values.put("log.roll.ms", str(config.logRollMs()));
+        values.put("log.retention.ms", str(config.logRetentionMs()));
+        values.put("log.retention.bytes", str(config.logRetentionBytes()));
+        values.put("log.flush.interval.messages", str(config.logFlushIntervalMessages()));
+        values.put("log.message.timestamp.type", str(config.logMessageTimestampType()));
+        values.put("log.cleanup.policy", str(config.logCleanupPolicy()));
+        return new BrokerLevel(Map.copyOf(values), Map.copyOf(sources));
+    }
+
+    /** Where a broker key's value comes from: the first synonym set at a level, levels in Kafka's order. */
+    public static ConfigSource source(BrokerConfig base, Map<String, String> clusterDefault, Map<String, String> perBroker,
+                               String key) {
+        for (String synonym : DynamicBrokerConfigs.synonyms(key)) {
+            if (perBroker.containsKey(synonym)) {
+                return ConfigSource.DYNAMIC_BROKER_CONFIG;
+            }
+            if (clusterDefault.containsKey(synonym)) {
+                return ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG;
+            }
+            if (base.isExplicit(synonym)) {
+                return ConfigSource.STATIC_BROKER_CONFIG;
+            }
+        }
+        return ConfigSource.DEFAULT_CONFIG;
     }
 
     private static String str(Object value) {
@@ -76,10 +116,10 @@ public final class TopicConfigResolver {
             return new DescribedConfig(def.name(), override, ConfigSource.DYNAMIC_TOPIC_CONFIG, def.type(), false, false, doc);
         }
         String synonym = def.brokerSynonym();
-        if (synonym != null && brokerValues.containsKey(synonym)) {
-            ConfigSource source = Boolean.TRUE.equals(brokerExplicit.get(synonym))
-                    ? ConfigSource.STATIC_BROKER_CONFIG : ConfigSource.DEFAULT_CONFIG;
-            return new DescribedConfig(def.name(), brokerValues.get(synonym), source, def.type(), false, false, doc);
+        BrokerLevel level = broker;
+        if (synonym != null && level.values().containsKey(synonym)) {
+            ConfigSource source = level.sources().getOrDefault(synonym, ConfigSource.DEFAULT_CONFIG);
+            return new DescribedConfig(def.name(), level.values().get(synonym), source, def.type(), false, false, doc);
         }
         return new DescribedConfig(def.name(), def.kafkaDefault(), ConfigSource.DEFAULT_CONFIG, def.type(), false, false, doc);
     }

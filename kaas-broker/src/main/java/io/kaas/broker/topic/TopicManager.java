@@ -103,6 +103,25 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
         }
     }
 
+    /**
+     * Applies the dynamic broker configs (the cluster default and this broker's own): every topic without an override
+     * of a changed key gets the new value, its open partitions at once.
+     */
+    public void applyDynamicBrokerConfigs(Map<String, String> clusterDefault, Map<String, String> perBroker) {
+        synchronized (lock) {
+            resolver.applyDynamic(clusterDefault, perBroker);
+            for (Topic t : List.copyOf(byId.values())) {
+                LogConfig config = resolver.logConfig(t.record().configs());
+                if (!config.equals(t.logConfig())) {
+                    for (PartitionLog log : t.logs()) {
+                        log.updateConfig(config);
+                    }
+                    put(t.withRecord(t.record(), config));
+                }
+            }
+        }
+    }
+
     @Override
     public LogConfig logConfig(TopicRecord topic) {
         return resolver.logConfig(topic.configs());

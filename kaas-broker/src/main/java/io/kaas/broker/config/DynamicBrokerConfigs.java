@@ -1,0 +1,108 @@
+package io.kaas.broker.config;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * The broker configs that can change at run time (Kafka's KIP-226 dynamic broker configs, kept in the cluster-state
+ * store as the cluster default or per broker) and their validation, as Kafka's {@code DynamicBrokerConfig} checks them.
+ * kaas accepts the keys of Kafka's dynamic list that it applies without a restart: the log defaults topics inherit.
+ * Keys kaas does not know are stored as given, as Kafka does (plugins may read them).
+ */
+public final class DynamicBrokerConfigs {
+    /** The dynamic keys kaas applies at run time, in Kafka's {@code DynamicLogConfig} list. */
+    public static final Set<String> DYNAMIC = Set.of(BrokerConfigDef.LOG_SEGMENT_BYTES, BrokerConfigDef.LOG_ROLL_MS,
+            BrokerConfigDef.LOG_ROLL_HOURS, BrokerConfigDef.LOG_RETENTION_MS, BrokerConfigDef.LOG_RETENTION_MINUTES,
+            BrokerConfigDef.LOG_RETENTION_HOURS, BrokerConfigDef.LOG_RETENTION_BYTES,
+            BrokerConfigDef.LOG_FLUSH_INTERVAL_MESSAGES, BrokerConfigDef.LOG_CLEANUP_POLICY,
+            BrokerConfigDef.LOG_MESSAGE_TIMESTAMP_TYPE, BrokerConfigDef.MESSAGE_MAX_BYTES);
+
+    /** Kafka's synonyms of a broker key, in its order of precedence ({@code DynamicBrokerConfig.brokerConfigSynonyms}). */
+    public static List<String> synonyms(String key) {
+        return switch (key) {
+            case BrokerConfigDef.LOG_ROLL_MS, BrokerConfigDef.LOG_ROLL_HOURS ->
+                    List.of(BrokerConfigDef.LOG_ROLL_MS, BrokerConfigDef.LOG_ROLL_HOURS);
+            case BrokerConfigDef.LOG_RETENTION_MS, BrokerConfigDef.LOG_RETENTION_MINUTES, BrokerConfigDef.LOG_RETENTION_HOURS ->
+                    List.of(BrokerConfigDef.LOG_RETENTION_MS, BrokerConfigDef.LOG_RETENTION_MINUTES,
+                            BrokerConfigDef.LOG_RETENTION_HOURS);
+            default -> List.of(key);
+        };
+    }
+
+    private DynamicBrokerConfigs() {
+    }
+
+    /**
+     * Why {@code props} (the whole dynamic set of one broker or of the default, after the change) cannot be stored, in
+     * Kafka's words, or null if it can.
+     */
+    public static String invalidReason(Map<String, String> props) {
+        Set<String> readOnly = new TreeSet<>();
+        for (String key : props.keySet()) {
+            if (BrokerConfigDef.KEYS.containsKey(key) && !DYNAMIC.contains(key)) {
+                readOnly.add(key);
+            }
+        }
+        if (!readOnly.isEmpty()) {
+            return "Cannot update these configs dynamically: " + scalaSet(readOnly);
+        }
+        for (Map.Entry<String, String> e : new java.util.TreeMap<>(props).entrySet()) {
+            ConfigKey key = BrokerConfigDef.KEYS.get(e.getKey());
+            if (key != null) {
+                String problem = valueProblem(key, e.getValue());
+                if (problem != null) {
+                    return "Invalid value " + e.getValue() + " for configuration " + e.getKey() + ": " + problem;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Kafka's {@code ConfigDef} words for a value the key cannot take, or null. */
+    private static String valueProblem(ConfigKey key, String raw) {
+        String v = raw == null ? "" : raw.trim();
+        switch (key.type()) {
+            case BOOLEAN:
+                return v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false") ? null
+                        : "Expected value to be either true or false";
+            case INT:
+            case SHORT:
+            case LONG: {
+                long n;
+                try {
+                    n = Long.parseLong(v);
+                } catch (NumberFormatException e) {
+                    return "Not a number of type " + key.type().name();
+                }
+                long lo = key.type() == ConfigType.INT ? Integer.MIN_VALUE : key.type() == ConfigType.SHORT ? Short.MIN_VALUE : Long.MIN_VALUE;
+                long hi = key.type() == ConfigType.INT ? Integer.MAX_VALUE : key.type() == ConfigType.SHORT ? Short.MAX_VALUE : Long.MAX_VALUE;
+                if (n < lo || n > hi) {
+                    return "Not a number of type " + key.type().name();
+                }
+                return key.min() != null && n < key.min() ? "Value must be at least " + key.min() : null;
+            }
+            default:
+                try {
+                    key.parse(raw);
+                    return null;
+                } catch (ConfigException e) {
+                    return e.getMessage();
+                }
+        }
+    }
+
+    /** The effective dynamic values of one broker: its own over the cluster default's. */
+    public static Map<String, String> merged(Map<String, String> clusterDefault, Map<String, String> perBroker) {
+        Map<String, String> out = new LinkedHashMap<>(clusterDefault);
+        out.putAll(perBroker);
+        return out;
+    }
+
+    private static String scalaSet(Set<String> names) {
+        return names.stream().collect(Collectors.joining(", ", "Set(", ")"));
+    }
+}

@@ -1,0 +1,96 @@
+package io.kaas.broker.handler;
+
+import io.kaas.api.cluster.ClusterStateStore;
+import io.kaas.broker.config.DynamicBrokerConfigs;
+import io.kaas.broker.topic.TopicException;
+import io.kaas.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+
+/**
+ * What AlterConfigs and IncrementalAlterConfigs do on BROKER resources: the resource name "" is the cluster default
+ * ({@code kafka-configs --entity-default}), a broker id that broker (any id: the broker it names applies it). The
+ * configs are validated as Kafka's {@code DynamicBrokerConfig} does and stored in the cluster-state store, from where
+ * every broker applies them.
+ */
+final class BrokerConfigChanges {
+    private final ClusterStateStore store;
+
+    BrokerConfigChanges(ClusterStateStore store) {
+        this.store = store;
+    }
+
+    /** The broker a BROKER resource names, or empty for the cluster default; INVALID_REQUEST as Kafka's controller. */
+    static OptionalInt target(String name) {
+        if (name == null || name.isEmpty()) {
+            return OptionalInt.empty();
+        }
+        int id;
+        try {
+            id = Integer.parseInt(name);
+        } catch (NumberFormatException e) {
+            throw new TopicException(Errors.INVALID_REQUEST, "Unable to parse broker name as a base 10 number.");
+        }
+        if (id < 0) {
+            throw new TopicException(Errors.INVALID_REQUEST, "Invalid negative broker ID.");
+        }
+        return OptionalInt.of(id);
+    }
+
+    Map<String, String> current(OptionalInt target) {
+        return new LinkedHashMap<>(store.brokerConfigs(target));
+    }
+
+    /** Validates {@code configs} (the whole dynamic set after the change) and stores it unless {@code validateOnly}. */
+    void replace(OptionalInt target, Map<String, String> configs, boolean validateOnly) {
+        String invalid = DynamicBrokerConfigs.invalidReason(configs);
+        if (invalid != null) {
+            throw new TopicException(Errors.INVALID_REQUEST, invalid);
+        }
+        if (!validateOnly) {
+            store.updateBrokerConfigs(target, configs);
+        }
+    }
+
+    /** One incremental operation on a broker's dynamic configs. */
+    static void apply(Map<String, String> configs, String name, byte op, String value) {
+        switch (op) {
+            case TopicConfigChanges.SET -> {
+                if (value == null) {
+                    throw new TopicException(Errors.INVALID_REQUEST, "Null value not supported for : " + name);
+                }
+                configs.put(name, value);
+            }
+            case TopicConfigChanges.DELETE -> configs.remove(name);
+            case TopicConfigChanges.APPEND, TopicConfigChanges.SUBTRACT -> {
+                if (!name.equals("log.cleanup.policy")) { // the one LIST among the dynamic keys
+                    throw new TopicException(Errors.INVALID_CONFIG, "Config value "
+                            + (op == TopicConfigChanges.APPEND ? "append" : "subtract")
+                            + " is not allowed for config key: " + name);
+                }
+                List<String> list = split(configs.get(name));
+                for (String v : split(value)) {
+                    if (op == TopicConfigChanges.APPEND && !list.contains(v)) {
+                        list.add(v);
+                    } else if (op == TopicConfigChanges.SUBTRACT) {
+                        list.remove(v);
+                    }
+                }
+                configs.put(name, String.join(",", list));
+            }
+            default -> throw new TopicException(Errors.INVALID_REQUEST, "Unknown operations type " + op);
+        }
+    }
+
+    private static List<String> split(String value) {
+        List<String> out = new ArrayList<>();
+        if (value != null) {
+            Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).forEach(out::add);
+        }
+        return out;
+    }
+}
