@@ -16,6 +16,10 @@ module io.kaas.broker {
     requires io.netty.transport;
     requires io.netty.codec;
     requires io.netty.transport.classes.epoll;
+    /* The admin endpoint (admin.listener): Netty's HTTP codec, Micrometer's Prometheus registry. */
+    requires io.netty.codec.http;
+    requires micrometer.core;
+    requires micrometer.registry.prometheus;
     requires org.slf4j;
     requires ch.qos.logback.classic;
     requires ch.qos.logback.core;

@@ -166,6 +166,7 @@ public final class ClusterBench {
                 "--override", "node.id=" + id,
                 "--override", "log.dirs=" + data,
                 "--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
+                "--override", "admin.listener=http://127.0.0.1:0",
                 "--override", "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
                 "--override", "cluster.store=zookeeper",
                 "--override", "zookeeper.connect=127.0.0.1:" + zookeeperPort + "/" + cluster,

@@ -68,6 +68,7 @@ final class KaasUnderTest extends BrokerUnderTest {
         List<String> cmd = new ArrayList<>(List.of("bash", script.toString(), home.resolve("config/server.properties").toString(),
                 "--override", "log.dirs=" + dataDir,
                 "--override", "listeners=PLAINTEXT://127.0.0.1:" + port + ssl(),
+                "--override", "admin.listener=http://127.0.0.1:0",
                 "--override", "advertised.listeners=PLAINTEXT://127.0.0.1:" + port + ssl(),
                 "--override", "auto.create.topics.enable=false",
                 // As the Kafka broker under test (Kafka's sample server.properties), so group joins compare fairly.

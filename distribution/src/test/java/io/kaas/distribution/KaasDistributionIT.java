@@ -119,7 +119,8 @@ class KaasDistributionIT {
         assertThat(dataDir).isEqualTo(tmp.resolve("data"));
         BrokerProcess restarted = startBroker(
             "--override", "listeners=PLAINTEXT://" + bootstrap,
-            "--override", "advertised.listeners=PLAINTEXT://" + bootstrap);
+            "--override", "advertised.listeners=PLAINTEXT://" + bootstrap,
+            "--override", "admin.listener=http://127.0.0.1:0");
         restarted.awaitReady(HOST, port);
         assertThat(offsets(bootstrap, "-1", restarted)).as("latest offsets after restart").isEqualTo(expectedEnds);
         Map<Integer, Long> expectedStarts = zeros();
@@ -303,6 +304,8 @@ class KaasDistributionIT {
     private Path writeConfig(Map<String, String> settings) throws IOException {
         Map<String, String> all = new TreeMap<>(settings);
         all.put("node.id", "1");
+        // An ephemeral admin endpoint, so no test takes 9644.
+        all.putIfAbsent("admin.listener", "http://127.0.0.1:0");
         String text = all.entrySet().stream()
             .map(e -> e.getKey() + "=" + e.getValue())
             .collect(Collectors.joining("\n", "", "\n"));

@@ -187,6 +187,7 @@ class KaasPluginsDistributionIT {
             "node.id=1",
             "listeners=PLAINTEXT://" + bootstrap,
             "advertised.listeners=PLAINTEXT://" + bootstrap,
+            "admin.listener=http://127.0.0.1:0",
             "log.dirs=" + dataDir,
             ""), StandardCharsets.UTF_8);
         List<String> args = new ArrayList<>(List.of(config.toString()));

@@ -8,6 +8,8 @@ import io.kaas.api.cluster.RegisteredEndpoint;
 import io.kaas.api.storage.EngineContext;
 import io.kaas.api.storage.StorageEngine;
 import io.kaas.api.storage.StorageEngineProvider;
+import io.kaas.broker.admin.AdminServer;
+import io.kaas.broker.admin.Readiness;
 import io.kaas.broker.auth.AccessGate;
 import io.kaas.broker.auth.StoredScramCredentials;
 import io.kaas.broker.cluster.ClusterMember;
@@ -26,6 +28,8 @@ import io.kaas.broker.handler.sasl.SaslHandlers;
 import io.kaas.broker.handler.sasl.SaslMechanisms;
 import io.kaas.broker.handler.txn.TxnHandlers;
 import io.kaas.broker.interbroker.InterBroker;
+import io.kaas.broker.metrics.BrokerMetrics;
+import io.kaas.broker.metrics.BrokerSeries;
 import io.kaas.broker.network.KafkaServer;
 import io.kaas.broker.network.Listeners;
 import io.kaas.broker.network.NetworkSettings;
@@ -107,6 +111,9 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private Map<String, BrokerEndpoint> advertised = Map.of();
     private boolean closed;
     private volatile boolean serving;
+    // ---- metrics: the admin endpoint (admin.listener) and the registry it serves ----
+    private final BrokerMetrics metrics = new BrokerMetrics();
+    private AdminServer admin;
 
     private KaasBroker(BrokerConfig config) {
         this.config = config;
@@ -122,12 +129,14 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     public static KaasBroker start(BrokerConfig config) throws IOException {
         long began = System.nanoTime();
         logConfigWarnings(config);
+        Optional<io.kaas.broker.config.AdminListener> adminListener = config.adminListener();
         KaasBroker broker = new KaasBroker(config);
         StorageEngineProvider engine;
         ClusterStateStoreProvider store;
         try {
             // Netty's set-up and the bind run while the plugins are found and the backends opened.
             broker.bindInBackground();
+            broker.startAdmin(adminListener);
             BackendCatalog catalog = BackendCatalog.discover(PluginsDirectory.resolve(config.originalValue("plugins.dir")));
             engine = catalog.select(StorageEngineProvider.class, "storage.engine", config.storageEngine());
             logKeysWithoutEffect(config, engine);
@@ -231,8 +240,31 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         transactions.start();
         // After the topics (the state log and the data partitions markers go to), before the first request.
         followCoordinatorPartitions(offsetsTopic, transactionState);
+        BrokerSeries.register(metrics, config.nodeId(), topics, cluster, groups, () -> serving);
         server.serve(registry);
         serving = true;
+    }
+
+    /** The admin endpoint, serving /health at once and /ready once this broker is ready; none for {@code none}. */
+    private void startAdmin(Optional<io.kaas.broker.config.AdminListener> listener) throws IOException {
+        if (listener.isEmpty()) {
+            return;
+        }
+        Readiness readiness = new Readiness(() -> serving,
+            () -> cluster != null && topics != null
+                && cluster.readyNow((topic, partition) -> topics.log(topic, partition) != null),
+            () -> clusterStore == null ? null : clusterStore.session());
+        admin = AdminServer.start(listener.get(), metrics, readiness);
+    }
+
+    /** The admin endpoint's bound port (the real one when {@code admin.listener} asked for port 0), or -1 for none. */
+    public int adminPort() {
+        return admin == null ? -1 : admin.port();
+    }
+
+    /** The broker's metric registry (what /metrics serves). */
+    public BrokerMetrics metrics() {
+        return metrics;
     }
 
     /**
@@ -407,6 +439,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         quietly("storage engine", storageEngine);
         quietly("authorizer", accessGate);
         quietly("cluster store", clusterStore);
+        quietly("admin endpoint", admin);
+        quietly("metrics", metrics);
         if (scheduler != null) {
             scheduler.shutdownNow();
         }

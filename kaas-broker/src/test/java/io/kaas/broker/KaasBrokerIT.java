@@ -29,6 +29,7 @@ class KaasBrokerIT {
     private BrokerConfig config(Map<String, String> extra) {
         Map<String, String> values = new java.util.HashMap<>(Map.of(
             "listeners", "PLAINTEXT://127.0.0.1:0",
+            "admin.listener", "http://127.0.0.1:0",
             "log.dirs", dataDir.toString(),
             "num.io.threads", "2",
             "num.network.threads", "1"));

@@ -75,6 +75,11 @@ public final class ClusterMember implements AutoCloseable {
         return false;
     }
 
+    /** Whether, now, a controller is elected and every partition has a live writer, those written here served. */
+    public boolean readyNow(BiPredicate<String, Integer> servedHere) {
+        return ready(servedHere);
+    }
+
     private boolean ready(BiPredicate<String, Integer> servedHere) {
         Optional<io.kaas.api.cluster.ControllerTerm> elected = store.controller();
         if (elected.isEmpty() || elected.get().controllerId() == nodeId()

@@ -278,6 +278,15 @@ public final class BrokerConfig {
         return connectionLimits;
     }
 
+    /**
+     * {@code admin.listener}: where the admin HTTP endpoint listens, empty for {@code none}.
+     *
+     * @throws ConfigException if the value is neither {@code none} nor {@code http://HOST:PORT}
+     */
+    public java.util.Optional<AdminListener> adminListener() {
+        return AdminListener.parse(string(AdminListener.KEY));
+    }
+
     public String storageEngine() {
         return string(STORAGE_ENGINE);
     }

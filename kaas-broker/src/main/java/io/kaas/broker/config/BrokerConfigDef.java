@@ -255,7 +255,10 @@ final class BrokerConfigDef {
         ConfigKey.atLeast(PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS, INT, 600000, 1,
             "How often the storage engine looks for producers past producer.id.expiration.ms."),
         ConfigKey.of(PLUGINS_DIR, STRING, null,
-            "Directory of drop-in plugins (kaas only); default <kaas.home>/plugins, else ./plugins.")));
+            "Directory of drop-in plugins (kaas only); default <kaas.home>/plugins, else ./plugins."),
+        // The admin HTTP endpoint (kaas only): /metrics, /health, /ready.
+        ConfigKey.of(AdminListener.KEY, STRING, AdminListener.DEFAULT,
+            "The admin HTTP endpoint (/metrics, /health, /ready) as http://HOST:PORT (port 0: ephemeral), or none.")));
 
     /** Kafka keys a stock server.properties carries that kaas accepts without using. */
     static final Set<String> ACCEPTED_UNUSED = Set.of(

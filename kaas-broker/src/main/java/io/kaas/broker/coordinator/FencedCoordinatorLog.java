@@ -93,6 +93,11 @@ final class FencedCoordinatorLog implements PartitionLog {
     }
 
     @Override
+    public long sizeInBytes() {
+        return log.sizeInBytes();
+    }
+
+    @Override
     public int leaderEpoch() {
         return log.leaderEpoch();
     }

@@ -67,10 +67,33 @@ public final class FetchHandler implements ApiHandler<FetchRequestData, FetchRes
         FetchReader reader = new FetchReader(targets, request.maxBytes(), request.isolationLevel() == 1);
         FetchReader.Result first = reader.read();
         if (request.maxWaitMs() <= 0 || targets.isEmpty() || first.bytes() >= request.minBytes() || first.hasError()) {
+            count(targets, first);
             return CompletableFuture.completedFuture(session.respond(first.response()));
         }
         return DelayedFetch.park(ctx, rereads, topics.watchers(), reader, request.minBytes(), request.maxWaitMs(), first)
-                .thenApply(r -> session.respond(r.response()));
+                .thenApply(r -> {
+                    count(targets, r);
+                    return session.respond(r.response());
+                });
+    }
+
+    /** BytesOut and FailedFetchRequests per topic: once per partition of the answer (in target order), never per record. */
+    private void count(List<FetchReader.Target> targets, FetchReader.Result result) {
+        var stats = topics.stats();
+        int i = 0;
+        for (var topic : result.response().responses()) {
+            for (var pd : topic.partitions()) {
+                String name = targets.get(i++).topic();
+                if (name == null) {
+                    continue;
+                }
+                if (pd.errorCode() != Errors.NONE) {
+                    stats.fetchFailed(name);
+                } else {
+                    stats.fetched(name, pd.records() == null ? 0 : pd.records().sizeInBytes());
+                }
+            }
+        }
     }
 
     private List<FetchReader.Target> requestTargets(FetchRequestData request, short version, Predicate<String> mayRead) {

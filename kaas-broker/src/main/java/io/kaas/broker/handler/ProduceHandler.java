@@ -310,13 +310,30 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         topics.appended(log.key());
         // Acknowledged only if this broker still owns the partition at the epoch it opened it with and its lease
         // holds, checked after the append is durable: otherwise a successor may not have the batch.
-        appended.whenComplete((r, e) -> a.result().complete(e != null
+        appended.whenComplete((r, e) -> {
+            PartitionProduceResponse answer = e != null
                 ? failed(partition, log, e)
                 : !topics.mayAcknowledge(topic, partition)
                 ? error(partition, Errors.NOT_LEADER_OR_FOLLOWER, null)
                 : new PartitionProduceResponse().setIndex(partition).setErrorCode(Errors.NONE)
                         .setBaseOffset(r.baseOffset()).setLogAppendTimeMs(r.logAppendTime())
-                        .setLogStartOffset(r.logStartOffset()).setErrorMessage(null)));
+                        .setLogStartOffset(r.logStartOffset()).setErrorMessage(null);
+            count(topic.name(), a.batch(), answer.errorCode());
+            a.result().complete(answer);
+        });
+    }
+
+    /** MessagesIn and BytesIn (from the batch headers: no per-record work), or FailedProduceRequests, per partition. */
+    private void count(String topic, ProducedBatches batch, short errorCode) {
+        if (errorCode != Errors.NONE) {
+            topics.stats().produceFailed(topic);
+            return;
+        }
+        long records = 0;
+        for (var h : batch.headers()) {
+            records += h.recordCount();
+        }
+        topics.stats().produced(topic, records, batch.sizeInBytes());
     }
 
     /**

@@ -38,6 +38,7 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
     private final ConcurrentHashMap<String, Topic> byName = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<UUID, Topic> byId = new ConcurrentHashMap<>();
     private final PartitionWatchers watchers = new PartitionWatchers();
+    private final io.kaas.broker.metrics.BrokerTopicStats stats = new io.kaas.broker.metrics.BrokerTopicStats();
     private final Map<String, InternalTopic> internalTopics = new ConcurrentHashMap<>();
     private final Object lock = new Object();
 
@@ -216,6 +217,11 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
             byName.clear();
             byId.clear();
         }
+    }
+
+    /** Kafka's BrokerTopicMetrics counters, which produce and fetch add to. */
+    public io.kaas.broker.metrics.BrokerTopicStats stats() {
+        return stats;
     }
 
     public TopicConfigResolver configs() {

@@ -38,6 +38,7 @@ public final class BrokerJvm {
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 "io.kaas.broker.Main", "--override", "node.id=1",
                 "--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
+                "--override", "admin.listener=http://127.0.0.1:0",
                 "--override", "log.dirs=" + data));
         for (String override : overrides) {
             command.add("--override");

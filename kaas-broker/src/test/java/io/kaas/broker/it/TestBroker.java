@@ -158,6 +158,8 @@ public final class TestBroker extends KafkaClients implements AutoCloseable {
             Map<String, String> values = new HashMap<>();
             values.put("node.id", "1");
             values.put("listeners", "PLAINTEXT://127.0.0.1:0");
+            // An ephemeral admin endpoint: several brokers run in one JVM, none may take 9644.
+            values.put("admin.listener", "http://127.0.0.1:0");
             values.put("log.dirs", data.toString());
             values.put("storage.engine", engine);
             Path plugins = pluginsDir;

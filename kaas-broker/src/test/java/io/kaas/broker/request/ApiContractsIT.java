@@ -41,7 +41,7 @@ class ApiContractsIT {
                     .setMinVersion(spec.advertisedMinVersion()).setMaxVersion(spec.maxVersion()));
         }
         assertThat(expected).hasSize(49);
-        try (KaasBroker broker = KaasBroker.start(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+        try (KaasBroker broker = KaasBroker.start(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "admin.listener", "none",
                 "log.dirs", dir.toString(), "num.io.threads", "2", "num.network.threads", "1")));
              RawClient c = new RawClient(broker.boundPort())) {
             assertThat(c.apiVersions((short) 3, 1).apiKeys()).containsExactlyInAnyOrderElementsOf(expected);
@@ -50,7 +50,7 @@ class ApiContractsIT {
 
     @Test
     void apiVersionsV3CarriesTheFeaturesWithAnEpochThatNeverGoesBackAcrossRestarts() throws Exception {
-        Map<String, String> config = Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "log.dirs", dir.toString(),
+        Map<String, String> config = Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "admin.listener", "none", "log.dirs", dir.toString(),
                 "num.io.threads", "2", "num.network.threads", "1");
         long firstEpoch;
         try (KaasBroker broker = KaasBroker.start(BrokerConfig.of(config));

@@ -46,7 +46,8 @@ public final class BrokerProcess {
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"), "io.kaas.broker.Main",
                 "--override", "node.id=" + nodeId,
-                "--override", "listeners=PLAINTEXT://127.0.0.1:" + port));
+                "--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
+                "--override", "admin.listener=http://127.0.0.1:0"));
         for (String s : settings) {
             command.add("--override");
             command.add(s);

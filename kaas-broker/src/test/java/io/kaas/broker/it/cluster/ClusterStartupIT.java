@@ -72,7 +72,7 @@ class ClusterStartupIT {
                 assertThatThrownBy(builder::start).isInstanceOf(BrokerIdInUseException.class)
                     .hasMessageContaining("Broker id 1 is already registered");
 
-                Exit second = main("node.id=1", "listeners=PLAINTEXT://127.0.0.1:0", "log.dirs=" + shared,
+                Exit second = main("node.id=1", "listeners=PLAINTEXT://127.0.0.1:0", "admin.listener=http://127.0.0.1:0", "log.dirs=" + shared,
                     "plugins.dir=" + plugins, "cluster.store=zookeeper", "zookeeper.connect=" + zk.getConnectString()
                         + "/kaas", "zookeeper.session.timeout.ms=6000");
                 assertThat(second.code()).as(second.out()).isEqualTo(1);
@@ -88,7 +88,7 @@ class ClusterStartupIT {
     void aMalformedZookeeperConnectFailsStartUpWithOneLineNamingTheKey() throws Exception {
         Path plugins = dir.resolve("plugins");
         TestBroker.installPlugin("kaas-cluster-zookeeper", plugins);
-        Exit exit = main("node.id=1", "listeners=PLAINTEXT://127.0.0.1:0", "log.dirs=" + dir.resolve("data"),
+        Exit exit = main("node.id=1", "listeners=PLAINTEXT://127.0.0.1:0", "admin.listener=http://127.0.0.1:0", "log.dirs=" + dir.resolve("data"),
             "plugins.dir=" + plugins, "cluster.store=zookeeper", "zookeeper.connect=127.0.0.1:notaport/kaas");
         assertThat(exit.code()).as(exit.out()).isEqualTo(1);
         assertThat(kaasLines(exit.out())).as(exit.out()).singleElement().asString()

@@ -42,7 +42,7 @@ class StorageToolIT {
     }
 
     private Path config(Path data) throws Exception {
-        return Files.writeString(dir.resolve("server.properties"), "node.id=1\nlisteners=PLAINTEXT://127.0.0.1:0\n"
+        return Files.writeString(dir.resolve("server.properties"), "node.id=1\nlisteners=PLAINTEXT://127.0.0.1:0\nadmin.listener=none\n"
                 + "log.dirs=" + data + "\n");
     }
 

@@ -60,6 +60,7 @@ class FilesStoreDataDirectoryLockIT {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), "io.kaas.broker.Main",
                 "--override", "node.id=2", "--override", "listeners=PLAINTEXT://127.0.0.1:0",
+                "--override", "admin.listener=none",
                 "--override", "log.dirs=" + data));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }

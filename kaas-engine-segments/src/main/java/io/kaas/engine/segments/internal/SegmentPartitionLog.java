@@ -287,6 +287,16 @@ public final class SegmentPartitionLog implements PartitionLog {
         }
     }
 
+    /** The sum of the segments' published sizes (a lock-free walk of the concurrent segment map). */
+    @Override
+    public long sizeInBytes() {
+        long total = 0;
+        for (Segment seg : state.segments().values()) {
+            total += seg.size();
+        }
+        return total;
+    }
+
     @Override
     public LogOffsets offsets() {
         return state.current().offsets();
