@@ -29,9 +29,9 @@ import io.kaas.broker.handler.txn.TxnHandlers;
 import io.kaas.broker.interbroker.InterBroker;
 import io.kaas.broker.network.KafkaServer;
 import io.kaas.broker.quota.ClientQuotaManager;
-import io.kaas.broker.quota.MemoryQuotaStore;
 import io.kaas.broker.quota.QuotaStore;
 import io.kaas.broker.quota.QuotaThrottle;
+import io.kaas.broker.quota.StoredQuotas;
 import io.kaas.broker.network.Listeners;
 import io.kaas.broker.network.NetworkSettings;
 import io.kaas.broker.network.ServedListener;
@@ -241,7 +241,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
 
     /** The stored client quotas, in force on this broker's listeners from now on and after every change. */
     private QuotaStore openQuotas() {
-        QuotaStore quotaStore = new MemoryQuotaStore();
+        QuotaStore quotaStore = new StoredQuotas(clusterStore);
         ClientQuotaManager quotaManager = new ClientQuotaManager(config.quotaWindowNum(),
             TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), clock::millis);
         quotaStore.onChange(() -> quotaManager.update(quotaStore.clientQuotas()));

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
@@ -205,6 +204,28 @@ class ClientQuotasIT {
             // 2 MiB at 128 KiB/s, the first ~1.3 MiB within the quota's window: several seconds, not a burst.
             assertThat(seconds).as("seconds to read 2 MiB").isGreaterThan(3);
             assertThat(metric(consumer.metrics(), "fetch-throttle-time-max")).isGreaterThan(0);
+        }
+    }
+
+    @Test
+    @Order(5)
+    void quotasSurviveARestartAndApplyAtOnce() throws Exception {
+        ClientQuotaEntity userAndClient = new ClientQuotaEntity(Map.of(ClientQuotaEntity.USER, "alice",
+                ClientQuotaEntity.CLIENT_ID, "app"));
+        try (Admin admin = broker.admin()) {
+            alter(admin, userAndClient, "request_percentage", 50.0);
+        }
+        broker = broker.restart();
+        try (Admin admin = broker.admin()) {
+            Map<ClientQuotaEntity, Map<String, Double>> after = all(admin);
+            assertThat(after).containsEntry(userAndClient, Map.of("request_percentage", 50.0))
+                    .containsEntry(new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "reader")),
+                            Map.of("consumer_byte_rate", 131072.0));
+            ClientQuotaFilter exact = ClientQuotaFilter.containsOnly(List.of(
+                    org.apache.kafka.common.quota.ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.CLIENT_ID,
+                            "reader")));
+            assertThat(admin.describeClientQuotas(exact).entities().get(20, TimeUnit.SECONDS)).containsOnlyKeys(
+                    new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "reader")));
         }
     }
 }
