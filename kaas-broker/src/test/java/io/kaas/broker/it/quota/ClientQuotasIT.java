@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterClientQuotasOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -78,7 +79,14 @@ class ClientQuotasIT {
                     ClientQuotaEntity.USER, "u"));
             assertThatThrownBy(() -> alter(admin, ipAndUser, "connection_creation_rate", 5.0))
                     .hasCauseInstanceOf(InvalidRequestException.class);
-            assertThat(all(admin)).isEmpty();
+            ClientQuotaEntity topic = new ClientQuotaEntity(Map.of("topic", "t"));
+            assertThatThrownBy(() -> alter(admin, topic, "producer_byte_rate", 5.0))
+                    .hasCauseInstanceOf(InvalidRequestException.class)
+                    .cause().hasMessage("Unhandled client quota entity type: topic");
+            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(c1, List.of(new ClientQuotaAlteration.Op(
+                    "producer_byte_rate", 1024.0)))), new AlterClientQuotasOptions().validateOnly(true))
+                    .all().get(20, TimeUnit.SECONDS);
+            assertThat(all(admin)).as("validate_only stores nothing").isEmpty();
         }
         KafkaConfigsTool.Run run = KafkaConfigsTool.run(broker, "--alter", "--entity-type", "clients",
                 "--entity-name", "bad", "--add-config", "producer_byte_rate=-1");
