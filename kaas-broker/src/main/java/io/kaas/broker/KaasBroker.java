@@ -21,6 +21,7 @@ import io.kaas.broker.config.ConfigException;
 import io.kaas.broker.config.Listener;
 import io.kaas.broker.config.SaslKeys;
 import io.kaas.broker.handler.Handlers;
+import io.kaas.broker.handler.QuotaHandlers;
 import io.kaas.broker.handler.acl.AclHandlers;
 import io.kaas.broker.handler.group.GroupHandlers;
 import io.kaas.broker.handler.sasl.FailedAuthentications;
@@ -31,6 +32,10 @@ import io.kaas.broker.interbroker.InterBroker;
 import io.kaas.broker.metrics.BrokerMetrics;
 import io.kaas.broker.metrics.BrokerSeries;
 import io.kaas.broker.network.KafkaServer;
+import io.kaas.broker.quota.ClientQuotaManager;
+import io.kaas.broker.quota.QuotaStore;
+import io.kaas.broker.quota.QuotaThrottle;
+import io.kaas.broker.quota.StoredQuotas;
 import io.kaas.broker.network.Listeners;
 import io.kaas.broker.network.NetworkSettings;
 import io.kaas.broker.network.ServedListener;
@@ -223,6 +228,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         handlers.addAll(SaslHandlers.create(saslMechanisms,
             new FailedAuthentications(SaslKeys.failedAuthenticationDelayMs(config), scheduler)));
         handlers.addAll(AclHandlers.create(accessGate.aclAdmin()));
+        handlers.addAll(QuotaHandlers.create(openQuotas()));
         // The epoch only grows: clients re-read the finalized levels when they see a higher one (after a restart
         // with another transaction.version, say).
         HandlerRegistry registry = HandlerRegistry.of(accessGate, handlers,
@@ -265,6 +271,17 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     /** The broker's metric registry (what /metrics serves). */
     public BrokerMetrics metrics() {
         return metrics;
+    }
+
+    /** The stored client quotas, in force on this broker's listeners from now on and after every change. */
+    private QuotaStore openQuotas() {
+        QuotaStore quotaStore = new StoredQuotas(clusterStore);
+        ClientQuotaManager quotaManager = new ClientQuotaManager(config.quotaWindowNum(),
+            TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), clock::millis);
+        quotaStore.onChange(() -> quotaManager.update(quotaStore.clientQuotas()));
+        quotaManager.update(quotaStore.clientQuotas());
+        server.throttleWith(new QuotaThrottle(quotaManager));
+        return quotaStore;
     }
 
     /**

@@ -266,6 +266,16 @@ public final class BrokerConfig {
         return integer(NUM_NETWORK_THREADS);
     }
 
+    /** {@code quota.window.num}: the samples of a client quota's rate. */
+    public int quotaWindowNum() {
+        return integer(QUOTA_WINDOW_NUM);
+    }
+
+    /** {@code quota.window.size.seconds}: one sample's span. */
+    public int quotaWindowSizeSeconds() {
+        return integer(QUOTA_WINDOW_SIZE_SECONDS);
+    }
+
     public long connectionsMaxIdleMs() {
         return longValue(CONNECTIONS_MAX_IDLE_MS);
     }

@@ -95,6 +95,9 @@ final class BrokerConfigDef {
     static final String ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS = "add.partitions.to.txn.retry.backoff.max.ms";
     static final String PRODUCER_ID_EXPIRATION_MS = "producer.id.expiration.ms";
     static final String PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS = "producer.id.expiration.check.interval.ms";
+    // client quotas
+    static final String QUOTA_WINDOW_NUM = "quota.window.num";
+    static final String QUOTA_WINDOW_SIZE_SECONDS = "quota.window.size.seconds";
 
     /** Known keys in the order DescribeConfigs lists them. */
     static final Map<String, ConfigKey> KEYS = build(SaslKeys.KEYS, List.of(
@@ -254,6 +257,8 @@ final class BrokerConfigDef {
                 + "has no transaction open there; it is then a new producer."),
         ConfigKey.atLeast(PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS, INT, 600000, 1,
             "How often the storage engine looks for producers past producer.id.expiration.ms."),
+        ConfigKey.atLeast(QUOTA_WINDOW_NUM, INT, 11, 1, "Samples a client quota's rate is measured over."),
+        ConfigKey.atLeast(QUOTA_WINDOW_SIZE_SECONDS, INT, 1, 1, "The time span of one client quota sample."),
         ConfigKey.of(PLUGINS_DIR, STRING, null,
             "Directory of drop-in plugins (kaas only); default <kaas.home>/plugins, else ./plugins."),
         // The admin HTTP endpoint (kaas only): /metrics, /health, /ready.

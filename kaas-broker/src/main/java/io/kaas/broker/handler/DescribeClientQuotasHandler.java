@@ -1,24 +1,31 @@
 package io.kaas.broker.handler;
 
+import io.kaas.broker.quota.QuotaStore;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.wire.message.DescribeClientQuotasRequestData;
 import io.kaas.wire.message.DescribeClientQuotasRequestData.ComponentData;
 import io.kaas.wire.message.DescribeClientQuotasResponseData;
+import io.kaas.wire.message.DescribeClientQuotasResponseData.EntityData;
+import io.kaas.wire.message.DescribeClientQuotasResponseData.EntryData;
+import io.kaas.wire.message.DescribeClientQuotasResponseData.ValueData;
 import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * DescribeClientQuotas v0-1. kaas enforces no client quotas and AlterClientQuotas is not served, so no
- * entity has any: every valid filter matches nothing, as Kafka answers when no quota is set. The filter
- * is validated as Kafka's {@code ClientQuotasImage.describe} does (INVALID_REQUEST, UNSUPPORTED_VERSION
- * with its messages). Served because {@code kafka-configs --describe --entity-type users} asks it before
- * the SCRAM credentials. DESCRIBE_CONFIGS on the cluster is checked by the pipeline (its contract).
+ * DescribeClientQuotas v0-1: the stored quotas of every entity the filter matches, as Kafka's
+ * {@code ClientQuotasImage.describe}: each component matches its type's exact name, default or any specified
+ * name; a strict filter matches only entities of exactly its types. The filter is validated as Kafka does
+ * (INVALID_REQUEST, UNSUPPORTED_VERSION with its messages). DESCRIBE_CONFIGS on the cluster is checked by the
+ * pipeline (its contract).
  */
 public final class DescribeClientQuotasHandler
         implements ApiHandler<DescribeClientQuotasRequestData, DescribeClientQuotasResponseData> {
@@ -27,6 +34,12 @@ public final class DescribeClientQuotasHandler
     private static final byte MATCH_DEFAULT = 1;
     private static final byte MATCH_SPECIFIED = 2;
     private static final Set<String> ENTITY_TYPES = Set.of("user", "client-id", "ip");
+
+    private final QuotaStore store;
+
+    public DescribeClientQuotasHandler(QuotaStore store) {
+        this.store = store;
+    }
 
     @Override
     public CompletableFuture<DescribeClientQuotasResponseData> handle(RequestContext context,
@@ -39,8 +52,41 @@ public final class DescribeClientQuotasHandler
                     .addArgument(context.principal()).addArgument(invalid).log();
             return CompletableFuture.completedFuture(response.setErrorCode(code).setErrorMessage(invalid).setEntries(null));
         }
+        List<EntryData> entries = new ArrayList<>();
+        store.clientQuotas().forEach((entity, values) -> {
+            if (matches(request, entity)) {
+                List<EntityData> names = new ArrayList<>();
+                new TreeMap<>(entity).forEach((type, name) -> names.add(new EntityData().setEntityType(type)
+                        .setEntityName(QuotaStore.DEFAULT_NAME.equals(name) ? null : name)));
+                List<ValueData> quotas = new ArrayList<>();
+                new TreeMap<>(values).forEach((key, value) -> quotas.add(new ValueData().setKey(key).setValue(value)));
+                entries.add(new EntryData().setEntity(names).setValues(quotas));
+            }
+        });
         return CompletableFuture.completedFuture(response.setErrorCode(Errors.NONE).setErrorMessage(null)
-                .setEntries(new ArrayList<>()));
+                .setEntries(entries));
+    }
+
+    private static boolean matches(DescribeClientQuotasRequestData request, Map<String, String> entity) {
+        if (request.strict() && entity.size() != request.components().size()) {
+            return false;
+        }
+        for (ComponentData c : request.components()) {
+            String name = entity.get(c.entityType());
+            if (name == null) {
+                return false;
+            }
+            boolean isDefault = QuotaStore.DEFAULT_NAME.equals(name);
+            boolean ok = switch (c.matchType()) {
+                case MATCH_EXACT -> !isDefault && name.equals(c.match());
+                case MATCH_DEFAULT -> isDefault;
+                default -> !isDefault;
+            };
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Kafka's message for a filter it refuses, or null. */

@@ -53,7 +53,6 @@ public final class Handlers {
                         new DescribeUserScramCredentialsHandler(ctx.clusterStore())),
                 ServedApi.of(ApiContracts.ALTER_USER_SCRAM_CREDENTIALS,
                         new AlterUserScramCredentialsHandler(ctx.clusterStore())),
-                ServedApi.of(ApiContracts.DESCRIBE_CLIENT_QUOTAS, new DescribeClientQuotasHandler()),
                 ServedApi.of(ApiContracts.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.ALTER_PARTITION_REASSIGNMENTS,
                         new AlterPartitionReassignmentsHandler(ctx, topics)),

@@ -106,6 +106,11 @@ public final class KafkaServer implements AutoCloseable {
         }
     }
 
+    /** Throttles requests as {@code throttle} says (client quotas): every listener, from now on. */
+    public void throttleWith(RequestThrottle throttle) {
+        states.values().forEach(s -> s.throttleWith(throttle));
+    }
+
     /**
      * Binds every listener without accepting connections yet (they wait in the backlog until
      * {@link #serve}), so the real ports are known before the handlers are built.

@@ -56,6 +56,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private boolean unparkScheduled;
     private ClientSession session;
     private long lastActivity = System.nanoTime();
+    /** KIP-219: no request is read or processed before this (System.nanoTime), after a throttled response. */
+    private long mutedUntil;
+    private boolean muted;
 
     RequestDispatcher(HandlerRegistry registry, Executor requestExecutor, ServerState state) {
         this.registry = registry;
@@ -160,6 +163,10 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
      * a response is written, the channel drains or the request queue drains.
      */
     private void processParked(ChannelHandlerContext ctx) {
+        if (muted) {
+            queue.holdReads(true);
+            return;
+        }
         while (!parked.isEmpty()) {
             if (!ctx.channel().isActive()) {
                 releaseParked();
@@ -266,6 +273,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                         RequestContext context, ApiMessage body) {
         state.requestQueue().started();
         CompletableFuture<? extends ApiMessage> future;
+        long began = System.nanoTime();
         try {
             future = registry.handle(api, context, body);
             if (future == null) {
@@ -274,12 +282,17 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         } catch (Throwable t) {
             future = CompletableFuture.failedFuture(t);
         }
+        long handlerNanos = System.nanoTime() - began;
         future.whenComplete((response, error) -> {
+            long throttleMs = error == null ? throttleMs(api, context, slot.frameBytes(), response, handlerNanos) : 0;
             ResponseQueue.Outcome outcome = outcome(ctx, api, context, response, error);
             try {
                 loop.execute(() -> {
                 lastActivity = System.nanoTime();
                 queue.complete(slot, outcome);
+                if (throttleMs > 0) {
+                    mute(ctx, throttleMs);
+                }
                 if (!parked.isEmpty()) {
                     processParked(ctx);
                 }
@@ -295,6 +308,46 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                 state.requestQueue().held(-slot.frameBytes());
             }
         });
+    }
+
+    private long throttleMs(ApiMessageType api, RequestContext context, int requestBytes, ApiMessage response,
+                            long handlerNanos) {
+        try {
+            return state.throttle().throttleMs(api, context, requestBytes, response, handlerNanos);
+        } catch (RuntimeException e) {
+            LOG.atError().setCause(e).addKeyValue("remote", context.clientAddress()).addKeyValue("api", api.apiName())
+                .log("client quota check failed; the request is not throttled");
+            return 0;
+        }
+    }
+
+    /**
+     * KIP-219: the throttled response is out; the connection reads and processes no further request (those already
+     * read wait) for {@code ms}, or longer when a later response extends it. Event loop only.
+     */
+    private void mute(ChannelHandlerContext ctx, long ms) {
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        if (muted && until - mutedUntil <= 0) {
+            return;
+        }
+        mutedUntil = until;
+        if (!muted) {
+            muted = true;
+            queue.holdReads(true);
+            ctx.executor().schedule(() -> unmute(ctx), ms, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void unmute(ChannelHandlerContext ctx) {
+        long left = mutedUntil - System.nanoTime();
+        if (!muted || left > 0) {
+            if (muted) {
+                ctx.executor().schedule(() -> unmute(ctx), left, TimeUnit.NANOSECONDS);
+            }
+            return;
+        }
+        muted = false;
+        processParked(ctx);
     }
 
     private ResponseQueue.Outcome outcome(ChannelHandlerContext ctx, ApiMessageType api, RequestContext context,

@@ -18,6 +18,7 @@ final class ServerState {
     private final Map<Channel, ResponseQueue> connections = new ConcurrentHashMap<>();
 
     private volatile HandlerRegistry registry;
+    private volatile RequestThrottle throttle = RequestThrottle.NONE;
 
     ServerState(NetworkSettings settings, ConnectionLimits connectionLimits, RequestQueueBound requestQueue) {
         this.settings = settings;
@@ -36,6 +37,14 @@ final class ServerState {
 
     void serve(HandlerRegistry registry) {
         this.registry = registry;
+    }
+
+    void throttleWith(RequestThrottle throttle) {
+        this.throttle = throttle;
+    }
+
+    RequestThrottle throttle() {
+        return throttle;
     }
 
     HandlerRegistry registry() {

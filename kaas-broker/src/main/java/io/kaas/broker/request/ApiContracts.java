@@ -26,6 +26,8 @@ import io.kaas.wire.message.WriteTxnMarkersRequestData;
 import io.kaas.wire.message.WriteTxnMarkersResponseData;
 import io.kaas.wire.message.AlterUserScramCredentialsRequestData;
 import io.kaas.wire.message.AlterUserScramCredentialsResponseData;
+import io.kaas.wire.message.AlterClientQuotasRequestData;
+import io.kaas.wire.message.AlterClientQuotasResponseData;
 import io.kaas.wire.message.DescribeClientQuotasRequestData;
 import io.kaas.wire.message.DescribeClientQuotasResponseData;
 import io.kaas.wire.message.DescribeUserScramCredentialsRequestData;
@@ -316,15 +318,32 @@ public final class ApiContracts {
                     AlterUserScramCredentialsResponseData>of(ApiMessageType.ALTER_USER_SCRAM_CREDENTIALS, 0, 0)
                     .requires(Operation.ALTER, CLUSTER, (r, v) -> Action.CLUSTER_NAME, ApiContracts::alterScramDenied);
 
-    /**
-     * DESCRIBE_CONFIGS on the cluster, else CLUSTER_AUTHORIZATION_FAILED with no entries, as KafkaApis. kaas sets no
-     * quotas; served for {@code kafka-configs --describe --entity-type users}.
-     */
+    /** DESCRIBE_CONFIGS on the cluster, else CLUSTER_AUTHORIZATION_FAILED with no entries, as KafkaApis. */
     public static final ApiSpec<DescribeClientQuotasRequestData, DescribeClientQuotasResponseData> DESCRIBE_CLIENT_QUOTAS =
             ApiSpec.<DescribeClientQuotasRequestData, DescribeClientQuotasResponseData>of(
                             ApiMessageType.DESCRIBE_CLIENT_QUOTAS, 0, 1)
                     .requires(Operation.DESCRIBE_CONFIGS, CLUSTER, (r, v) -> Action.CLUSTER_NAME,
                             (r, v, error) -> new DescribeClientQuotasResponseData().setErrorCode(error).setEntries(null));
+
+    /** ALTER_CONFIGS on the cluster, else CLUSTER_AUTHORIZATION_FAILED for every entry, as KafkaApis. */
+    public static final ApiSpec<AlterClientQuotasRequestData, AlterClientQuotasResponseData> ALTER_CLIENT_QUOTAS =
+            ApiSpec.<AlterClientQuotasRequestData, AlterClientQuotasResponseData>of(
+                            ApiMessageType.ALTER_CLIENT_QUOTAS, 0, 1)
+                    .requires(Operation.ALTER_CONFIGS, CLUSTER, (r, v) -> Action.CLUSTER_NAME,
+                            ApiContracts::alterClientQuotasDenied);
+
+    private static AlterClientQuotasResponseData alterClientQuotasDenied(AlterClientQuotasRequestData request,
+                                                                         short version, short error) {
+        List<AlterClientQuotasResponseData.EntryData> entries = new ArrayList<>();
+        for (AlterClientQuotasRequestData.EntryData e : request.entries()) {
+            List<AlterClientQuotasResponseData.EntityData> entity = new ArrayList<>();
+            e.entity().forEach(d -> entity.add(new AlterClientQuotasResponseData.EntityData()
+                    .setEntityType(d.entityType()).setEntityName(d.entityName())));
+            entries.add(new AlterClientQuotasResponseData.EntryData().setErrorCode(error)
+                    .setErrorMessage(CLUSTER_DENIED).setEntity(entity));
+        }
+        return new AlterClientQuotasResponseData().setEntries(entries);
+    }
     // --- ACLs (Kafka 4.x: v0 removed by KIP-896) ---
 
     /** Kafka's message of CLUSTER_AUTHORIZATION_FAILED. */
