@@ -287,6 +287,16 @@ public final class SegmentPartitionLog implements PartitionLog {
         }
     }
 
+    /** The published sizes of the segments (Kafka's {@code Log.size}): lock-free, the map is concurrent. */
+    @Override
+    public long sizeInBytes() {
+        long size = 0;
+        for (Segment seg : state.segments().values()) {
+            size += seg.size();
+        }
+        return size;
+    }
+
     @Override
     public LogOffsets offsets() {
         return state.current().offsets();
