@@ -30,8 +30,11 @@ import org.slf4j.LoggerFactory;
  * DescribeLogDirs v1-4 (Kafka 4.x removed v0, KIP-896): the storage engine's directory with the partitions this broker
  * writes there (size in bytes, offset lag 0: there are no followers' logs, no future logs) and, from v4, the total and
  * usable bytes of its file system (KIP-827). The request's topics filter the partitions (null: all); a topic or
- * partition not written here is left out, as Kafka does. An engine without a directory (in memory) has no log dir
- * to describe: the answer lists none. DESCRIBE on the cluster is checked by the contract.
+ * partition not written here is left out, as Kafka does. DESCRIBE on the cluster is checked by the contract.
+ *
+ * <p>An engine without a directory (in memory) still answers one entry, named {@code (in memory: storage engine
+ * 'memory')}, with its partitions and sizes and the volume's bytes unknown (-1): a Kafka broker always has a log dir,
+ * and the Java admin takes an answer without any for CLUSTER_AUTHORIZATION_FAILED.
  */
 public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsRequestData, DescribeLogDirsResponseData> {
     private static final Logger LOG = LoggerFactory.getLogger(DescribeLogDirsHandler.class);
@@ -48,7 +51,8 @@ public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsR
     public CompletableFuture<DescribeLogDirsResponseData> handle(RequestContext context, DescribeLogDirsRequestData request) {
         List<DescribeLogDirsResult> results = new ArrayList<>();
         Optional<Path> dir = ctx.storageEngine().logDir();
-        dir.ifPresent(d -> results.add(describe(d.toAbsolutePath().normalize(), request.topics())));
+        results.add(dir.isPresent() ? describe(dir.get().toAbsolutePath().normalize(), request.topics())
+                : partitions(new DescribeLogDirsResult().setLogDir(inMemory(ctx.config().storageEngine())), request.topics()));
         return CompletableFuture.completedFuture(new DescribeLogDirsResponseData().setThrottleTimeMs(0)
                 .setErrorCode(Errors.NONE).setResults(results));
     }
@@ -64,6 +68,16 @@ public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsR
                     .log("DescribeLogDirs: cannot read the file system of log dir {}: {}", dir, e.toString());
             return result.setErrorCode(Errors.KAFKA_STORAGE_ERROR).setTopics(new ArrayList<>());
         }
+        return partitions(result, wanted);
+    }
+
+    /** The name of the log dir of an engine that keeps its partitions in memory. */
+    static String inMemory(String engine) {
+        return "(in memory: storage engine '" + engine + "')";
+    }
+
+    /** {@code result} with the partitions written here that {@code wanted} asks for (null: all). */
+    private DescribeLogDirsResult partitions(DescribeLogDirsResult result, List<DescribableLogDirTopic> wanted) {
         List<DescribeLogDirsTopic> described = new ArrayList<>();
         if (wanted == null) {
             for (Topic topic : topics.topics()) {

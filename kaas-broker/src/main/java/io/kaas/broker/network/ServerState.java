@@ -18,6 +18,7 @@ final class ServerState {
     private final Map<Channel, ResponseQueue> connections = new ConcurrentHashMap<>();
 
     private volatile HandlerRegistry registry;
+    private volatile SlowRequestLog slowRequests = SlowRequestLog.OFF;
 
     ServerState(NetworkSettings settings, ConnectionLimits connectionLimits, RequestQueueBound requestQueue) {
         this.settings = settings;
@@ -40,6 +41,14 @@ final class ServerState {
 
     HandlerRegistry registry() {
         return registry;
+    }
+
+    void logSlowRequests(SlowRequestLog log) {
+        this.slowRequests = log;
+    }
+
+    SlowRequestLog slowRequests() {
+        return slowRequests;
     }
 
     NetworkSettings settings() {
