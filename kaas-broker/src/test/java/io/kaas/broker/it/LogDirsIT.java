@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,6 +74,27 @@ class LogDirsIT {
                     .replicaInfos().get(new TopicPartition("t", 0)).size();
             assertThat(after - written.size()).as("growth by a second equal produce")
                     .isBetween(payload, payload + RECORDS * 40L);
+
+            try (TestBroker restarted = broker.restart(); Admin again = restarted.admin()) {
+                Map<TopicPartition, ReplicaInfo> replicas = Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                        .until(() -> again.describeLogDirs(Set.of(1)).allDescriptions().get().get(1).get(logDir)
+                                .replicaInfos(), r -> r.size() == 3);
+                assertThat(replicas.get(new TopicPartition("t", 0)).size()).as("after a restart").isEqualTo(after);
+            }
+        }
+    }
+
+    @Test
+    void theRocksDbEnginesLogDirIsItsDatabaseDirectory() throws Exception {
+        try (TestBroker broker = TestBroker.builder(dir).engine(TestBroker.ROCKSDB).start(); Admin admin = broker.admin()) {
+            broker.createTopic("t", 1);
+            produce(broker, "t", 0, 50);
+            Map<String, LogDirDescription> dirs = admin.describeLogDirs(Set.of(1)).allDescriptions().get().get(1);
+            String rocksdb = dir.resolve("data").resolve("rocksdb").toAbsolutePath().normalize().toString();
+            assertThat(dirs).containsOnlyKeys(rocksdb);
+            assertThat(dirs.get(rocksdb).replicaInfos().get(new TopicPartition("t", 0)).size())
+                    .isBetween(50L * VALUE_BYTES, 50L * VALUE_BYTES + 50 * 40L);
+            assertThat(dirs.get(rocksdb).totalBytes()).hasValue(Files.getFileStore(dir).getTotalSpace());
         }
     }
 
