@@ -38,6 +38,7 @@ import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.topic.TopicNames;
 import io.kaas.broker.cluster.ClusterView;
 import io.kaas.broker.coordinator.ConsumerOffsetsTopic;
+import io.kaas.broker.handler.TransactionVerifier;
 import io.kaas.broker.coordinator.CoordinatorPartitions;
 import io.kaas.broker.coordinator.CoordinatorTopic;
 import io.kaas.broker.transaction.LocalMarkerWriter;
@@ -51,6 +52,7 @@ import io.kaas.coordinator.transaction.TransactionConfig;
 import io.kaas.coordinator.transaction.TransactionCoordinator;
 import io.kaas.plugins.BackendCatalog;
 import io.kaas.plugins.PluginsDirectory;
+import io.kaas.wire.protocol.Errors;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -62,6 +64,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -92,6 +95,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private AccessGate accessGate = AccessGate.ALLOW_ALL;
     private SaslMechanisms saslMechanisms;
     private ScheduledExecutorService scheduler;
+    /** Completes the transactional offsets markers end, and writes those of remote transactions (both block). */
+    private java.util.concurrent.ExecutorService txnOffsets;
     private KafkaServer server;
     private FutureTask<InetSocketAddress> bound;
     private TopicManager topics;
@@ -179,6 +184,11 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        txnOffsets = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "kaas-txn-offsets");
+            t.setDaemon(true);
+            return t;
+        });
         watchTlsStores();
         topics = new TopicManager(this, TopicNames.reservedBy(engineProvider, storeProvider));
         CoordinatorContext coordinatorContext = CoordinatorContext.of(clusterStore, scheduler, clock);
@@ -189,17 +199,19 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         TransactionStateTopic transactionState = new TransactionStateTopic(topics, txnConfig.stateLogPartitions(),
             config.transactionStateLogSegmentBytes());
         VerificationGuards guards = new VerificationGuards();
-        MarkerAppender markers = new MarkerAppender(topics, guards, clock);
+        MarkerAppender markers = new MarkerAppender(topics, guards, clock, this::markerWritten);
         ProducerIds producerIds = new ProducerIds(clusterStore);
         // Markers and verifications for partitions and coordinators on other brokers go over the inter-broker listener.
         ClusterView view = cluster.view();
         interBroker = InterBroker.open(config, view, scheduler);
         transactions = TransactionCoordinator.create(coordinatorContext, txnConfig, transactionState,
             interBroker.markers(new LocalMarkerWriter(markers)), producerIds, groups);
+        TransactionVerifier verifier = interBroker.verifier(Handlers.localVerifier(transactions),
+            transactions::partitionFor);
         List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions,
-            interBroker.verifier(Handlers.localVerifier(transactions), transactions::partitionFor), guards, groups));
+            verifier, guards, groups));
         handlers.addAll(GroupHandlers.create(this, groups, view, offsetsTopic, transactionState));
-        handlers.addAll(TxnHandlers.create(topics, transactions, markers));
+        handlers.addAll(TxnHandlers.create(topics, transactions, markers, groups.offsets(), verifier, txnOffsets));
         handlers.addAll(SaslHandlers.create(saslMechanisms,
             new FailedAuthentications(SaslKeys.failedAuthenticationDelayMs(config), scheduler)));
         handlers.addAll(AclHandlers.create(accessGate.aclAdmin()));
@@ -398,12 +410,37 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         if (scheduler != null) {
             scheduler.shutdownNow();
         }
+        if (txnOffsets != null) {
+            txnOffsets.shutdownNow();
+        }
         if (serving) {
             LOG.atInfo().addKeyValue("nodeId", config.nodeId())
                 .log("kaas broker {} stopped in {} ms", config.nodeId(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
         }
         stopped.countDown();
+    }
+
+    /**
+     * A marker is durable: one in {@code __consumer_offsets} ends the transactional offsets its producer wrote there
+     * (a TxnOffsetCommit whose transaction coordinator was another broker), before the marker is answered.
+     */
+    private CompletableFuture<Short> markerWritten(String topic, int partition, long producerId, boolean commit) {
+        if (!ConsumerOffsetsTopic.NAME.equals(topic) || groups == null) {
+            return CompletableFuture.completedFuture(Errors.NONE);
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                groups.offsets().onMarker(partition, producerId, commit);
+                return Errors.NONE;
+            } catch (RuntimeException e) {
+                LOG.atWarn().addKeyValue("partition", topic + "-" + partition).addKeyValue("producerId", producerId)
+                    .log("The {} marker of producer {} in {}-{} is written, its transactional offsets are not "
+                        + "ended yet: {}; answered COORDINATOR_NOT_AVAILABLE so the coordinator sends it again",
+                        commit ? "COMMIT" : "ABORT", producerId, topic, partition, e.toString());
+                return Errors.COORDINATOR_NOT_AVAILABLE;
+            }
+        }, txnOffsets);
     }
 
     // ---- BrokerContext ----

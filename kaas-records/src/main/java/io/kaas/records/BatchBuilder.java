@@ -59,6 +59,15 @@ public final class BatchBuilder {
         return this;
     }
 
+    /**
+     * Marks the batch transactional (the attribute bit): its records count once its producer's COMMIT marker
+     * follows, and never after an ABORT, as the records Kafka's group coordinator writes for TxnOffsetCommit.
+     */
+    public BatchBuilder transactional() {
+        this.transactional = true;
+        return this;
+    }
+
     /** Adds a record; a null value is a tombstone, a null key a keyless record. */
     public BatchBuilder add(byte[] key, byte[] value) {
         records.add(new byte[][] {key, value});

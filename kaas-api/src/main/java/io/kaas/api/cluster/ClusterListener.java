@@ -36,6 +36,14 @@ public interface ClusterListener {
     default void groupConfigsChanged() {
     }
 
+    /** A client quota was set or removed ({@link ClusterStateStore#clientQuotas}). */
+    default void clientQuotasChanged() {
+    }
+
+    /** The dynamic configs of a broker or the cluster default changed ({@link ClusterStateStore#brokerConfigs}). */
+    default void brokerConfigsChanged() {
+    }
+
     /** This broker's session changed state ({@link ClusterStateStore#session}). */
     default void sessionChanged(SessionState state) {
     }

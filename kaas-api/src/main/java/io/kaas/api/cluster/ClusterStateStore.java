@@ -4,6 +4,7 @@ import io.kaas.api.auth.AclBinding;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.UUID;
 
 /**
@@ -174,6 +175,37 @@ public interface ClusterStateStore extends AutoCloseable {
      * failure throws {@link ClusterStateException} and every binding stays.
      */
     void removeAcls(Collection<AclBinding> bindings);
+
+    // ---- client quotas and dynamic broker configs ----
+
+    /**
+     * Every stored client quota: entity to (quota key to value). Keys are Kafka's ({@code producer_byte_rate},
+     * {@code consumer_byte_rate}, {@code request_percentage}, {@code controller_mutation_rate},
+     * {@code connection_creation_rate}); the store keeps any key as given (validation is the broker's). A snapshot, read
+     * from memory where the store can.
+     */
+    Map<ClientQuotaEntity, Map<String, Double>> clientQuotas();
+
+    /**
+     * Applies quota changes, all or nothing: per entity, a key mapped to a value sets it, a key mapped to
+     * {@link Optional#empty()} removes it; an entity left with no key disappears. Durable on return; on failure throws
+     * {@link ClusterStateException} and no change is in force.
+     */
+    void alterClientQuotas(Map<ClientQuotaEntity, Map<String, Optional<Double>>> changes);
+
+    /**
+     * The dynamic broker configs of broker {@code brokerId}, or the cluster-wide default when empty (as Kafka's
+     * {@code --entity-default}): key to value, only what was set dynamically. A snapshot, read from memory where the
+     * store can.
+     */
+    Map<String, String> brokerConfigs(OptionalInt brokerId);
+
+    /**
+     * Replaces the dynamic configs of broker {@code brokerId} (or the cluster default) with {@code configs}; an empty
+     * map removes them all. The broker has validated names and values; the store keeps the strings as given. Durable
+     * on return; on failure throws {@link ClusterStateException} and the previous configs stay in force.
+     */
+    void updateBrokerConfigs(OptionalInt brokerId, Map<String, String> configs);
 
     // ---- coordination (SPI 5) ----
 

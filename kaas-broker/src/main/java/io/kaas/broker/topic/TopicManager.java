@@ -309,9 +309,11 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
             throw new TopicException(Errors.INVALID_REPLICATION_FACTOR,
                     "Replication factor must be larger than 0, or -1 to use the default value.");
         }
+        // Kafka's error code; the reason is kaas's own: however many brokers run, a partition has one copy (the
+        // shared volume is the durable copy), so no count of brokers would make this reachable.
         throw new TopicException(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
-                + replicationFactor + " time(s): The target replication factor of " + replicationFactor
-                + " cannot be reached because only 1 broker(s) are registered.");
+                + replicationFactor + " time(s): kaas keeps one copy of each partition on its shared volume, so the "
+                + "replication factor is 1 (or -1 for the default)");
     }
 
     /**

@@ -20,15 +20,36 @@ import org.slf4j.LoggerFactory;
 public final class MarkerAppender {
     private static final Logger LOG = LoggerFactory.getLogger(MarkerAppender.class);
 
+    /** Told of each marker once it is durable, before the marker is answered. */
+    @FunctionalInterface
+    public interface MarkerListener {
+        /**
+         * The marker of {@code producerId} is durable in {@code topic}-{@code partition}.
+         *
+         * @return completes with NONE, or the error to answer for the marker (the coordinator sends it again)
+         */
+        CompletableFuture<Short> written(String topic, int partition, long producerId, boolean commit);
+    }
+
     private final TopicManager topics;
     private final VerificationGuards guards;
     private final Clock clock;
+    private final MarkerListener listener;
 
     /** @param guards the guards of Produce's verified transactional batches, which a marker invalidates */
     public MarkerAppender(TopicManager topics, VerificationGuards guards, Clock clock) {
+        this(topics, guards, clock, (topic, partition, producerId, commit) -> CompletableFuture.completedFuture(Errors.NONE));
+    }
+
+    /**
+     * @param listener told of each durable marker (the group coordinator ends the transactional offsets a marker to
+     *                 {@code __consumer_offsets} ends)
+     */
+    public MarkerAppender(TopicManager topics, VerificationGuards guards, Clock clock, MarkerListener listener) {
         this.topics = topics;
         this.guards = guards;
         this.clock = clock;
+        this.listener = listener;
     }
 
     /**
@@ -68,7 +89,9 @@ public final class MarkerAppender {
         // with (a fenced broker's marker lands beyond its successor's start, where it is never read).
         return appended.handle((r, e) -> e != null ? failed(topic, partition, producerId, producerEpoch, commit, e)
                 : topics.topic(topic).map(t -> topics.mayAcknowledge(t, partition)).orElse(false) ? Errors.NONE
-                : Errors.NOT_LEADER_OR_FOLLOWER);
+                : Errors.NOT_LEADER_OR_FOLLOWER)
+            .thenCompose(code -> code != Errors.NONE ? CompletableFuture.completedFuture(code)
+                : listener.written(topic, partition, producerId, commit));
     }
 
     private static short failed(String topic, int partition, long producerId, short producerEpoch, boolean commit,

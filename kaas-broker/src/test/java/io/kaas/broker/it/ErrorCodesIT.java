@@ -82,7 +82,8 @@ class ErrorCodesIT {
         assertThatThrownBy(() -> create(new NewTopic("bad-partitions", 0, (short) 1)))
                 .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidPartitionsException.class);
         assertThatThrownBy(() -> create(new NewTopic("bad-rf", 1, (short) 3)))
-                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidReplicationFactorException.class);
+                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidReplicationFactorException.class)
+                .cause().hasMessageContaining("the replication factor is 1");
         assertThatThrownBy(() -> create(new NewTopic("bad name!", 1, (short) 1)))
                 .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidTopicException.class);
         assertThatThrownBy(() -> create(new NewTopic("bad-config", 1, (short) 1).configs(Map.of("retention.ms", "soon"))))

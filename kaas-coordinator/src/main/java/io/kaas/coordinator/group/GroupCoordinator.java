@@ -133,6 +133,14 @@ public final class GroupCoordinator implements AutoCloseable {
             loaded = new java.util.HashSet<>(state.groupsWithOffsets());
             loaded.addAll(LegacyOffsets.migrate(store, offsetStore, partition));
             members = state.groups();
+            // transactional offsets whose marker has not come yet stay pending, as Kafka loads them
+            state.pendingTransactional().forEach((producerId, byGroup) -> byGroup.forEach((groupId, pending) -> {
+                Map<io.kaas.api.cluster.TopicPartitionRef, OffsetManager.Commit> commits = new java.util.LinkedHashMap<>();
+                pending.forEach((tp, o) -> commits.put(tp,
+                        new OffsetManager.Commit(tp, o.offset(), o.leaderEpoch(), o.metadata())));
+                offsets.stageTransactional(groupId, producerId, commits);
+                loaded.add(groupId);
+            }));
         } catch (IOException | RuntimeException e) {
             owned.failed(partition, leaderEpoch);
             LOG.atError().setCause(e).addKeyValue("partition", name)

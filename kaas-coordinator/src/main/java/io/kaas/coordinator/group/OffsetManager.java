@@ -394,6 +394,73 @@ public final class OffsetManager {
         }
     }
 
+    /** The {@code __consumer_offsets} partition of {@code groupId} ({@code abs(hash) % partitions}, as Kafka). */
+    public int partitionFor(String groupId) {
+        return coordinator.partitionFor(groupId);
+    }
+
+    /**
+     * TxnOffsetCommit whose transaction coordinator is another broker, as Kafka's group coordinator does it: the
+     * offsets are appended to the group's {@code __consumer_offsets} partition as a transactional batch of the producer
+     * (durable on return) and staged (OffsetFetch with require_stable answers UNSTABLE_OFFSET_COMMIT) until the
+     * producer's marker reaches that partition ({@link #onMarker}): committed on COMMIT, dropped on ABORT. A broker that
+     * takes the partition over finds them pending in the log. The caller validated the membership and partitions and
+     * had the transaction coordinator verify the transaction.
+     *
+     * @return NONE once durable; NOT_COORDINATOR if the group's partition is not this broker's;
+     *         COORDINATOR_NOT_AVAILABLE if the write failed
+     */
+    public short commitTransactionalInLog(String groupId, long producerId, short producerEpoch,
+                                          Map<TopicPartitionRef, Commit> offsets) {
+        short notHere = coordinator.coordinatorError(groupId);
+        if (notHere != Errors.NONE) {
+            return notHere;
+        }
+        long now = timer.nowMs();
+        Map<TopicPartitionRef, CommittedOffset> values = new LinkedHashMap<>();
+        offsets.forEach((tp, c) -> values.put(tp, new CommittedOffset(c.offset(), c.leaderEpoch(), c.metadata(), now, -1)));
+        try {
+            offsetStore.appendTransactional(groupId, producerId, producerEpoch, values);
+        } catch (NotCoordinatorException e) {
+            LOG.atWarn().addKeyValue("group", groupId).addKeyValue("producerId", producerId)
+                    .log("Transactional offsets of group {} (producer {}) not stored: {}", groupId, producerId,
+                            e.getMessage());
+            return Errors.NOT_COORDINATOR;
+        } catch (ClusterStateException e) {
+            LOG.atError().setCause(e).addKeyValue("group", groupId).addKeyValue("producerId", producerId)
+                    .log("Could not store the transactional offsets of group {} (producer {})", groupId, producerId);
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        stageTransactional(groupId, producerId, offsets);
+        return Errors.NONE;
+    }
+
+    /**
+     * The COMMIT ({@code commit}) or ABORT marker of {@code producerId} is durable in {@code __consumer_offsets}
+     * partition {@code partition}: the transactional offsets that producer wrote there ({@link
+     * #commitTransactionalInLog}) are committed (stored as offset commits) or dropped. Offsets staged by this broker's
+     * own transaction coordinator are its to complete, not the marker's.
+     *
+     * @throws ClusterStateException if the committed offsets could not be stored; they stay pending (the coordinator
+     *                               sends the marker again)
+     */
+    public void onMarker(int partition, long producerId, boolean commit) {
+        Map<String, Map<TopicPartitionRef, CommittedOffset>> ended = offsetStore.takeTransactional(partition, producerId);
+        for (Map.Entry<String, Map<TopicPartitionRef, CommittedOffset>> g : ended.entrySet()) {
+            Map<TopicPartitionRef, Commit> commits = new LinkedHashMap<>();
+            g.getValue().forEach((tp, o) -> commits.put(tp, new Commit(tp, o.offset(), o.leaderEpoch(), o.metadata())));
+            try {
+                completeTransactional(g.getKey(), producerId, commit, commits);
+            } catch (RuntimeException e) {
+                offsetStore.restoreTransactional(partition, producerId, g.getKey(), g.getValue());
+                throw e;
+            }
+            LOG.atInfo().addKeyValue("group", g.getKey()).addKeyValue("producerId", producerId)
+                    .log("{} the transactional offsets of group {} for {} partition(s) (producer {})",
+                            commit ? "Committed" : "Aborted", g.getKey(), commits.size(), producerId);
+        }
+    }
+
     /**
      * Drops the staged transactional offsets of {@code partitions} of {@code groupId} (all of them if null), as
      * Kafka's DeleteGroups and OffsetDelete delete pending transactional offsets too: the transaction's commit then

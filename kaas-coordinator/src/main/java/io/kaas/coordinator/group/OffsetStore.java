@@ -59,6 +59,11 @@ final class OffsetStore {
         /** Records since the log start, as far as loaded or written here. Guarded by {@link #lock}. */
         long records;
         volatile boolean rewriting;
+        /**
+         * Transactional offsets in the log whose marker has not come yet: producer id → group → partition → offset.
+         * Guarded by {@link #lock}.
+         */
+        final Map<Long, Map<String, Map<TopicPartitionRef, CommittedOffset>>> transactional = new HashMap<>();
     }
 
     private final OwnedPartitions owned;
@@ -75,7 +80,8 @@ final class OffsetStore {
     }
 
     /** What a partition held when it was loaded: the groups with offsets, and the classic groups' membership. */
-    record Loaded(Set<String> groupsWithOffsets, Map<String, GroupMetadataCodec.Image> groups) {
+    record Loaded(Set<String> groupsWithOffsets, Map<String, GroupMetadataCodec.Image> groups,
+                  Map<Long, Map<String, Map<TopicPartitionRef, CommittedOffset>>> pendingTransactional) {
     }
 
     OffsetStore(OwnedPartitions owned, CoordinatorTimer timer, long minRecords) {
@@ -144,7 +150,70 @@ final class OffsetStore {
         List<Rec> records = new ArrayList<>();
         changes.forEach((tp, o) -> records.add(new Rec(OffsetRecordCodec.key(groupId, tp),
                 o == null ? null : OffsetRecordCodec.value(o))));
-        write(groupId, records, () -> apply(groupId, changes));
+        write(groupId, records, () -> apply(groupId, changes), -1, (short) -1);
+    }
+
+    /**
+     * Appends {@code changes} of {@code groupId} as a transactional batch of producer {@code producerId} (epoch
+     * {@code producerEpoch}), as Kafka's group coordinator writes a TxnOffsetCommit, and keeps them as pending until
+     * {@link #takeTransactional} (the producer's marker). A later append of the same partition replaces the earlier.
+     * Same errors as {@link #commitOffsets}.
+     */
+    void appendTransactional(String groupId, long producerId, short producerEpoch,
+                             Map<TopicPartitionRef, CommittedOffset> changes) {
+        if (changes.isEmpty()) {
+            return;
+        }
+        List<Rec> records = new ArrayList<>();
+        changes.forEach((tp, o) -> records.add(new Rec(OffsetRecordCodec.key(groupId, tp), OffsetRecordCodec.value(o))));
+        int partition = owned.partitionFor(groupId);
+        write(groupId, records, () -> {
+            PartitionState ps = partitions.get(partition);
+            if (ps != null) {
+                synchronized (ps.lock) {
+                    ps.transactional.computeIfAbsent(producerId, p -> new HashMap<>())
+                            .computeIfAbsent(groupId, g -> new LinkedHashMap<>()).putAll(changes);
+                }
+            }
+        }, producerId, producerEpoch);
+    }
+
+    /**
+     * Removes and returns the pending transactional offsets of {@code producerId} in {@code partition} (its marker was
+     * written): group → partition → offset, empty if none.
+     */
+    Map<String, Map<TopicPartitionRef, CommittedOffset>> takeTransactional(int partition, long producerId) {
+        PartitionState ps = partitions.get(partition);
+        if (ps == null) {
+            return Map.of();
+        }
+        synchronized (ps.lock) {
+            Map<String, Map<TopicPartitionRef, CommittedOffset>> taken = ps.transactional.remove(producerId);
+            return taken == null ? Map.of() : taken;
+        }
+    }
+
+    /** Puts back offsets {@link #takeTransactional} returned whose completion failed. */
+    void restoreTransactional(int partition, long producerId, String groupId,
+                              Map<TopicPartitionRef, CommittedOffset> pending) {
+        PartitionState ps = partitions.get(partition);
+        if (ps != null) {
+            synchronized (ps.lock) {
+                ps.transactional.computeIfAbsent(producerId, p -> new HashMap<>())
+                        .computeIfAbsent(groupId, g -> new LinkedHashMap<>()).putAll(pending);
+            }
+        }
+    }
+
+    /** The producers with transactional offsets pending in {@code partition}. */
+    Set<Long> transactionalProducers(int partition) {
+        PartitionState ps = partitions.get(partition);
+        if (ps == null) {
+            return Set.of();
+        }
+        synchronized (ps.lock) {
+            return Set.copyOf(ps.transactional.keySet());
+        }
     }
 
     /**
@@ -153,19 +222,23 @@ final class OffsetStore {
      */
     void storeGroup(String groupId, GroupMetadataCodec.Image image) {
         byte[] value = GroupMetadataCodec.value(image);
-        write(groupId, List.of(new Rec(GroupMetadataCodec.key(groupId), value)), () -> groupMetadata.put(groupId, value));
+        write(groupId, List.of(new Rec(GroupMetadataCodec.key(groupId), value)), () -> groupMetadata.put(groupId, value),
+                -1, (short) -1);
     }
 
     /** Removes the stored membership of {@code groupId} (a tombstone), if any. Same errors as {@link #commitOffsets}. */
     void deleteGroupMetadata(String groupId) {
         if (groupMetadata.containsKey(groupId)) {
             write(groupId, java.util.Arrays.asList(new Rec(GroupMetadataCodec.key(groupId), null)),
-                    () -> groupMetadata.remove(groupId));
+                    () -> groupMetadata.remove(groupId), -1, (short) -1);
         }
     }
 
-    /** Appends {@code records} to the group's partition, waits for durability, then runs {@code apply}. */
-    private void write(String groupId, List<Rec> records, Runnable apply) {
+    /**
+     * Appends {@code records} to the group's partition (a transactional batch of {@code producerId} when it is not
+     * -1), waits for durability, then runs {@code apply}.
+     */
+    private void write(String groupId, List<Rec> records, Runnable apply, long producerId, short producerEpoch) {
         int partition = owned.partitionFor(groupId);
         OwnedPartitions.Owned at = owned.get(partition);
         PartitionState ps = partitions.get(partition);
@@ -174,6 +247,9 @@ final class OffsetStore {
                     + " is not owned by this broker");
         }
         BatchBuilder b = BatchBuilder.create(timer.nowMs());
+        if (producerId >= 0) {
+            b.producer(producerId, producerEpoch, -1).transactional();
+        }
         records.forEach(r -> b.add(r.key(), r.value()));
         ByteBuffer batch = b.build();
         CompletableFuture<AppendResult> f;
@@ -253,7 +329,8 @@ final class OffsetStore {
         Map<String, Map<TopicPartitionRef, CommittedOffset>> loaded = new HashMap<>();
         Map<String, byte[]> groupValues = new HashMap<>();
         Map<String, GroupMetadataCodec.Image> groups = new HashMap<>();
-        long records = StateLogReader.read(log, name, (offset, key, value) -> {
+        Map<Long, Map<String, Map<TopicPartitionRef, CommittedOffset>>> transactional = new HashMap<>();
+        StateLogReader.RecordSink records0 = (offset, key, value) -> {
             OffsetRecordCodec.Key k;
             try {
                 k = OffsetRecordCodec.decodeKey(key);
@@ -307,15 +384,48 @@ final class OffsetStore {
                         .log("Skipped the offset commit of group {} for {} at offset {} of {}: {}; the group keeps "
                                 + "its earlier offset", k.group(), k.partition(), offset, name, e.getMessage());
             }
+        };
+        long records = StateLogReader.read(log, name, new StateLogReader.TransactionalRecordSink() {
+            @Override
+            public void accept(long offset, byte[] key, byte[] value) {
+                records0.accept(offset, key, value);
+            }
+
+            @Override
+            public void acceptTransactional(long producerId, long offset, byte[] key, byte[] value) {
+                try {
+                    OffsetRecordCodec.Key k = OffsetRecordCodec.decodeKey(key);
+                    if (k.group() == null || !k.isOffset() || value == null
+                            || owned.partitionFor(k.group()) != partition) {
+                        return; // TxnOffsetCommit writes offset commits only
+                    }
+                    transactional.computeIfAbsent(producerId, p -> new HashMap<>())
+                            .computeIfAbsent(k.group(), g -> new LinkedHashMap<>())
+                            .put(k.partition(), OffsetRecordCodec.decodeValue(value));
+                } catch (OffsetRecordCodec.DecodeException e) {
+                    LOG.atError().addKeyValue("partition", name).addKeyValue("offset", offset)
+                            .log("Skipped the transactional record at offset {} of {}: {}", offset, name,
+                                    e.getMessage());
+                }
+            }
+
+            @Override
+            public void marker(long producerId, boolean commit, long offset) {
+                Map<String, Map<TopicPartitionRef, CommittedOffset>> ended = transactional.remove(producerId);
+                if (commit && ended != null) {
+                    ended.forEach((g, o) -> loaded.computeIfAbsent(g, x -> new HashMap<>()).putAll(o));
+                }
+            }
         });
         PartitionState ps = new PartitionState();
         ps.records = records;
+        ps.transactional.putAll(transactional);
         partitions.put(partition, ps);
         offsets.keySet().removeIf(g -> owned.partitionFor(g) == partition); // nothing of an earlier ownership stays
         groupMetadata.keySet().removeIf(g -> owned.partitionFor(g) == partition);
         loaded.forEach((g, o) -> offsets.put(g, Map.copyOf(o)));
         groupMetadata.putAll(groupValues);
-        return new Loaded(Set.copyOf(loaded.keySet()), Map.copyOf(groups));
+        return new Loaded(Set.copyOf(loaded.keySet()), Map.copyOf(groups), Map.copyOf(transactional));
     }
 
     /** Forgets the offsets of the groups of {@code partition} (it was lost). */
@@ -378,8 +488,9 @@ final class OffsetStore {
         long before;
         int live = 0;
         synchronized (ps.lock) {
-            if (ps.inFlight > 0) {
-                return CompletableFuture.completedFuture(null); // again after the next write
+            if (ps.inFlight > 0 || !ps.transactional.isEmpty()) {
+                // again after the next write, or once no transactional offsets wait for their marker in the log
+                return CompletableFuture.completedFuture(null);
             }
             BatchBuilder b = BatchBuilder.create(timer.nowMs());
             List<ByteBuffer> batches = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.kaas.coordinator.internal;
 
 import io.kaas.api.record.BatchHeader;
+import io.kaas.api.record.ControlRecords;
 import io.kaas.api.record.RecordBatches;
 import io.kaas.api.storage.BufferSlice;
 import io.kaas.api.storage.FileSlice;
@@ -29,6 +30,18 @@ public final class StateLogReader {
     public interface RecordSink {
         /** One record; {@code value} null is a tombstone. */
         void accept(long offset, byte[] key, byte[] value);
+    }
+
+    /**
+     * A sink that also takes the records of transactional batches apart from the others, and the markers that end
+     * them (for {@code __consumer_offsets}, where TxnOffsetCommit writes its offsets transactionally).
+     */
+    public interface TransactionalRecordSink extends RecordSink {
+        /** One record of a transactional batch of {@code producerId}, not yet known committed. */
+        void acceptTransactional(long producerId, long offset, byte[] key, byte[] value);
+
+        /** A COMMIT ({@code commit}) or ABORT marker of {@code producerId} at {@code offset}. */
+        void marker(long producerId, boolean commit, long offset);
     }
 
     private StateLogReader() {
@@ -71,6 +84,16 @@ public final class StateLogReader {
 
     private static int readBatch(String name, ByteBuffer batch, BatchHeader h, long from, RecordSink sink) {
         if (h.isControl()) {
+            if (sink instanceof TransactionalRecordSink t && h.hasProducerId()) {
+                try {
+                    ControlRecords.Marker m = ControlRecords.marker(batch, batch.position(), h);
+                    t.marker(h.producerId(), m.commit(), h.baseOffset());
+                } catch (RuntimeException e) {
+                    LOG.atError().addKeyValue("partition", name).addKeyValue("offset", h.baseOffset())
+                            .log("Skipped the control batch at offset {} of {}: {}", h.baseOffset(), name,
+                                    e.getMessage());
+                }
+            }
             return 0;
         }
         List<RecordReader.Record> rs;
@@ -88,7 +111,11 @@ public final class StateLogReader {
                 continue;
             }
             n++;
-            sink.accept(r.offset(), r.key(), r.value());
+            if (h.isTransactional() && h.hasProducerId() && sink instanceof TransactionalRecordSink t) {
+                t.acceptTransactional(h.producerId(), r.offset(), r.key(), r.value());
+            } else {
+                sink.accept(r.offset(), r.key(), r.value());
+            }
         }
         return n;
     }

@@ -45,6 +45,7 @@ import org.slf4j.LoggerFactory;
 public final class TransactionCoordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionCoordinator.class);
     static final String TOPIC = "__transaction_state";
+    static final String CONSUMER_OFFSETS = "__consumer_offsets";
     /** How long {@link #start} waits for the transactions it found prepared before it lets them finish behind. */
     static final long START_COMPLETION_WAIT_MS = 10_000;
 
@@ -576,7 +577,7 @@ public final class TransactionCoordinator implements AutoCloseable {
             }
             Map<String, Map<TopicPartitionRef, OffsetManager.Commit>> groups = new LinkedHashMap<>(img.groups());
             groups.putIfAbsent(groupId, Map.of());
-            target = open(img, img.partitions(), groups);
+            target = open(img, withOffsetsPartition(img.partitions(), groupId), groups);
             md.pending = TransactionState.ONGOING;
         }
         return write(md, target);
@@ -648,7 +649,7 @@ public final class TransactionCoordinator implements AutoCloseable {
             Map<TopicPartitionRef, OffsetManager.Commit> pending = new LinkedHashMap<>(groups.getOrDefault(groupId, Map.of()));
             pending.putAll(valid);
             groups.put(groupId, pending);
-            target = open(img, img.partitions(), groups);
+            target = open(img, withOffsetsPartition(img.partitions(), groupId), groups);
             md.pending = TransactionState.ONGOING;
         }
         long pid = target.producerId();
@@ -658,6 +659,24 @@ public final class TransactionCoordinator implements AutoCloseable {
             }
             return result;
         });
+    }
+
+    /**
+     * {@code partitions} and the group's {@code __consumer_offsets} partition, as Kafka's AddOffsetsToTxn adds it: the
+     * transaction's markers then reach the group coordinator, wherever the group lives, which commits or drops the
+     * offsets it holds for the transaction there.
+     */
+    private Set<TopicPartitionRef> withOffsetsPartition(Set<TopicPartitionRef> partitions, String groupId) {
+        if (offsets == null) {
+            return partitions;
+        }
+        TopicPartitionRef tp = new TopicPartitionRef(CONSUMER_OFFSETS, offsets.partitionFor(groupId));
+        if (partitions.contains(tp)) {
+            return partitions;
+        }
+        Set<TopicPartitionRef> out = new LinkedHashSet<>(partitions);
+        out.add(tp);
+        return out;
     }
 
     /** The transaction's checks of a TxnOffsetCommit. Under md. */

@@ -126,6 +126,48 @@ final class InMemoryStore implements ClusterStateStore {
         return List.copyOf(groupConfigs.keySet());
     }
 
+    final Map<io.kaas.api.cluster.ClientQuotaEntity, Map<String, Double>> clientQuotas = new ConcurrentHashMap<>();
+    final Map<java.util.OptionalInt, Map<String, String>> brokerConfigs = new ConcurrentHashMap<>();
+
+    @Override
+    public Map<io.kaas.api.cluster.ClientQuotaEntity, Map<String, Double>> clientQuotas() {
+        return Map.copyOf(clientQuotas);
+    }
+
+    @Override
+    public synchronized void alterClientQuotas(
+            Map<io.kaas.api.cluster.ClientQuotaEntity, Map<String, java.util.Optional<Double>>> changes) {
+        changes.forEach((entity, keys) -> {
+            Map<String, Double> values = new java.util.HashMap<>(clientQuotas.getOrDefault(entity, Map.of()));
+            keys.forEach((k, v) -> {
+                if (v.isPresent()) {
+                    values.put(k, v.get());
+                } else {
+                    values.remove(k);
+                }
+            });
+            if (values.isEmpty()) {
+                clientQuotas.remove(entity);
+            } else {
+                clientQuotas.put(entity, Map.copyOf(values));
+            }
+        });
+    }
+
+    @Override
+    public Map<String, String> brokerConfigs(java.util.OptionalInt brokerId) {
+        return brokerConfigs.getOrDefault(brokerId, Map.of());
+    }
+
+    @Override
+    public void updateBrokerConfigs(java.util.OptionalInt brokerId, Map<String, String> configs) {
+        if (configs.isEmpty()) {
+            brokerConfigs.remove(brokerId);
+        } else {
+            brokerConfigs.put(brokerId, Map.copyOf(configs));
+        }
+    }
+
     final java.util.Set<AclBinding> acls = ConcurrentHashMap.newKeySet();
 
     @Override

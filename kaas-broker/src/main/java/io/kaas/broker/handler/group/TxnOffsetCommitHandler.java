@@ -2,6 +2,7 @@ package io.kaas.broker.handler.group;
 
 import io.kaas.api.auth.Operation;
 import io.kaas.api.cluster.TopicPartitionRef;
+import io.kaas.broker.handler.TransactionVerifier;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.Topic;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * TxnOffsetCommit v0-5 (KIP-98, KIP-447 member fields from v3): offsets committed inside a transaction, made
@@ -29,15 +31,24 @@ import java.util.concurrent.CompletableFuture;
  * {@code require_stable} answers UNSTABLE_OFFSET_COMMIT meanwhile). v5+ (transactions V2) adds the group to the
  * transaction itself; below, AddOffsetsToTxn must have. The contract checks WRITE on the transactional id and
  * READ on the group; then, as Kafka, a topic the principal may not READ is TOPIC_AUTHORIZATION_FAILED, an unknown
- * topic or partition UNKNOWN_TOPIC_OR_PARTITION, and the rest goes to the transaction coordinator.
+ * topic or partition UNKNOWN_TOPIC_OR_PARTITION, and the rest goes to the transaction coordinator when it is this
+ * broker, else to {@link RemoteTxnOffsetCommit} (Kafka's path: the offsets wait in {@code __consumer_offsets} for the
+ * transaction's marker).
  */
 public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitRequestData, TxnOffsetCommitResponseData> {
     private final TopicManager topics;
     private final TransactionCoordinator coordinator;
+    private final RemoteTxnOffsetCommit remote;
 
-    public TxnOffsetCommitHandler(TopicManager topics, TransactionCoordinator coordinator) {
+    /**
+     * @param verifier the transaction coordinators, this broker's or another's (Produce's verifier)
+     * @param blocking runs the durable write of offsets whose transaction coordinator is another broker
+     */
+    public TxnOffsetCommitHandler(TopicManager topics, TransactionCoordinator coordinator, OffsetManager offsets,
+                                  TransactionVerifier verifier, Executor blocking) {
         this.topics = topics;
         this.coordinator = coordinator;
+        this.remote = new RemoteTxnOffsetCommit(offsets, verifier, blocking);
     }
 
     @Override
@@ -52,7 +63,7 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
                 continue;
             }
             for (TxnOffsetCommitRequestPartition p : t.partitions()) {
-                if (topic.get().log(p.partitionIndex()) != null) {
+                if (exists(topic.get(), p.partitionIndex())) {
                     commits.add(new OffsetManager.Commit(new TopicPartitionRef(t.name(), p.partitionIndex()),
                             p.committedOffset(), version >= 2 ? p.committedLeaderEpoch() : -1, p.committedMetadata()));
                 }
@@ -63,6 +74,11 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
             committed = CompletableFuture.completedFuture(Map.of());
         } else if (request.transactionalId() == null || request.transactionalId().isEmpty()) {
             committed = CompletableFuture.completedFuture(everyPartition(commits, Errors.INVALID_REQUEST));
+        } else if (coordinator.coordinatorError(request.transactionalId()) == Errors.NOT_COORDINATOR) {
+            // the transaction's coordinator is another broker: the offsets wait in __consumer_offsets for its marker
+            committed = remote.commit(request.transactionalId(), request.producerId(), request.producerEpoch(),
+                    request.groupId(), version >= 3 ? request.memberId() : "", version >= 3 ? request.generationId() : -1,
+                    version >= 3 ? request.groupInstanceId() : null, commits, version >= 5);
         } else {
             committed = coordinator.commitOffsets(request.transactionalId(), request.producerId(),
                     request.producerEpoch(), request.groupId(), version >= 3 ? request.memberId() : "",
@@ -78,7 +94,7 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
                     short code;
                     if (!readable.contains(t.name())) {
                         code = Errors.TOPIC_AUTHORIZATION_FAILED;
-                    } else if (topic.isEmpty() || topic.get().log(p.partitionIndex()) == null) {
+                    } else if (topic.isEmpty() || !exists(topic.get(), p.partitionIndex())) {
                         code = Errors.UNKNOWN_TOPIC_OR_PARTITION;
                     } else {
                         code = errors.getOrDefault(new TopicPartitionRef(t.name(), p.partitionIndex()),
@@ -95,6 +111,11 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
             }
             return new TxnOffsetCommitResponseData().setThrottleTimeMs(0).setTopics(out);
         });
+    }
+
+    /** The partition exists in the cluster (led here or by another broker: offsets are the group's, not the log's). */
+    private static boolean exists(Topic topic, int partition) {
+        return partition >= 0 && partition < topic.partitionCount();
     }
 
     private static Map<TopicPartitionRef, Short> everyPartition(List<OffsetManager.Commit> commits, short code) {

@@ -19,7 +19,7 @@ import org.apache.curator.test.TestingCluster;
  * {@code cluster.store=zookeeper}, the store coming from its plugin zip as in the distribution. Brokers are started,
  * closed and restarted by node id; {@link #clients()} bootstraps from every live one.
  */
-final class TestCluster implements AutoCloseable {
+public final class TestCluster implements AutoCloseable {
     /** Short enough for tests, within what the ensemble's tick time allows (2 to 20 ticks). */
     static final int SESSION_TIMEOUT_MS = 6_000;
     private static final int TICK_MS = 500;
@@ -56,7 +56,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** The ensemble and brokers {@code 1..count}. */
-    static TestCluster start(Path dir, int count, Map<String, String> extra) throws Exception {
+    public static TestCluster start(Path dir, int count, Map<String, String> extra) throws Exception {
         TestCluster c = ensemble(dir, extra);
         try {
             for (int id = 1; id <= count; id++) {
@@ -92,7 +92,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Closes broker {@code id} (gracefully: its session ends, its partitions go to the others). */
-    void closeBroker(int id) {
+    public void closeBroker(int id) {
         TestBroker b = brokers.remove(id);
         if (b != null) {
             b.close();
@@ -108,7 +108,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Clients bootstrapping from every live broker. */
-    KafkaClients clients() {
+    public KafkaClients clients() {
         return KafkaClients.at(brokers.values().stream().map(TestBroker::bootstrap).collect(Collectors.joining(",")));
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kaas.broker.it.BrokerJvm;
 import io.kaas.broker.it.KafkaClients;
 import io.kaas.broker.it.TestBroker;
+import io.kaas.broker.it.cluster.TestCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,10 +64,13 @@ class StreamsEosIT {
 
     /**
      * @param restart {@code clean}: the in-process broker is closed and started again; {@code sigkill}: the broker
-     *                runs in its own JVM and is killed with SIGKILL, then started again over the same data
+     *                runs in its own JVM and is killed with SIGKILL, then started again over the same data;
+     *                {@code coordinator-leaves}: three brokers on one directory and a ZooKeeper ensemble, and the
+     *                broker coordinating the application's group leaves (its groups and partitions move to the others,
+     *                offsets of open transactions with them)
      */
     @ParameterizedTest(name = "exactly_once_v2, {0} restart")
-    @ValueSource(strings = {"clean", "sigkill"})
+    @ValueSource(strings = {"clean", "sigkill", "coordinator-leaves"})
     void exactlyOnceCountsExactlyAcrossABrokerRestart(String restart) throws Exception {
         countAcrossABrokerRestart(StreamsConfig.EXACTLY_ONCE_V2, restart);
     }
@@ -86,9 +90,17 @@ class StreamsEosIT {
         String in = app + "-in";
         String out = app + "-out";
         int port = BrokerJvm.freePort();
-        Restartable broker = restart.equals("sigkill") ? jvm(dir, port)
-                : kaas(TestBroker.builder(dir).noInitialRebalanceDelay().config("listeners", "PLAINTEXT://127.0.0.1:" + port));
-        KafkaClients clients = KafkaClients.at("127.0.0.1:" + port);
+        Restartable broker;
+        KafkaClients clients;
+        if (restart.equals("coordinator-leaves")) {
+            TestCluster cluster = TestCluster.start(dir, 3, Map.of("group.initial.rebalance.delay.ms", "0"));
+            clients = cluster.clients();
+            broker = coordinatorLeaves(cluster, app);
+        } else {
+            broker = restart.equals("sigkill") ? jvm(dir, port)
+                    : kaas(TestBroker.builder(dir).noInitialRebalanceDelay().config("listeners", "PLAINTEXT://127.0.0.1:" + port));
+            clients = KafkaClients.at("127.0.0.1:" + port);
+        }
         AtomicInteger replacedThreads = new AtomicInteger();
         try {
             clients.createTopic(in, 2);
@@ -165,6 +177,30 @@ class StreamsEosIT {
     }
 
     /** kaas in process: a restart closes it (as a clean shutdown) and starts it again from the same builder. */
+    /** "Restarts" by closing the broker that coordinates group {@code group}; the others go on. */
+    private static Restartable coordinatorLeaves(TestCluster cluster, String group) {
+        return new Restartable() {
+            @Override
+            public void restart() throws Exception {
+                try (org.apache.kafka.clients.admin.Admin admin = cluster.clients().admin()) {
+                    int coordinator = admin.describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS)
+                            .get(group).coordinator().id();
+                    LOG.info("{}: closing broker {}, the group's coordinator", group, coordinator);
+                    cluster.closeBroker(coordinator);
+                }
+            }
+
+            @Override
+            public void close() {
+                try {
+                    cluster.close();
+                } catch (Exception e) {
+                    LOG.warn("closing the cluster", e);
+                }
+            }
+        };
+    }
+
     private static Restartable kaas(TestBroker.Builder builder) throws Exception {
         TestBroker[] current = {builder.start()};
         return new Restartable() {

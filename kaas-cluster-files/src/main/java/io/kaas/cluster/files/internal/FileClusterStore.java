@@ -2,6 +2,7 @@ package io.kaas.cluster.files.internal;
 
 import io.kaas.api.auth.AclBinding;
 import io.kaas.api.cluster.BrokerRegistration;
+import io.kaas.api.cluster.ClientQuotaEntity;
 import io.kaas.api.cluster.ClusterListener;
 import io.kaas.api.cluster.ClusterSession;
 import io.kaas.api.cluster.ClusterStateException;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.LinkedHashSet;
 import java.util.UUID;
@@ -45,6 +47,7 @@ import org.slf4j.LoggerFactory;
  * group-configs/&lt;encoded id&gt;.json {groupId, configs}
  * scram-credentials.json  {credentials: [{user, mechanism, salt, storedKey, serverKey, iterations}]}
  * acls.json               {acls: [{resourceType, name, patternType, principal, host, operation, permission}]}
+ * client-quotas.json, broker-configs.json   client quotas and dynamic broker configs ({@link DynamicConfigFiles})
  * epochs.json, assignments.json, reassignments.json   the coordination state ({@link FileCoordination})
  * broker.lock             {nodeId, host, pid, since}: the broker holding the data directory ({@link DirectoryLock})
  * </pre>
@@ -75,6 +78,10 @@ public final class FileClusterStore implements ClusterStateStore {
     private long nextBlockStart; // guarded by lock
     /** The ACL bindings, immutable; replaced under the lock once {@link AclFiles#FILE} is written. */
     private volatile Set<AclBinding> acls = Set.of();
+    /** Client quotas, immutable (values too); replaced under the lock once the file is written. */
+    private volatile Map<ClientQuotaEntity, Map<String, Double>> clientQuotas = Map.of();
+    /** Dynamic broker configs by broker id (empty: the cluster default), immutable; replaced under the lock. */
+    private volatile Map<OptionalInt, Map<String, String>> brokerConfigs = Map.of();
 
     private FileClusterStore(Path dir, StoreLock lock, ListenerDispatch events, FileCoordination coordination,
                              String clusterId, Map<String, TopicRecord> topics, ConcurrentMap<UUID, TopicRecord> byId,
@@ -137,6 +144,9 @@ public final class FileClusterStore implements ClusterStateStore {
             FileClusterStore store = new FileClusterStore(dir, lock, events, coordination, clusterId, topics, byId,
                     nextBlockStart, groups, groupConfigs, scram);
             store.acls = acls;
+            store.clientQuotas = Map.copyOf(DynamicConfigFiles.loadQuotas(dir.resolve(DynamicConfigFiles.QUOTAS_FILE)));
+            store.brokerConfigs = Map.copyOf(
+                    DynamicConfigFiles.loadBrokerConfigs(dir.resolve(DynamicConfigFiles.BROKER_CONFIGS_FILE)));
             return store;
         } catch (IOException | RuntimeException e) {
             closeQuietly(lock, e);
@@ -405,6 +415,65 @@ public final class FileClusterStore implements ClusterStateStore {
         if (changed) {
             events.tell("aclsChanged", ClusterListener::aclsChanged);
         }
+    }
+
+    @Override
+    public Map<ClientQuotaEntity, Map<String, Double>> clientQuotas() {
+        return clientQuotas;
+    }
+
+    @Override
+    public void alterClientQuotas(Map<ClientQuotaEntity, Map<String, Optional<Double>>> changes) {
+        Map<ClientQuotaEntity, Map<String, Optional<Double>>> copy = Map.copyOf(changes);
+        if (copy.isEmpty()) {
+            return;
+        }
+        mutate("alter the client quotas of " + copy.size() + " entities", () -> {
+            Map<ClientQuotaEntity, Map<String, Double>> next = new HashMap<>(clientQuotas);
+            copy.forEach((entity, keys) -> {
+                Map<String, Double> values = new HashMap<>(next.getOrDefault(entity, Map.of()));
+                keys.forEach((key, value) -> {
+                    if (value.isPresent()) {
+                        values.put(key, value.get());
+                    } else {
+                        values.remove(key);
+                    }
+                });
+                if (values.isEmpty()) {
+                    next.remove(entity);
+                } else {
+                    next.put(entity, Map.copyOf(values));
+                }
+            });
+            DynamicConfigFiles.storeQuotas(dir.resolve(DynamicConfigFiles.QUOTAS_FILE), next);
+            clientQuotas = Map.copyOf(next);
+            return null;
+        });
+        events.tell("clientQuotasChanged", ClusterListener::clientQuotasChanged);
+    }
+
+    @Override
+    public Map<String, String> brokerConfigs(OptionalInt brokerId) {
+        return brokerConfigs.getOrDefault(Objects.requireNonNull(brokerId, "brokerId"), Map.of());
+    }
+
+    @Override
+    public void updateBrokerConfigs(OptionalInt brokerId, Map<String, String> configs) {
+        Objects.requireNonNull(brokerId, "brokerId");
+        Map<String, String> copy = Map.copyOf(configs);
+        String whose = brokerId.isPresent() ? "broker " + brokerId.getAsInt() : "the cluster default";
+        mutate("update the dynamic configs of " + whose, () -> {
+            Map<OptionalInt, Map<String, String>> next = new HashMap<>(brokerConfigs);
+            if (copy.isEmpty()) {
+                next.remove(brokerId);
+            } else {
+                next.put(brokerId, copy);
+            }
+            DynamicConfigFiles.storeBrokerConfigs(dir.resolve(DynamicConfigFiles.BROKER_CONFIGS_FILE), next);
+            brokerConfigs = Map.copyOf(next);
+            return null;
+        });
+        events.tell("brokerConfigsChanged", ClusterListener::brokerConfigsChanged);
     }
 
     /** Called under the lock: writes (or, when empty, deletes) the group's file, then memory. */

@@ -279,10 +279,53 @@ final class Json {
         return strings(field(read(data), "config"));
     }
 
+    // ---- client quotas and dynamic broker configs (Kafka's {"version":1,"config":{...}}) ----
+
+    /** The {@code config} of a node, empty if the node is empty or has none. */
+    static Map<String, String> configOrEmpty(byte[] data) {
+        if (data == null || data.length == 0) {
+            return Map.of();
+        }
+        JsonNode config = read(data).get("config");
+        return config == null || config.isNull() ? Map.of() : strings(config);
+    }
+
+    /** {@code current} (or a new node) with {@code config} as its {@code config}, every other field kept. */
+    static byte[] withConfig(byte[] current, Map<String, String> config) {
+        ObjectNode node = current == null || current.length == 0 ? object() : ((ObjectNode) read(current)).deepCopy();
+        node.set("config", strings(config));
+        return bytes(node);
+    }
+
+    /** Whether the node holds SCRAM credentials (a user node shared by credentials and quotas). */
+    static boolean hasCredentials(byte[] data) {
+        return hasField(data, "credentials") && read(data).get("credentials").size() > 0;
+    }
+
+    static boolean hasField(byte[] data, String name) {
+        return data != null && data.length > 0 && read(data).has(name);
+    }
+
     // ---- SCRAM credentials of one user ----
 
     static byte[] scram(Map<String, ScramCredentialRecord> byMechanism) {
-        ObjectNode node = object();
+        return scram(null, byMechanism);
+    }
+
+    /**
+     * A user's node with {@code byMechanism} as its credentials, keeping the rest of {@code current} (the user's client
+     * quotas in {@code config}); null (delete the node) when no credential is left and the node has no {@code config}.
+     */
+    static byte[] scramKeepingConfig(byte[] current, Map<String, ScramCredentialRecord> byMechanism) {
+        if (byMechanism.isEmpty() && !hasField(current, "config")) {
+            return null;
+        }
+        return scram(current, byMechanism);
+    }
+
+    private static byte[] scram(byte[] current, Map<String, ScramCredentialRecord> byMechanism) {
+        ObjectNode node = current == null || current.length == 0 ? object() : ((ObjectNode) read(current)).deepCopy();
+        node.remove("credentials");
         ObjectNode mechanisms = node.putObject("credentials");
         new TreeMap<>(byMechanism).forEach((mechanism, r) -> mechanisms.putObject(mechanism)
                 .put("salt", B64.encodeToString(r.salt())).put("stored_key", B64.encodeToString(r.storedKey()))
@@ -290,9 +333,20 @@ final class Json {
         return bytes(node);
     }
 
+    /**
+     * The credentials of {@code user}'s node, none if it has no {@code credentials} (a node made for the user's client
+     * quotas only, see {@link #withConfig}).
+     */
     static Map<String, ScramCredentialRecord> scram(String user, byte[] data) {
         Map<String, ScramCredentialRecord> out = new TreeMap<>();
-        for (Map.Entry<String, JsonNode> e : field(read(data), "credentials").properties()) {
+        if (data == null || data.length == 0) {
+            return out;
+        }
+        JsonNode credentials = read(data).get("credentials");
+        if (credentials == null) {
+            return out;
+        }
+        for (Map.Entry<String, JsonNode> e : credentials.properties()) {
             JsonNode c = e.getValue();
             out.put(e.getKey(), new ScramCredentialRecord(new ScramCredentialRef(user, e.getKey()),
                     B64D.decode(text(c, "salt")), B64D.decode(text(c, "stored_key")), B64D.decode(text(c, "server_key")),

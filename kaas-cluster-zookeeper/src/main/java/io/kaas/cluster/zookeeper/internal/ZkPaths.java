@@ -17,10 +17,11 @@ final class ZkPaths {
     static final String GROUP_CONFIGS = "/config/groups";
     static final String SCRAM = "/config/users";
     static final String ACLS = "/acls";
+    static final String BROKER_CONFIGS = "/config/brokers";
 
     /** The directories created at open (the single nodes are created when first written). */
     static final List<String> DIRECTORIES = List.of("/cluster", BROKERS, ELECTION, TOPICS, ASSIGNMENTS, GROUP_CONFIGS,
-            SCRAM, ACLS);
+            SCRAM, ACLS, BROKER_CONFIGS, WatchedQuotas.CLIENTS, WatchedQuotas.IPS);
 
     private ZkPaths() {
     }

@@ -5,6 +5,7 @@ import io.kaas.api.auth.AclBinding;
 import io.kaas.api.auth.ResourcePattern;
 import io.kaas.api.cluster.BrokerIdInUseException;
 import io.kaas.api.cluster.BrokerRegistration;
+import io.kaas.api.cluster.ClientQuotaEntity;
 import io.kaas.api.cluster.ClusterListener;
 import io.kaas.api.cluster.ClusterSession;
 import io.kaas.api.cluster.ClusterStateException;
@@ -35,6 +36,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -107,6 +109,8 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
     private final WatchedChildren<Map<String, String>> groupConfigs;
     private final WatchedChildren<Map<String, ScramCredentialRecord>> scram;
     private final WatchedChildren<List<AclBinding>> acls;
+    private final WatchedChildren<Map<String, String>> brokerConfigs;
+    private final WatchedQuotas quotas;
     private final WatchedNode<ControllerTerm> controllerNode;
     private final WatchedNode<Map<TopicPartitionRef, Integer>> reassignments;
     private final ControllerElection election;
@@ -136,6 +140,9 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
                 () -> fire(ClusterListener::scramCredentialsChanged), events);
         this.acls = new WatchedChildren<>(client, ZkPaths.ACLS, (name, data, stat) -> Json.acls(data),
                 () -> fire(ClusterListener::aclsChanged), events);
+        this.brokerConfigs = new WatchedChildren<>(client, ZkPaths.BROKER_CONFIGS,
+                (name, data, stat) -> Json.configs(data), () -> fire(ClusterListener::brokerConfigsChanged), events);
+        this.quotas = new WatchedQuotas(client, () -> fire(ClusterListener::clientQuotasChanged), events);
         this.controllerNode = new WatchedNode<>(client, ZkPaths.CONTROLLER, (path, data, stat) -> Json.controller(data),
                 () -> fire(l -> { }), events);
         this.reassignments = new WatchedNode<>(client, ZkPaths.REASSIGNMENTS, (path, data, stat) -> Json.reassignments(data),
@@ -229,6 +236,7 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
         for (WatchedChildren<?> cache : caches()) {
             cache.watchAndLoad();
         }
+        quotas.watchAndLoad();
         controllerNode.watchAndLoad();
         reassignments.watchAndLoad();
     }
@@ -237,12 +245,13 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
         for (WatchedChildren<?> cache : caches()) {
             cache.refreshAll();
         }
+        quotas.refresh();
         controllerNode.refresh();
         reassignments.refresh();
     }
 
     private List<WatchedChildren<?>> caches() {
-        return List.of(topics, assignments, brokers, groupConfigs, scram, acls);
+        return List.of(topics, assignments, brokers, groupConfigs, scram, acls, brokerConfigs);
     }
 
     private String readOrCreateClusterId() throws Exception {
@@ -415,6 +424,8 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
             fire(ClusterListener::aclsChanged);
             fire(ClusterListener::scramCredentialsChanged);
             fire(ClusterListener::groupConfigsChanged);
+            fire(ClusterListener::clientQuotasChanged);
+            fire(ClusterListener::brokerConfigsChanged);
         } catch (Exception e) {
             if (closed) {
                 return;
@@ -751,6 +762,112 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
         return groupConfigs.entries().keySet().stream().map(NodeNames::decode).toList();
     }
 
+    // ---- client quotas (Kafka's /config/clients, /config/users, /config/ips) ----
+
+    @Override
+    public Map<ClientQuotaEntity, Map<String, Double>> clientQuotas() {
+        return quotas.quotas();
+    }
+
+    /**
+     * Writes every entity's node in one multi with compare-and-set, reading again after a conflict. A user node keeps
+     * its SCRAM credentials and its clients' nodes; it is removed only when nothing is left in it.
+     */
+    @Override
+    public void alterClientQuotas(Map<ClientQuotaEntity, Map<String, Optional<Double>>> changes) {
+        Map<ClientQuotaEntity, Map<String, Optional<Double>>> copy = Map.copyOf(changes);
+        if (copy.isEmpty()) {
+            return;
+        }
+        call("alter the client quotas of " + copy.size() + " entities", () -> {
+            for (ClientQuotaEntity entity : copy.keySet()) {
+                createQuotaParents(entity);
+            }
+            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                List<CuratorOp> ops = new ArrayList<>();
+                for (Map.Entry<ClientQuotaEntity, Map<String, Optional<Double>>> c : copy.entrySet()) {
+                    quotaOp(WatchedQuotas.path(c.getKey()), c.getValue()).ifPresent(ops::add);
+                }
+                if (ops.isEmpty()) {
+                    return null;
+                }
+                try {
+                    client.transaction().forOperations(ops);
+                } catch (KeeperException.BadVersionException | KeeperException.NodeExistsException
+                         | KeeperException.NoNodeException | KeeperException.NotEmptyException e) {
+                    continue;
+                }
+                quotas.refresh();
+                return null;
+            }
+            throw new ClusterStateException("ZooKeeper client-quota nodes kept changing: gave up after " + MAX_ATTEMPTS
+                    + " attempts");
+        });
+    }
+
+    private Optional<CuratorOp> quotaOp(String path, Map<String, Optional<Double>> change) throws Exception {
+        Stat stat = new Stat();
+        byte[] current;
+        try {
+            current = client.getData().storingStatIn(stat).forPath(path);
+        } catch (KeeperException.NoNodeException e) {
+            current = null;
+        }
+        Map<String, String> config = new TreeMap<>(Json.configOrEmpty(current));
+        change.forEach((key, value) -> {
+            if (value.isPresent()) {
+                config.put(key, Double.toString(value.get()));
+            } else {
+                config.remove(key);
+            }
+        });
+        if (current == null) {
+            return config.isEmpty() ? Optional.empty()
+                    : Optional.of(client.transactionOp().create().forPath(path, Json.withConfig(null, config)));
+        }
+        if (config.isEmpty() && !Json.hasCredentials(current) && stat.getNumChildren() == 0) {
+            return Optional.of(client.transactionOp().delete().withVersion(stat.getVersion()).forPath(path));
+        }
+        byte[] next = Json.withConfig(current, config);
+        return Arrays.equals(current, next) ? Optional.empty()
+                : Optional.of(client.transactionOp().setData().withVersion(stat.getVersion()).forPath(path, next));
+    }
+
+    /** A user's client node needs the user's node (with a {@code config}, so SCRAM keeps it) and its clients node. */
+    private void createQuotaParents(ClientQuotaEntity entity) throws Exception {
+        String user = entity.name(ClientQuotaEntity.USER);
+        if (user == null || entity.name(ClientQuotaEntity.CLIENT_ID) == null) {
+            return;
+        }
+        String userPath = ZkPaths.child(ZkPaths.SCRAM, QuotaNames.encode(user));
+        casNode(userPath, current -> current != null && Json.hasField(current, "config") ? current
+                : Json.withConfig(current, Map.of()));
+        try {
+            client.create().forPath(userPath + "/clients", new byte[0]);
+        } catch (KeeperException.NodeExistsException e) {
+            // made before
+        }
+    }
+
+    // ---- dynamic broker configs (Kafka's /config/brokers/<id> and /config/brokers/<default>) ----
+
+    @Override
+    public Map<String, String> brokerConfigs(OptionalInt brokerId) {
+        return brokerConfigs.get(brokerConfigNode(brokerId)).map(e -> Map.copyOf(e.value())).orElse(Map.of());
+    }
+
+    @Override
+    public void updateBrokerConfigs(OptionalInt brokerId, Map<String, String> configs) {
+        Map<String, String> copy = Map.copyOf(configs);
+        String child = brokerConfigNode(brokerId);
+        casNode(ZkPaths.child(ZkPaths.BROKER_CONFIGS, child), current -> copy.isEmpty() ? null : Json.configs(copy));
+        refreshQuietly(brokerConfigs, child);
+    }
+
+    private static String brokerConfigNode(OptionalInt brokerId) {
+        return brokerId.isPresent() ? Integer.toString(brokerId.getAsInt()) : QuotaNames.DEFAULT;
+    }
+
     // ---- SCRAM credentials ----
 
     @Override
@@ -789,7 +906,7 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
                     next.remove(mechanism);
                 }
             });
-            return next.isEmpty() ? null : Json.scram(next);
+            return Json.scramKeepingConfig(current, next);
         }));
         casChildren(scram, changes);
     }
@@ -995,6 +1112,7 @@ public final class ZooKeeperClusterStore implements ClusterStateStore {
         session.end(SessionState.CLOSED);
         fire(l -> l.sessionChanged(SessionState.CLOSED));
         caches().forEach(WatchedChildren::close);
+        quotas.close();
         controllerNode.close();
         reassignments.close();
         client.close();

@@ -14,6 +14,7 @@ import io.kaas.api.auth.ResourcePattern;
 import io.kaas.api.auth.ResourceType;
 import io.kaas.api.cluster.BrokerIdInUseException;
 import io.kaas.api.cluster.BrokerRegistration;
+import io.kaas.api.cluster.ClientQuotaEntity;
 import io.kaas.api.cluster.ClusterListener;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.ControllerListener;
@@ -38,6 +39,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -539,6 +541,22 @@ public abstract class ClusterCoordinationTck {
         await().atMost(awaitTimeout()).untilAsserted(() -> assertThat(observer.groupConfigs("g"))
                 .isEqualTo(Map.of("consumer.session.timeout.ms", "50000")));
 
+        ClientQuotaEntity bob = ClientQuotaEntity.of(ClientQuotaEntity.USER, "bob");
+        store.alterClientQuotas(Map.of(bob, Map.of("producer_byte_rate", Optional.of(1024.0))));
+        awaitCall(listener, "clientQuotas");
+        await().atMost(awaitTimeout()).untilAsserted(() -> assertThat(observer.clientQuotas())
+                .isEqualTo(Map.of(bob, Map.of("producer_byte_rate", 1024.0))));
+
+        store.updateBrokerConfigs(OptionalInt.empty(), Map.of("log.retention.ms", "60000"));
+        awaitCall(listener, "brokerConfigs");
+        await().atMost(awaitTimeout()).untilAsserted(() -> assertThat(observer.brokerConfigs(OptionalInt.empty()))
+                .isEqualTo(Map.of("log.retention.ms", "60000")));
+        int brokerConfigCalls = listener.count("brokerConfigs");
+        store.updateBrokerConfigs(OptionalInt.of(2), Map.of("message.max.bytes", "2000"));
+        await().atMost(awaitTimeout()).until(() -> listener.count("brokerConfigs") > brokerConfigCalls);
+        await().atMost(awaitTimeout()).untilAsserted(() -> assertThat(observer.brokerConfigs(OptionalInt.of(2)))
+                .isEqualTo(Map.of("message.max.bytes", "2000")));
+
         int topics = listener.count("topics");
         store.deleteTopic("a");
         await().atMost(awaitTimeout()).until(() -> listener.count("topics") > topics);
@@ -677,6 +695,16 @@ public abstract class ClusterCoordinationTck {
         @Override
         public void groupConfigsChanged() {
             called("groupConfigs");
+        }
+
+        @Override
+        public void clientQuotasChanged() {
+            called("clientQuotas");
+        }
+
+        @Override
+        public void brokerConfigsChanged() {
+            called("brokerConfigs");
         }
 
         @Override

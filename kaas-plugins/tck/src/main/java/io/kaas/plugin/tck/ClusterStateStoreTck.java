@@ -11,6 +11,7 @@ import io.kaas.api.auth.Operation;
 import io.kaas.api.auth.PatternType;
 import io.kaas.api.auth.ResourcePattern;
 import io.kaas.api.auth.ResourceType;
+import io.kaas.api.cluster.ClientQuotaEntity;
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.cluster.ClusterStoreContext;
@@ -30,6 +31,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -401,6 +404,96 @@ public abstract class ClusterStateStoreTck {
         assertThat(store.groupsWithConfigs()).containsExactlyInAnyOrder("g", "configs-only", "later");
         assertThat(store.groupConfigs("g")).isEqualTo(Map.of("consumer.session.timeout.ms", "50000"));
         assertThat(store.groupConfigs("configs-only")).isEqualTo(Map.of("consumer.heartbeat.interval.ms", "8000"));
+    }
+
+    // ---- client quotas and dynamic broker configs ----
+
+    private static final ClientQuotaEntity ALICE = ClientQuotaEntity.of(ClientQuotaEntity.USER, "alice");
+    private static final ClientQuotaEntity ALICE_APP = ClientQuotaEntity.of(ClientQuotaEntity.USER, "alice",
+            ClientQuotaEntity.CLIENT_ID, "app.1");
+    private static final ClientQuotaEntity DEFAULT_CLIENT = ClientQuotaEntity.of(ClientQuotaEntity.CLIENT_ID,
+            ClientQuotaEntity.DEFAULT_NAME);
+    private static final ClientQuotaEntity ODD_CLIENT = ClientQuotaEntity.of(ClientQuotaEntity.CLIENT_ID, "ü *+/..");
+    private static final ClientQuotaEntity IP = ClientQuotaEntity.of(ClientQuotaEntity.IP, "127.0.0.1");
+
+    @Test
+    public void clientQuotasAreSetPerKeyAndAnEntityWithoutKeysDisappears() {
+        assertThat(store.clientQuotas()).isEmpty();
+        store.alterClientQuotas(Map.of(
+                ALICE, Map.of("producer_byte_rate", Optional.of(1024.0), "consumer_byte_rate", Optional.of(2048.0)),
+                ALICE_APP, Map.of("request_percentage", Optional.of(12.5)),
+                DEFAULT_CLIENT, Map.of("producer_byte_rate", Optional.of(100.0)),
+                ODD_CLIENT, Map.of("no_such_quota", Optional.of(7.0)),
+                IP, Map.of("connection_creation_rate", Optional.of(3.0))));
+        Map<ClientQuotaEntity, Map<String, Double>> snapshot = store.clientQuotas();
+
+        store.alterClientQuotas(Map.of(ALICE, Map.of("consumer_byte_rate", Optional.empty()),
+                IP, Map.of("connection_creation_rate", Optional.empty()),
+                ClientQuotaEntity.of(ClientQuotaEntity.USER, "never"), Map.of("producer_byte_rate", Optional.empty())));
+
+        assertThat(snapshot).hasSize(5).containsEntry(ALICE, Map.of("producer_byte_rate", 1024.0, "consumer_byte_rate", 2048.0));
+        assertThat(store.clientQuotas()).isEqualTo(Map.of(
+                ALICE, Map.of("producer_byte_rate", 1024.0),
+                ALICE_APP, Map.of("request_percentage", 12.5),
+                DEFAULT_CLIENT, Map.of("producer_byte_rate", 100.0),
+                ODD_CLIENT, Map.of("no_such_quota", 7.0)));
+
+        store.alterClientQuotas(Map.of(ALICE, Map.of("producer_byte_rate", Optional.empty())));
+        assertThat(store.clientQuotas()).doesNotContainKey(ALICE).containsKey(ALICE_APP);
+        store.alterClientQuotas(Map.of(ALICE_APP, Map.of("request_percentage", Optional.empty())));
+        assertThat(store.clientQuotas()).doesNotContainKeys(ALICE, ALICE_APP);
+    }
+
+    @Test
+    public void aUsersQuotasAndScramCredentialsAreKeptApart() {
+        ScramCredentialRecord credential = scram("alice", "SCRAM-SHA-256", 4096, 1);
+        store.alterScramCredentials(List.of(credential), List.of());
+        store.alterClientQuotas(Map.of(ALICE, Map.of("producer_byte_rate", Optional.of(10.0)),
+                ALICE_APP, Map.of("producer_byte_rate", Optional.of(5.0))));
+        store.alterClientQuotas(Map.of(ALICE, Map.of("producer_byte_rate", Optional.empty())));
+        assertThat(store.scramCredentials("alice")).containsExactly(credential);
+
+        store.alterClientQuotas(Map.of(ALICE, Map.of("consumer_byte_rate", Optional.of(20.0))));
+        store.alterScramCredentials(List.of(), List.of(credential.ref()));
+        assertThat(store.scramCredentials("alice")).isEmpty();
+        assertThat(store.clientQuotas()).isEqualTo(Map.of(ALICE, Map.of("consumer_byte_rate", 20.0),
+                ALICE_APP, Map.of("producer_byte_rate", 5.0)));
+    }
+
+    @Test
+    public void brokerConfigsArePerBrokerOrTheClusterDefaultAndAnEmptyMapRemovesThem() {
+        assertThat(store.brokerConfigs(OptionalInt.empty())).isEmpty();
+        store.updateBrokerConfigs(OptionalInt.empty(), Map.of("log.retention.ms", "1000", "no.such.key", "x"));
+        store.updateBrokerConfigs(OptionalInt.of(1), Map.of("message.max.bytes", "2000"));
+        store.updateBrokerConfigs(OptionalInt.of(2), Map.of("message.max.bytes", "3000"));
+        Map<String, String> snapshot = store.brokerConfigs(OptionalInt.of(1));
+        store.updateBrokerConfigs(OptionalInt.of(1), Map.of("log.cleaner.threads", "2"));
+        store.updateBrokerConfigs(OptionalInt.of(2), Map.of());
+        store.updateBrokerConfigs(OptionalInt.of(3), Map.of());
+
+        assertThat(snapshot).isEqualTo(Map.of("message.max.bytes", "2000"));
+        assertThat(store.brokerConfigs(OptionalInt.empty())).isEqualTo(Map.of("log.retention.ms", "1000", "no.such.key", "x"));
+        assertThat(store.brokerConfigs(OptionalInt.of(1))).isEqualTo(Map.of("log.cleaner.threads", "2"));
+        assertThat(store.brokerConfigs(OptionalInt.of(2))).isEmpty();
+        assertThat(store.brokerConfigs(OptionalInt.of(3))).isEmpty();
+    }
+
+    @Test
+    public void clientQuotasAndBrokerConfigsSurviveAReopen() throws IOException {
+        store.alterClientQuotas(Map.of(ALICE_APP, Map.of("producer_byte_rate", Optional.of(1.5)),
+                DEFAULT_CLIENT, Map.of("consumer_byte_rate", Optional.of(2.0)),
+                ODD_CLIENT, Map.of("request_percentage", Optional.of(3.0)),
+                IP, Map.of("connection_creation_rate", Optional.of(4.0))));
+        store.updateBrokerConfigs(OptionalInt.empty(), Map.of("log.retention.ms", "1000"));
+        store.updateBrokerConfigs(OptionalInt.of(1), Map.of("message.max.bytes", "2000"));
+
+        reopen();
+
+        assertThat(store.clientQuotas()).isEqualTo(Map.of(ALICE_APP, Map.of("producer_byte_rate", 1.5),
+                DEFAULT_CLIENT, Map.of("consumer_byte_rate", 2.0), ODD_CLIENT, Map.of("request_percentage", 3.0),
+                IP, Map.of("connection_creation_rate", 4.0)));
+        assertThat(store.brokerConfigs(OptionalInt.empty())).isEqualTo(Map.of("log.retention.ms", "1000"));
+        assertThat(store.brokerConfigs(OptionalInt.of(1))).isEqualTo(Map.of("message.max.bytes", "2000"));
     }
 
     // ---- SCRAM credentials ----
