@@ -46,6 +46,16 @@ public final class SlowRequestLog {
             return false;
         }
         long ms = TimeUnit.NANOSECONDS.toMillis(elapsed);
+        try {
+            log(api, context, ms);
+        } catch (RuntimeException e) {
+            // Called on the response path: a failure to log must never cost the client its answer.
+            return false;
+        }
+        return true;
+    }
+
+    private static void log(ApiMessageType api, RequestContext context, long ms) {
         LOG.atInfo().addKeyValue("api", api.apiName()).addKeyValue("apiVersion", context.apiVersion())
                 .addKeyValue("clientId", context.clientId()).addKeyValue("clientAddress", context.clientAddress())
                 .addKeyValue("principal", context.principal()).addKeyValue("listener", context.listenerName())
@@ -53,7 +63,6 @@ public final class SlowRequestLog {
                 .log("Slow request: {} v{} from client id '{}' at {} ({}, listener {}) took {} ms", api.apiName(),
                         context.apiVersion(), context.clientId(), context.clientAddress(), context.principal(),
                         context.listenerName(), ms);
-        return true;
     }
 
     /** How long the request itself asks the broker to wait before answering (long polls), in ms. */
