@@ -39,6 +39,7 @@ import io.kaas.broker.quota.StoredQuotas;
 import io.kaas.broker.network.Listeners;
 import io.kaas.broker.network.NetworkSettings;
 import io.kaas.broker.network.ServedListener;
+import io.kaas.broker.network.SlowRequestLog;
 import io.kaas.broker.request.Features;
 import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.broker.request.ServedApi;
@@ -314,6 +315,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private synchronized void bindInBackground() {
         listeners = Listeners.of(config);
         server = new KafkaServer(listeners, config.connectionLimits());
+        server.logSlowRequests(new SlowRequestLog(config.slowRequestLogThresholdMs()));
         bound = new FutureTask<>(server::bind);
         Thread binder = new Thread(bound, "kaas-bind");
         binder.setDaemon(true);

@@ -54,6 +54,7 @@ class PluginDirectorySourceTest {
               static class Engine implements StorageEngine {
                 final Map<PartitionKey, PartitionLog> logs = new HashMap<>();
                 public void checkConfig(LogConfig c) { check(); }
+                public Optional<java.nio.file.Path> logDir() { check(); return Optional.empty(); }
                 public PartitionLog openPartition(PartitionKey k, LogConfig c) { check(); return logs.computeIfAbsent(k, Log::new); }
                 public void deletePartition(PartitionKey k) { check(); logs.remove(k); }
                 public void closePartition(PartitionKey k) { check(); logs.remove(k); }
@@ -66,6 +67,7 @@ class PluginDirectorySourceTest {
                 public CompletableFuture<AppendResult> append(io.kaas.api.record.ProducedBatches b, boolean d) { check(); return CompletableFuture.completedFuture(new AppendResult(0, 0, -1, 0)); }
                 public ReadResult read(long o, int m, long x, boolean one) { check(); return new ReadResult(List.of(), offsets()); }
                 public LogOffsets offsets() { check(); return new LogOffsets(0, 0, 0); }
+                public long sizeInBytes() { check(); return 0; }
                 public List<io.kaas.api.storage.AbortedTransaction> abortedTransactions(long f, long t) { check(); return List.of(); }
                 public List<io.kaas.api.storage.ProducerState> producers() { check(); return List.of(); }
                 public Optional<TimestampOffset> offsetForTimestamp(long t) { check(); return Optional.empty(); }

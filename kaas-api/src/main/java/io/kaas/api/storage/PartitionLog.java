@@ -85,6 +85,13 @@ public interface PartitionLog {
     LogOffsets offsets();
 
     /**
+     * The bytes the partition's stored batches take, from the batch holding the log start to the end (Kafka's
+     * {@code Log.size}, which DescribeLogDirs reports): batch bytes, without indexes or the engine's own overhead.
+     * Cheap and lock-free enough to be called for every partition of a DescribeLogDirs request.
+     */
+    long sizeInBytes();
+
+    /**
      * The first record whose timestamp is at or after {@code timestamp} (Kafka's ListOffsets by
      * timestamp), or empty if none.
      */

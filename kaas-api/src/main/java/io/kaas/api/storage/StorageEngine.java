@@ -1,6 +1,8 @@
 package io.kaas.api.storage;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * A running storage engine: a set of partition logs. Thread-safe: any method may be called from
@@ -20,6 +22,13 @@ public interface StorageEngine extends AutoCloseable {
      * @throws InvalidConfigException naming the setting the engine cannot honour
      */
     void checkConfig(LogConfig config);
+
+    /**
+     * The directory the engine keeps its partitions' data in, which DescribeLogDirs reports as the broker's log dir
+     * (with the total and usable bytes of its file system), or empty for an engine that keeps nothing on disk.
+     * Constant and cheap.
+     */
+    Optional<Path> logDir();
 
     /**
      * Opens (and, after a crash, recovers) the log of one partition, creating it empty if absent.

@@ -97,6 +97,8 @@ public final class PartitionOwnership implements ClusterListener, PartitionFence
     /** Partitions assigned here that are not served yet (or failed to open): start-up waits for none. */
     private volatile int pending = -1;
     private volatile boolean closed;
+    /** Whether a pass has opened partitions yet: the first one's end (the start-up) is always logged. */
+    private boolean openedOnce;
 
     public PartitionOwnership(ClusterStateStore store, StoreClusterView view, BrokerRegistration registration) {
         this.store = store;
@@ -212,16 +214,26 @@ public final class PartitionOwnership implements ClusterListener, PartitionFence
                 }
             }
             int failed = 0;
+            int toOpen = (int) wanted.keySet().stream().filter(k -> !owned.containsKey(k)).count();
+            OpeningProgress progress = new OpeningProgress(toOpen, !openedOnce, System::nanoTime,
+                    OpeningProgress.INTERVAL_MS);
             for (Map.Entry<PartitionKey, Integer> e : wanted.entrySet()) {
                 Owned o = owned.get(e.getKey());
                 if (o != null) {
                     if (!o.published) {
                         publish(e.getKey(), o, "serving partition {} again at leader epoch {}: the session is back");
                     }
-                } else if (!takeOver(e.getKey(), byId.get(e.getKey().topicId()), e.getValue())) {
-                    failed++;
+                } else {
+                    long began = System.nanoTime();
+                    boolean ok = takeOver(e.getKey(), byId.get(e.getKey().topicId()), e.getValue());
+                    progress.partitionDone(e.getKey(), ok, System.nanoTime() - began);
+                    if (!ok) {
+                        failed++;
+                    }
                 }
             }
+            progress.finished();
+            openedOnce |= toOpen > 0;
             pending = failed;
             if (failed > 0) {
                 schedule(RETRY_MS);

@@ -152,6 +152,11 @@ public final class BrokerConfig {
         return longValue(TLS_STORE_CHECK_INTERVAL_MS);
     }
 
+    /** {@code slow.request.log.threshold.ms} (kaas only): requests slower than this are logged; 0: none. */
+    public long slowRequestLogThresholdMs() {
+        return longValue(SLOW_REQUEST_LOG_THRESHOLD_MS);
+    }
+
     /** {@code request.timeout.ms}: how long an inter-broker request waits for its answer. */
     public int requestTimeoutMs() {
         return integer(REQUEST_TIMEOUT_MS);

@@ -26,6 +26,7 @@ final class BrokerConfigDef {
     static final String INTER_BROKER_SECURITY_PROTOCOL = "security.inter.broker.protocol";
     static final String TLS_STORE_CHECK_INTERVAL_MS = "tls.store.check.interval.ms";
     static final String REQUEST_TIMEOUT_MS = "request.timeout.ms";
+    static final String SLOW_REQUEST_LOG_THRESHOLD_MS = "slow.request.log.threshold.ms";
     static final String SOCKET_CONNECTION_SETUP_TIMEOUT_MS = "socket.connection.setup.timeout.ms";
     static final String LOG_DIRS = "log.dirs";
     static final String LOG_DIR = "log.dir";
@@ -142,6 +143,10 @@ final class BrokerConfigDef {
                 + "RULE:pattern/replacement/[LU], comma separated."),
         ConfigKey.atLeast(TLS_STORE_CHECK_INTERVAL_MS, LONG, 5000, 100,
             "How often (kaas only) a TLS listener's key and trust store files are checked for changes and reloaded."),
+        ConfigKey.atLeast(SLOW_REQUEST_LOG_THRESHOLD_MS, LONG, 1000, 0,
+            "Requests answered more than this many ms after they were read are logged at INFO with API, version, client "
+                + "id and address, principal and time (kaas only; Kafka logs every request at DEBUG in "
+                + "kafka.request.logger); a Fetch or JoinGroup counts past its own wait. 0 turns it off."),
         ConfigKey.atLeast(REQUEST_TIMEOUT_MS, INT, 30000, 0,
             "How long an inter-broker request (transaction markers, transaction verification) waits for its answer "
                 + "before it fails and its connection is closed."),

@@ -68,6 +68,11 @@ final class FencedCoordinatorLog implements PartitionLog {
     }
 
     @Override
+    public long sizeInBytes() {
+        return log.sizeInBytes();
+    }
+
+    @Override
     public LogOffsets offsets() {
         return log.offsets();
     }

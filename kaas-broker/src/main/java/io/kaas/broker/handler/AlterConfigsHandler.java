@@ -68,7 +68,7 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
                 } else if (group) {
                     groups.replace(resource.resourceName(), overrides, request.validateOnly());
                 } else {
-                    topics.replaceConfigs(topic.name(), overrides, request.validateOnly());
+                    topics.replaceConfigs(topic.name(), overrides, request.validateOnly(), Requesters.of(context));
                 }
                 r.setErrorCode(Errors.NONE).setErrorMessage(null);
             } catch (RuntimeException e) {

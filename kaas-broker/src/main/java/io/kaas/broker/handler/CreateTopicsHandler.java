@@ -4,6 +4,7 @@ import io.kaas.api.auth.Operation;
 import io.kaas.api.cluster.TopicRecord;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.topic.Requester;
 import io.kaas.broker.topic.DescribedConfig;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.StorageErrors;
@@ -57,12 +58,13 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                 continue;
             }
             boolean configsVisible = context.access().allowedOnTopic(Operation.DESCRIBE_CONFIGS, t.name());
-            results.add(create(t, request.validateOnly(), context.apiVersion(), configsVisible));
+            results.add(create(t, request.validateOnly(), context.apiVersion(), configsVisible, Requesters.of(context)));
         }
         return CompletableFuture.completedFuture(new CreateTopicsResponseData().setThrottleTimeMs(0).setTopics(results));
     }
 
-    private CreatableTopicResult create(CreatableTopic t, boolean validateOnly, short version, boolean configsVisible) {
+    private CreatableTopicResult create(CreatableTopic t, boolean validateOnly, short version, boolean configsVisible,
+                                        Requester by) {
         try {
             int partitions = t.numPartitions();
             int replicationFactor = t.replicationFactor();
@@ -82,7 +84,7 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                 }
                 configs.put(c.name(), c.value());
             }
-            TopicRecord record = topics.create(t.name(), partitions, replicationFactor, configs, validateOnly);
+            TopicRecord record = topics.create(t.name(), partitions, replicationFactor, configs, validateOnly, by);
             return success(record, version, configsVisible);
         } catch (TopicException e) {
             return error(t.name(), e.errorCode(), e.getMessage());

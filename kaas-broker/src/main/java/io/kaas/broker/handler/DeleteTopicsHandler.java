@@ -76,7 +76,7 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
             return result.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setErrorMessage(null);
         }
         try {
-            TopicRecord deleted = topics.delete(name);
+            TopicRecord deleted = topics.delete(name, Requesters.of(context));
             return result.setTopicId(deleted.topicId()).setErrorCode(Errors.NONE).setErrorMessage(null);
         } catch (TopicException e) {
             return result.setErrorCode(e.errorCode()).setErrorMessage(e.getMessage());

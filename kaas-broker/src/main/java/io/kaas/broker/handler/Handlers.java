@@ -57,7 +57,8 @@ public final class Handlers {
                 ServedApi.of(ApiContracts.ALTER_PARTITION_REASSIGNMENTS,
                         new AlterPartitionReassignmentsHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.LIST_PARTITION_REASSIGNMENTS, new ListPartitionReassignmentsHandler(ctx, topics)),
-                ServedApi.of(ApiContracts.ELECT_LEADERS, new ElectLeadersHandler(ctx, topics)));
+                ServedApi.of(ApiContracts.ELECT_LEADERS, new ElectLeadersHandler(ctx, topics)),
+                ServedApi.of(ApiContracts.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(ctx, topics)));
     }
 
     /** Produce's view of this broker's coordinator: verification, and the completion a retried implicit add waits for. */

@@ -3,6 +3,7 @@ package io.kaas.broker.handler;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.coordinator.group.GroupConfigs;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.topic.Requester;
 import io.kaas.broker.topic.Topic;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.StorageErrors;
@@ -57,7 +58,7 @@ public final class IncrementalAlterConfigsHandler
                     alterBroker(resource, request.validateOnly());
                 } else {
                     TopicConfigChanges.checkMayAlter(context, resource.resourceType(), resource.resourceName());
-                    alter(resource, request.validateOnly());
+                    alter(resource, request.validateOnly(), Requesters.of(context));
                 }
                 r.setErrorCode(Errors.NONE).setErrorMessage(null);
             } catch (RuntimeException e) {
@@ -94,7 +95,7 @@ public final class IncrementalAlterConfigsHandler
         brokers.replace(target, configs, validateOnly);
     }
 
-    private void alter(AlterConfigsResource resource, boolean validateOnly) {
+    private void alter(AlterConfigsResource resource, boolean validateOnly, Requester by) {
         Topic topic = TopicConfigChanges.topicResource(topics, resource.resourceType(), resource.resourceName());
         Set<String> names = new HashSet<>();
         Map<String, String> overrides = TopicConfigChanges.copy(topic.record().configs());
@@ -104,6 +105,6 @@ public final class IncrementalAlterConfigsHandler
             }
             TopicConfigChanges.apply(overrides, c.name(), c.configOperation(), c.value());
         }
-        topics.replaceConfigs(topic.name(), overrides, validateOnly);
+        topics.replaceConfigs(topic.name(), overrides, validateOnly, by);
     }
 }

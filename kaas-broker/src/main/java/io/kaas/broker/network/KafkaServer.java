@@ -92,6 +92,14 @@ public final class KafkaServer implements AutoCloseable {
     }
 
     /**
+     * Logs the requests slower than {@code log}'s threshold, on every listener ({@link SlowRequestLog#OFF} by
+     * default).
+     */
+    public synchronized void logSlowRequests(SlowRequestLog log) {
+        states.values().forEach(s -> s.logSlowRequests(log));
+    }
+
+    /**
      * Starts serving {@code registry}'s APIs on every listener: connections waiting since {@link #bind()}
      * are accepted from now on.
      */

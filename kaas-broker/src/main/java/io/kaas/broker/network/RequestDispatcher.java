@@ -260,8 +260,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         ResponseQueue.Slot slot = queue.open(frame);
         RequestContext context = new RequestContext(version, correlationId, header.clientId(), session);
         EventLoop loop = ctx.channel().eventLoop();
+        long received = System.nanoTime();
         try {
-            requestExecutor.execute(() -> invoke(ctx, loop, slot, api, context, body));
+            requestExecutor.execute(() -> invoke(ctx, loop, slot, api, context, body, received));
         } catch (RejectedExecutionException e) {
             queue.complete(slot, new ResponseQueue.Close());
             return false;
@@ -270,7 +271,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void invoke(ChannelHandlerContext ctx, EventLoop loop, ResponseQueue.Slot slot, ApiMessageType api,
-                        RequestContext context, ApiMessage body) {
+                        RequestContext context, ApiMessage body, long received) {
         state.requestQueue().started();
         CompletableFuture<? extends ApiMessage> future;
         long began = System.nanoTime();
@@ -285,6 +286,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         long handlerNanos = System.nanoTime() - began;
         future.whenComplete((response, error) -> {
             long throttleMs = error == null ? throttleMs(api, context, slot.frameBytes(), response, handlerNanos) : 0;
+            state.slowRequests().completed(api, context, body, received, System.nanoTime());
             ResponseQueue.Outcome outcome = outcome(ctx, api, context, response, error);
             try {
                 loop.execute(() -> {

@@ -19,6 +19,7 @@ final class ServerState {
 
     private volatile HandlerRegistry registry;
     private volatile RequestThrottle throttle = RequestThrottle.NONE;
+    private volatile SlowRequestLog slowRequests = SlowRequestLog.OFF;
 
     ServerState(NetworkSettings settings, ConnectionLimits connectionLimits, RequestQueueBound requestQueue) {
         this.settings = settings;
@@ -49,6 +50,14 @@ final class ServerState {
 
     HandlerRegistry registry() {
         return registry;
+    }
+
+    void logSlowRequests(SlowRequestLog log) {
+        this.slowRequests = log;
+    }
+
+    SlowRequestLog slowRequests() {
+        return slowRequests;
     }
 
     NetworkSettings settings() {

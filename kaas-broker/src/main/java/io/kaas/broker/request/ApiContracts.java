@@ -30,6 +30,8 @@ import io.kaas.wire.message.AlterClientQuotasRequestData;
 import io.kaas.wire.message.AlterClientQuotasResponseData;
 import io.kaas.wire.message.DescribeClientQuotasRequestData;
 import io.kaas.wire.message.DescribeClientQuotasResponseData;
+import io.kaas.wire.message.DescribeLogDirsRequestData;
+import io.kaas.wire.message.DescribeLogDirsResponseData;
 import io.kaas.wire.message.DescribeUserScramCredentialsRequestData;
 import io.kaas.wire.message.DescribeUserScramCredentialsResponseData;
 import io.kaas.wire.message.CreateAclsRequestData;
@@ -344,6 +346,15 @@ public final class ApiContracts {
         }
         return new AlterClientQuotasResponseData().setEntries(entries);
     }
+    /**
+     * DescribeLogDirs v1-4 (v0 removed by KIP-896): DESCRIBE on the cluster, else CLUSTER_AUTHORIZATION_FAILED at the top
+     * with no log dir, as KafkaApis (v1-2 have no top-level error: the answer is then just empty).
+     */
+    public static final ApiSpec<DescribeLogDirsRequestData, DescribeLogDirsResponseData> DESCRIBE_LOG_DIRS =
+            ApiSpec.<DescribeLogDirsRequestData, DescribeLogDirsResponseData>of(ApiMessageType.DESCRIBE_LOG_DIRS, 1, 4)
+                    .requires(Operation.DESCRIBE, CLUSTER, (r, v) -> Action.CLUSTER_NAME,
+                            (r, v, error) -> new DescribeLogDirsResponseData().setErrorCode(error)
+                                    .setResults(new java.util.ArrayList<>()));
     // --- ACLs (Kafka 4.x: v0 removed by KIP-896) ---
 
     /** Kafka's message of CLUSTER_AUTHORIZATION_FAILED. */

@@ -17,6 +17,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -266,6 +267,12 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
      */
     public TopicRecord create(String name, int partitions, int replicationFactor, Map<String, String> configs,
                               boolean validateOnly) {
+        return create(name, partitions, replicationFactor, configs, validateOnly, Requester.BROKER);
+    }
+
+    /** As {@link #create(String, int, int, Map, boolean)}, asked for by {@code by} (named in the log line). */
+    public TopicRecord create(String name, int partitions, int replicationFactor, Map<String, String> configs,
+                              boolean validateOnly, Requester by) {
         String invalid = names.refusal(name);
         if (invalid != null) {
             throw new TopicException(Errors.INVALID_TOPIC_EXCEPTION, invalid);
@@ -300,8 +307,10 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
                 throw new TopicException(Errors.TOPIC_ALREADY_EXISTS, e.getMessage());
             }
             put(new Topic(record, resolver.logConfig(record.configs())));
-            LOG.atInfo().setMessage("topic created").addKeyValue("topic", name)
-                    .addKeyValue("topicId", record.topicId()).addKeyValue("partitions", count).log();
+            LOG.atInfo().addKeyValue("topic", name).addKeyValue("topicId", record.topicId())
+                    .addKeyValue("partitions", count).addKeyValue("configs", new TreeMap<>(clean))
+                    .addKeyValue("principal", by.principal()).addKeyValue("client", by.client())
+                    .log("Topic {} created with {} partitions and configs {} by {}", name, count, new TreeMap<>(clean), by);
             created = record;
         }
         awaitLed(name);
@@ -401,6 +410,11 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
      * @throws TopicException TOPIC_DELETION_DISABLED or UNKNOWN_TOPIC_OR_PARTITION
      */
     public TopicRecord delete(String name) {
+        return delete(name, Requester.BROKER);
+    }
+
+    /** As {@link #delete(String)}, asked for by {@code by} (named in the log line). */
+    public TopicRecord delete(String name, Requester by) {
         if (!ctx.config().deleteTopicEnable()) {
             throw new TopicException(Errors.TOPIC_DELETION_DISABLED,
                     "Topic deletion is disabled (delete.topic.enable=false).");
@@ -427,7 +441,9 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
         for (int p = 0; p < topic.partitionCount(); p++) {
             watchers.appended(new PartitionKey(topic.name(), topic.id(), p));
         }
-        LOG.atInfo().setMessage("topic deleted").addKeyValue("topic", name).addKeyValue("topicId", topic.id()).log();
+        LOG.atInfo().addKeyValue("topic", name).addKeyValue("topicId", topic.id())
+                .addKeyValue("principal", by.principal()).addKeyValue("client", by.client())
+                .log("Topic {} deleted by {}", name, by);
         return topic.record();
     }
 
@@ -478,6 +494,11 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
      * @throws TopicException UNKNOWN_TOPIC_OR_PARTITION or INVALID_CONFIG
      */
     public TopicRecord replaceConfigs(String name, Map<String, String> overrides, boolean validateOnly) {
+        return replaceConfigs(name, overrides, validateOnly, Requester.BROKER);
+    }
+
+    /** As {@link #replaceConfigs(String, Map, boolean)}, asked for by {@code by} (named in the log line). */
+    public TopicRecord replaceConfigs(String name, Map<String, String> overrides, boolean validateOnly, Requester by) {
         Map<String, String> clean = resolver.validate(overrides);
         checkEngineServes(clean);
         synchronized (lock) {
@@ -491,8 +512,33 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
                 log.updateConfig(logConfig);
             }
             put(topic.withRecord(record, logConfig));
+            Map<String, String> changed = changes(topic.record().configs(), record.configs());
+            if (!changed.isEmpty()) {
+                LOG.atInfo().addKeyValue("topic", name).addKeyValue("changes", changed)
+                        .addKeyValue("principal", by.principal()).addKeyValue("client", by.client())
+                        .log("Configs of topic {} changed by {}: {}", name, by, changed);
+            }
             return record;
         }
+    }
+
+    /**
+     * The keys whose override changed from {@code before} to {@code after}, with the new value ({@code (default)} for
+     * a removed override). Topic configs hold no sensitive value (Kafka marks none), so values are shown.
+     */
+    static Map<String, String> changes(Map<String, String> before, Map<String, String> after) {
+        Map<String, String> changed = new TreeMap<>();
+        after.forEach((k, v) -> {
+            if (!v.equals(before.get(k))) {
+                changed.put(k, v);
+            }
+        });
+        before.keySet().forEach(k -> {
+            if (!after.containsKey(k)) {
+                changed.put(k, "(default)");
+            }
+        });
+        return changed;
     }
 
     private Topic requireTopic(String name) {

@@ -324,9 +324,9 @@ final class ClassicProtocol {
             return;
         }
         LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("generation", group.generationId)
-                .addKeyValue("members", group.members.size())
-                .log("Stabilized group {} generation {} with {} members", group.groupId, group.generationId,
-                        group.members.size());
+                .addKeyValue("members", group.members.size()).addKeyValue("protocol", group.protocolName)
+                .log("Stabilized group {} generation {} with {} members (protocol {})", group.groupId, group.generationId,
+                        group.members.size(), group.protocolName);
         for (ClassicMember m : group.members.values()) {
             m.completeJoin(currentGeneration(group, m, group.isLeader(m.memberId), false));
             scheduleHeartbeat(group, m, m.sessionTimeoutMs);

@@ -65,6 +65,13 @@ final class PluginPartitionLog implements PartitionLog {
     }
 
     @Override
+    public long sizeInBytes() {
+        try (LoaderSwap ignored = LoaderSwap.to(loader)) {
+            return delegate.sizeInBytes();
+        }
+    }
+
+    @Override
     public LogOffsets offsets() {
         try (LoaderSwap ignored = LoaderSwap.to(loader)) {
             return delegate.offsets();

@@ -1,5 +1,7 @@
 package io.kaas.plugins.internal;
 
+import java.util.Optional;
+import java.nio.file.Path;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
 import io.kaas.api.storage.PartitionLog;
@@ -22,6 +24,13 @@ final class PluginStorageEngine implements StorageEngine {
     PluginStorageEngine(StorageEngine delegate, ClassLoader loader) {
         this.delegate = delegate;
         this.loader = loader;
+    }
+
+    @Override
+    public Optional<Path> logDir() {
+        try (LoaderSwap ignored = LoaderSwap.to(loader)) {
+            return delegate.logDir();
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.kaas.engine.rocksdb.internal;
 
+import java.util.Optional;
 import io.kaas.api.storage.InvalidConfigException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
@@ -184,6 +185,12 @@ public final class RocksDbEngine implements StorageEngine {
      * Refuses {@code cleanup.policy=compact} (alone or with {@code delete}): this engine does not compact, so
      * it could neither keep only the latest record per key nor apply Kafka's compaction settings.
      */
+    /** The database's directory ({@code rocksdb} in the broker's data directory): where the partitions' bytes are. */
+    @Override
+    public Optional<Path> logDir() {
+        return Optional.of(dir);
+    }
+
     @Override
     public void checkConfig(LogConfig config) {
         if (config.compact()) {

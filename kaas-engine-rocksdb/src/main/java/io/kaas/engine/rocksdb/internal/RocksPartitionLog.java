@@ -76,6 +76,11 @@ final class RocksPartitionLog implements PartitionLog {
     }
 
     @Override
+    public long sizeInBytes() {
+        return storedBytes;
+    }
+
+    @Override
     public LogOffsets offsets() {
         return offsets;
     }

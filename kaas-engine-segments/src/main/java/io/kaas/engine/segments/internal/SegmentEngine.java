@@ -206,6 +206,11 @@ public final class SegmentEngine implements StorageEngine {
 
     /** Every setting is served: this engine compacts ({@code cleanup.policy=compact}) and deletes by retention. */
     @Override
+    public Optional<Path> logDir() {
+        return Optional.of(dataDir);
+    }
+
+    @Override
     public void checkConfig(LogConfig config) {
         // nothing to refuse
     }

@@ -190,9 +190,9 @@ public final class SegmentPartitionLog implements PartitionLog {
                 .addKeyValue("cleanShutdown", recovered.cleanShutdown()).addKeyValue("scannedBytes", recovered.scannedBytes())
                 .addKeyValue("truncatedBytes", recovered.truncatedBytes()).addKeyValue("takeoverScannedBytes", takeoverScanned)
                 .addKeyValue("recoveryMs", (System.nanoTime() - started) / 1_000_000)
-                .log("Partition {} opened at leader epoch {}{}: offsets {} to {}, recovered in {} ms", key, epoch,
-                        takeover ? " (taken over)" : "", recovered.logStartOffset(), recovered.logEndOffset(),
-                        (System.nanoTime() - started) / 1_000_000);
+                .log("Partition {} opened at leader epoch {}{}: offsets {} to {}, recovered in {} ms ({} bytes scanned)", key,
+                        epoch, takeover ? " (taken over)" : "", recovered.logStartOffset(), recovered.logEndOffset(),
+                        (System.nanoTime() - started) / 1_000_000, recovered.scannedBytes() + takeoverScanned);
         return log;
     }
 
@@ -287,14 +287,14 @@ public final class SegmentPartitionLog implements PartitionLog {
         }
     }
 
-    /** The sum of the segments' published sizes (a lock-free walk of the concurrent segment map). */
+    /** The published sizes of the segments (Kafka's {@code Log.size}): lock-free, the map is concurrent. */
     @Override
     public long sizeInBytes() {
-        long total = 0;
+        long size = 0;
         for (Segment seg : state.segments().values()) {
-            total += seg.size();
+            size += seg.size();
         }
-        return total;
+        return size;
     }
 
     @Override
@@ -509,7 +509,7 @@ public final class SegmentPartitionLog implements PartitionLog {
         if (offlineCause == null) {
             offlineCause = cause;
             LOG.atError().addKeyValue("partition", key).setCause(cause)
-                    .setMessage("storage failure; partition offline until restart").log();
+                    .log("Partition {} offline until restart after a storage failure: {}", key, cause.getMessage());
         }
         committer.fail(cause);
     }
@@ -519,8 +519,15 @@ public final class SegmentPartitionLog implements PartitionLog {
      * offline (its waiters fail now; whatever it covers is never acknowledged, even if it completes later).
      */
     void checkFsyncDeadline(long nowNanos, long timeoutNanos) {
-        if (offlineCause == null && (overdue(committerFsyncStart, nowNanos, timeoutNanos)
-                || overdue(lockedFsyncStart, nowNanos, timeoutNanos))) {
+        long committerStart = committerFsyncStart;
+        long lockedStart = lockedFsyncStart;
+        boolean committerOverdue = overdue(committerStart, nowNanos, timeoutNanos);
+        if (offlineCause == null && (committerOverdue || overdue(lockedStart, nowNanos, timeoutNanos))) {
+            double stalledSeconds = (nowNanos - (committerOverdue ? committerStart : lockedStart)) / 1e9;
+            LOG.atError().addKeyValue("partition", key).addKeyValue("stalledSeconds", stalledSeconds)
+                    .addKeyValue("fsyncTimeoutMs", timeoutNanos / 1_000_000)
+                    .log("fsync of partition {} stalled for {} seconds (storage.segments.fsync.timeout.ms={})", key,
+                            String.format(java.util.Locale.ROOT, "%.1f", stalledSeconds), timeoutNanos / 1_000_000);
             goOffline(new KafkaStorageException("an fsync of " + key + " has not completed within "
                     + timeoutNanos / 1_000_000 + " ms"));
         }

@@ -1,5 +1,7 @@
 package io.kaas.example.engine;
 
+import java.util.Optional;
+import java.nio.file.Path;
 import io.kaas.api.storage.InvalidConfigException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
@@ -62,6 +64,12 @@ final class MemoryEngine implements StorageEngine {
     }
 
     /** Refuses {@code cleanup.policy=compact}: this engine keeps every batch and never compacts. */
+    /** None: the partitions are in memory, so DescribeLogDirs reports no log dir (as a Kafka broker with none). */
+    @Override
+    public Optional<Path> logDir() {
+        return Optional.empty();
+    }
+
     @Override
     public void checkConfig(LogConfig config) {
         if (config.compact()) {

@@ -178,6 +178,11 @@ final class MemoryPartitionLog implements PartitionLog {
     }
 
     @Override
+    public synchronized long sizeInBytes() {
+        return sizeInBytes;
+    }
+
+    @Override
     public LogOffsets offsets() {
         return offsets;
     }

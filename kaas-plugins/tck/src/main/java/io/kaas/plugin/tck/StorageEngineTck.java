@@ -65,6 +65,32 @@ public abstract class StorageEngineTck extends StorageEngineFeatureTck {
     }
 
     @Test
+    public void sizeInBytesIsTheBytesOfTheStoredBatches() throws IOException {
+        PartitionKey key = newKey();
+        PartitionLog log = engine.openPartition(key, LogConfig.defaults());
+        assertThat(log.sizeInBytes()).as("an empty partition").isZero();
+        byte[] first = batch().records(3).valueSize(50).bytes();
+        byte[] second = batch().records(1).valueSize(200).seed(1).bytes();
+        append(log, ByteBuffer.wrap(first.clone()));
+        assertThat(log.sizeInBytes()).isEqualTo(first.length);
+        appendDurably(log, ByteBuffer.wrap(second.clone()));
+        assertThat(log.sizeInBytes()).isEqualTo(first.length + second.length);
+        if (supports(EngineCapability.PERSISTENCE)) {
+            restart();
+            assertThat(engine.openPartition(key, LogConfig.defaults()).sizeInBytes()).as("after a restart")
+                    .isEqualTo(first.length + second.length);
+        }
+    }
+
+    @Test
+    public void anEngineThatPersistsNamesTheDirectoryItsDataIsIn() {
+        assumeTrue(supports(EngineCapability.PERSISTENCE), "the engine does not persist data");
+        assertThat(engine.logDir()).as("logDir() of an engine that keeps its data on disk")
+                .hasValueSatisfying(d -> assertThat(d.toAbsolutePath().normalize())
+                        .startsWith(dataDir.toAbsolutePath().normalize()).isDirectory());
+    }
+
+    @Test
     public void openPartitionReturnsTheSameInstanceUntilDeleted() throws IOException {
         PartitionKey key = newKey();
         PartitionLog log = engine.openPartition(key, LogConfig.defaults());
