@@ -109,14 +109,6 @@ public interface PartitionLog {
      */
     CompletableFuture<Long> deleteRecordsBefore(long offset);
 
-    /**
-     * The bytes this log's records take on disk (Kafka's {@code kafka.log:type=Log,name=Size}), or -1 when the engine
-     * does not know. Read when metrics are scraped: lock-free or briefly locked, never blocking on I/O.
-     */
-    default long sizeInBytes() {
-        return -1;
-    }
-
     /** The leader epoch this log was opened with for writing (0 for an engine that does not share a volume). */
     default int leaderEpoch() {
         return 0;

@@ -98,11 +98,6 @@ final class FencedCoordinatorLog implements PartitionLog {
     }
 
     @Override
-    public long sizeInBytes() {
-        return log.sizeInBytes();
-    }
-
-    @Override
     public int leaderEpoch() {
         return log.leaderEpoch();
     }

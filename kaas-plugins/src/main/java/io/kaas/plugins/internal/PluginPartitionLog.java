@@ -107,13 +107,6 @@ final class PluginPartitionLog implements PartitionLog {
     }
 
     @Override
-    public long sizeInBytes() {
-        try (LoaderSwap ignored = LoaderSwap.to(loader)) {
-            return delegate.sizeInBytes();
-        }
-    }
-
-    @Override
     public int leaderEpoch() {
         try (LoaderSwap ignored = LoaderSwap.to(loader)) {
             return delegate.leaderEpoch();
