@@ -99,6 +99,10 @@ class DynamicBrokerConfigsIT {
                             org.assertj.core.groups.Tuple.tuple("log.retention.ms", "3600000",
                                     ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG));
 
+            // a key kaas does not know is stored as given, as Kafka stores it (a plugin may read it)
+            alter(admin, DEFAULT, "custom.plugin.setting", "x");
+            assertThat(describe(admin, DEFAULT).get("custom.plugin.setting").value()).isEqualTo("x");
+
             // bad input: Kafka's error, nothing changed
             assertThat(failure(admin, BROKER_1, "node.id", "7", false)).isInstanceOf(InvalidRequestException.class)
                     .hasMessage("Cannot update these configs dynamically: Set(node.id)");
