@@ -48,6 +48,10 @@ final class BrokerConfigDef {
     static final String MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS = "max.incremental.fetch.session.cache.slots";
     static final String LOG_MESSAGE_TIMESTAMP_TYPE = "log.message.timestamp.type";
     static final String LOG_CLEANUP_POLICY = "log.cleanup.policy";
+    static final String LOG_CLEANER_DELETE_RETENTION_MS = "log.cleaner.delete.retention.ms";
+    static final String LOG_CLEANER_MIN_CLEANABLE_RATIO = "log.cleaner.min.cleanable.ratio";
+    static final String LOG_CLEANER_MIN_COMPACTION_LAG_MS = "log.cleaner.min.compaction.lag.ms";
+    static final String LOG_CLEANER_MAX_COMPACTION_LAG_MS = "log.cleaner.max.compaction.lag.ms";
     static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
     static final String SOCKET_SEND_BUFFER_BYTES = "socket.send.buffer.bytes";
     static final String SOCKET_RECEIVE_BUFFER_BYTES = "socket.receive.buffer.bytes";
@@ -178,6 +182,15 @@ final class BrokerConfigDef {
             "How often the storage engine's retention pass runs: its retention.check.interval.ms when that is not set."),
         ConfigKey.of(LOG_MESSAGE_TIMESTAMP_TYPE, STRING, "CreateTime", "CreateTime or LogAppendTime."),
         ConfigKey.of(LOG_CLEANUP_POLICY, LIST, "delete", "delete, compact, or both."),
+        // the log cleaner's defaults of compacted topics (dynamic: DynamicBrokerConfigs)
+        ConfigKey.atLeast(LOG_CLEANER_DELETE_RETENTION_MS, LONG, 86400000, 0,
+            "How long delete markers are kept in a compacted topic: the default of delete.retention.ms."),
+        ConfigKey.of(LOG_CLEANER_MIN_CLEANABLE_RATIO, ConfigType.DOUBLE, 0.5,
+            "Dirty share of a compacted log above which it is cleaned: the default of min.cleanable.dirty.ratio."),
+        ConfigKey.atLeast(LOG_CLEANER_MIN_COMPACTION_LAG_MS, LONG, 0, 0,
+            "Minimum time a record stays uncompacted: the default of min.compaction.lag.ms."),
+        ConfigKey.atLeast(LOG_CLEANER_MAX_COMPACTION_LAG_MS, LONG, Long.MAX_VALUE, 1,
+            "Maximum time a record stays uncompacted: the default of max.compaction.lag.ms."),
         ConfigKey.atLeast(SOCKET_REQUEST_MAX_BYTES, INT, 104857600, 1, "Largest request frame accepted."),
         ConfigKey.atLeast(SOCKET_SEND_BUFFER_BYTES, INT, 102400, -1, "SO_SNDBUF of client sockets; -1 is the OS default."),
         ConfigKey.atLeast(SOCKET_RECEIVE_BUFFER_BYTES, INT, 102400, -1, "SO_RCVBUF of client sockets; -1 is the OS default."),

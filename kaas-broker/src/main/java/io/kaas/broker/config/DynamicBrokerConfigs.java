@@ -19,7 +19,9 @@ public final class DynamicBrokerConfigs {
             BrokerConfigDef.LOG_ROLL_HOURS, BrokerConfigDef.LOG_RETENTION_MS, BrokerConfigDef.LOG_RETENTION_MINUTES,
             BrokerConfigDef.LOG_RETENTION_HOURS, BrokerConfigDef.LOG_RETENTION_BYTES,
             BrokerConfigDef.LOG_FLUSH_INTERVAL_MESSAGES, BrokerConfigDef.LOG_CLEANUP_POLICY,
-            BrokerConfigDef.LOG_MESSAGE_TIMESTAMP_TYPE, BrokerConfigDef.MESSAGE_MAX_BYTES);
+            BrokerConfigDef.LOG_MESSAGE_TIMESTAMP_TYPE, BrokerConfigDef.MESSAGE_MAX_BYTES,
+            BrokerConfigDef.LOG_CLEANER_DELETE_RETENTION_MS, BrokerConfigDef.LOG_CLEANER_MIN_CLEANABLE_RATIO,
+            BrokerConfigDef.LOG_CLEANER_MIN_COMPACTION_LAG_MS, BrokerConfigDef.LOG_CLEANER_MAX_COMPACTION_LAG_MS);
 
     /** Kafka's synonyms of a broker key, in its order of precedence ({@code DynamicBrokerConfig.brokerConfigSynonyms}). */
     public static List<String> synonyms(String key) {
@@ -84,6 +86,18 @@ public final class DynamicBrokerConfigs {
                     return "Not a number of type " + key.type().name();
                 }
                 return key.min() != null && n < key.min() ? "Value must be at least " + key.min() : null;
+            }
+            case DOUBLE: {
+                double d;
+                try {
+                    d = Double.parseDouble(v);
+                } catch (NumberFormatException e) {
+                    return "Not a number of type DOUBLE";
+                }
+                if (key.name().equals(BrokerConfigDef.LOG_CLEANER_MIN_CLEANABLE_RATIO)) {
+                    return d < 0 ? "Value must be no less than 0" : d > 1 ? "Value must be no more than 1" : null;
+                }
+                return null;
             }
             default:
                 try {

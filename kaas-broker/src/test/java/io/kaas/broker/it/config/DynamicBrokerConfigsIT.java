@@ -70,6 +70,7 @@ class DynamicBrokerConfigsIT {
 
             alter(admin, DEFAULT, "log.retention.ms", "3600000");
             alter(admin, BROKER_1, "log.retention.bytes", "5000000");
+            alter(admin, DEFAULT, "log.cleaner.min.cleanable.ratio", "0.7");
 
             ConfigResource inherits = new ConfigResource(ConfigResource.Type.TOPIC, "inherits");
             ConfigEntry retention = describe(admin, inherits).get("retention.ms");
@@ -79,6 +80,9 @@ class DynamicBrokerConfigsIT {
                     .isEqualTo("1000");
             assertThat(describe(admin, inherits).get("retention.bytes").source())
                     .isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG);
+            ConfigEntry ratio = describe(admin, inherits).get("min.cleanable.dirty.ratio");
+            assertThat(ratio.value()).isEqualTo("0.7");
+            assertThat(ratio.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
 
             Config node = describe(admin, BROKER_1);
             ConfigEntry ms = node.get("log.retention.ms");
@@ -90,14 +94,23 @@ class DynamicBrokerConfigsIT {
                     "log.retention.hours=168@DEFAULT_CONFIG");
             assertThat(node.get("node.id").isReadOnly()).isTrue();
             assertThat(describe(admin, DEFAULT).entries()).extracting(ConfigEntry::name, ConfigEntry::value, ConfigEntry::source)
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple("log.retention.ms", "3600000",
-                            ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG));
+                    .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("log.cleaner.min.cleanable.ratio", "0.7",
+                                    ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG),
+                            org.assertj.core.groups.Tuple.tuple("log.retention.ms", "3600000",
+                                    ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG));
+
+            // a key kaas does not know is stored as given, as Kafka stores it (a plugin may read it)
+            alter(admin, DEFAULT, "custom.plugin.setting", "x");
+            assertThat(describe(admin, DEFAULT).get("custom.plugin.setting").value()).isEqualTo("x");
 
             // bad input: Kafka's error, nothing changed
             assertThat(failure(admin, BROKER_1, "node.id", "7", false)).isInstanceOf(InvalidRequestException.class)
                     .hasMessage("Cannot update these configs dynamically: Set(node.id)");
             assertThat(failure(admin, DEFAULT, "log.retention.ms", "soon", false)).isInstanceOf(InvalidRequestException.class)
                     .hasMessage("Invalid value soon for configuration log.retention.ms: Not a number of type LONG");
+            assertThat(failure(admin, DEFAULT, "log.cleaner.min.cleanable.ratio", "2", false))
+                    .isInstanceOf(InvalidRequestException.class).hasMessage(
+                            "Invalid value 2 for configuration log.cleaner.min.cleanable.ratio: Value must be no more than 1");
             assertThat(failure(admin, BROKER_1, "message.max.bytes", "-1", false)).isInstanceOf(InvalidRequestException.class)
                     .hasMessage("Invalid value -1 for configuration message.max.bytes: Value must be at least 0");
             assertThat(failure(admin, DEFAULT, "log.retention.ms", "60000", true)).isNull();

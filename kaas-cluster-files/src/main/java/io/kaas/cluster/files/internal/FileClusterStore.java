@@ -130,6 +130,10 @@ public final class FileClusterStore implements ClusterStateStore {
             LOG.atDebug().setMessage("File cluster store {} holds SCRAM credentials of {} users").addArgument(dir)
                     .addArgument(scram.userCount()).addKeyValue("scramUsers", scram.userCount()).log();
             Set<AclBinding> acls = AclFiles.load(dir.resolve(AclFiles.FILE));
+            Map<ClientQuotaEntity, Map<String, Double>> clientQuotas =
+                    Map.copyOf(DynamicConfigFiles.loadQuotas(dir.resolve(DynamicConfigFiles.QUOTAS_FILE)));
+            Map<OptionalInt, Map<String, String>> brokerConfigs =
+                    Map.copyOf(DynamicConfigFiles.loadBrokerConfigs(dir.resolve(DynamicConfigFiles.BROKER_CONFIGS_FILE)));
             LOG.atInfo().setMessage("Opened file cluster store {}: cluster id {}, {} topics, {} groups with offsets, "
                             + "{} groups with configs, {} ACLs")
                     .addArgument(dir).addArgument(clusterId).addArgument(topics.size()).addArgument(groups.size())
@@ -144,9 +148,8 @@ public final class FileClusterStore implements ClusterStateStore {
             FileClusterStore store = new FileClusterStore(dir, lock, events, coordination, clusterId, topics, byId,
                     nextBlockStart, groups, groupConfigs, scram);
             store.acls = acls;
-            store.clientQuotas = Map.copyOf(DynamicConfigFiles.loadQuotas(dir.resolve(DynamicConfigFiles.QUOTAS_FILE)));
-            store.brokerConfigs = Map.copyOf(
-                    DynamicConfigFiles.loadBrokerConfigs(dir.resolve(DynamicConfigFiles.BROKER_CONFIGS_FILE)));
+            store.clientQuotas = clientQuotas;
+            store.brokerConfigs = brokerConfigs;
             return store;
         } catch (IOException | RuntimeException e) {
             closeQuietly(lock, e);
