@@ -140,6 +140,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             broker.authorizerProvider = catalog.selectOrNone(AuthorizerProvider.class, "authorizer",
                 config.authorizer(), "none");
             broker.open(engine, store);
+            BrokerSeries.registerInfo(broker.metrics, catalog.all(), engine.name(), store.name());
         } catch (IOException | RuntimeException e) {
             broker.close();
             throw e;
@@ -227,6 +228,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         // After the topics (the state log and the data partitions markers go to), before the first request.
         followCoordinatorPartitions(offsetsTopic, transactionState);
         BrokerSeries.register(metrics, config.nodeId(), topics, cluster, groups, () -> serving);
+        server.observe(new io.kaas.broker.metrics.RequestMetrics(metrics.registry()));
         server.serve(registry);
         serving = true;
     }

@@ -265,6 +265,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private void invoke(ChannelHandlerContext ctx, EventLoop loop, ResponseQueue.Slot slot, ApiMessageType api,
                         RequestContext context, ApiMessage body) {
         state.requestQueue().started();
+        long startNanos = System.nanoTime();
         CompletableFuture<? extends ApiMessage> future;
         try {
             future = registry.handle(api, context, body);
@@ -275,6 +276,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             future = CompletableFuture.failedFuture(t);
         }
         future.whenComplete((response, error) -> {
+            state.observer().completed(api, context, slot.frameBytes(), startNanos, System.nanoTime());
             ResponseQueue.Outcome outcome = outcome(ctx, api, context, response, error);
             try {
                 loop.execute(() -> {

@@ -18,6 +18,7 @@ final class ServerState {
     private final Map<Channel, ResponseQueue> connections = new ConcurrentHashMap<>();
 
     private volatile HandlerRegistry registry;
+    private volatile RequestObserver observer = RequestObserver.NONE;
 
     ServerState(NetworkSettings settings, ConnectionLimits connectionLimits, RequestQueueBound requestQueue) {
         this.settings = settings;
@@ -36,6 +37,14 @@ final class ServerState {
 
     void serve(HandlerRegistry registry) {
         this.registry = registry;
+    }
+
+    void observe(RequestObserver observer) {
+        this.observer = observer;
+    }
+
+    RequestObserver observer() {
+        return observer;
     }
 
     HandlerRegistry registry() {

@@ -161,6 +161,19 @@ class MetricsIT {
         assertThat(value(scrape, "kafka_server_replicamanager_leadercount", Map.of())).isEqualTo(partitions);
         assertThat(value(scrape, "kafka_controller_kafkacontroller_activecontrollercount", Map.of())).isEqualTo(1);
         assertThat(value(scrape, "kafka_server_kafkaserver_brokerstate", Map.of())).isEqualTo(3);
+        assertThat(value(scrape, "kafka_network_requestmetrics_requests_total", Map.of("request", "Produce")))
+            .isGreaterThanOrEqualTo(1);
+        assertThat(value(scrape, "kafka_network_requestmetrics_requests_total", Map.of("request", "FetchConsumer")))
+            .isGreaterThanOrEqualTo(1);
+        assertThat(value(scrape, "kafka_network_requestmetrics_totaltimems_count", Map.of("request", "Produce")))
+            .isGreaterThanOrEqualTo(1);
+        assertThat(value(scrape, "kafka_network_requestmetrics_totaltimems", Map.of("request", "Produce",
+            "quantile", "0.99"))).isGreaterThanOrEqualTo(0);
+        double idle = value(scrape, "kafka_network_socketserver_networkprocessoravgidle_percent", Map.of());
+        assertThat(idle).isBetween(0.0, 1.0);
+        assertThat(value(scrape, "kaas_storage_engine_info", Map.of("name", "segments"))).isEqualTo(1);
+        assertThat(value(scrape, "kaas_cluster_store_info", Map.of("name", "files"))).isEqualTo(1);
+        assertThat(value(scrape, "kaas_plugin_info", Map.of("name", "segments"))).isEqualTo(1);
         assertThat(value(scrape, "jvm_memory_used_bytes", Map.of())).isGreaterThan(0);
         assertThat(value(scrape, "process_uptime_seconds", Map.of())).isGreaterThan(0);
     }
