@@ -182,7 +182,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         cluster = ClusterMember.join(clusterStore, registration());
         storageEngine = engineProvider.open(new EngineContext(dataDir,
             config.engineConfig(engineProvider.name(), engineProvider.configKeys()), config.nodeId(), clock,
-            config.producerExpiration(), cluster.fence()));
+            config.producerExpiration(), cluster.fence(), new io.kaas.broker.metrics.EngineMetrics(metrics)));
         scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kaas-scheduler");
             t.setDaemon(true);
