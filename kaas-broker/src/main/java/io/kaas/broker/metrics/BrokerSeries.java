@@ -84,7 +84,7 @@ public final class BrokerSeries {
     }
 
     /**
-     * {@code kaas_plugin_info{kind,name,version,origin}} for every backend found (built in or from plugins/), and
+     * {@code kaas_plugin_info{kind,name,version}} for every backend found (built in or from plugins/), and
      * {@code kaas_storage_engine_info{name}} / {@code kaas_cluster_store_info{name}} for the ones in use: each 1.
      */
     public static void registerInfo(BrokerMetrics metrics, List<io.kaas.plugins.FoundBackend> found, String engine,
@@ -92,8 +92,7 @@ public final class BrokerSeries {
         MeterRegistry registry = metrics.registry();
         for (io.kaas.plugins.FoundBackend b : found) {
             Gauge.builder("kaas.plugin.info", () -> 1).description("A backend the broker found (1)")
-                .tags("kind", b.kind(), "name", b.name(), "version", b.version() == null ? "" : b.version(),
-                    "origin", b.origin() == null ? "" : b.origin())
+                .tags("kind", b.kind(), "name", b.name(), "version", b.version() == null ? "" : b.version())
                 .strongReference(true).register(registry);
         }
         Gauge.builder("kaas.storage.engine.info", () -> 1).description("The storage engine in use (1)")
