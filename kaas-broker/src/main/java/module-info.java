@@ -20,6 +20,7 @@ module io.kaas.broker {
     requires io.netty.codec.http;
     requires micrometer.core;
     requires micrometer.registry.prometheus;
+    requires java.management;
     requires org.slf4j;
     requires ch.qos.logback.classic;
     requires ch.qos.logback.core;

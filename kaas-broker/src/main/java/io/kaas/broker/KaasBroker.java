@@ -151,6 +151,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             broker.authorizerProvider = catalog.selectOrNone(AuthorizerProvider.class, "authorizer",
                 config.authorizer(), "none");
             broker.open(engine, store);
+            BrokerSeries.registerInfo(broker.metrics, catalog.all(), engine.name(), store.name());
         } catch (IOException | RuntimeException e) {
             broker.close();
             throw e;
@@ -192,7 +193,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         cluster = ClusterMember.join(clusterStore, registration());
         storageEngine = engineProvider.open(new EngineContext(dataDir,
             config.engineConfig(engineProvider.name(), engineProvider.configKeys()), config.nodeId(), clock,
-            config.producerExpiration(), cluster.fence()));
+            config.producerExpiration(), cluster.fence(), new io.kaas.broker.metrics.EngineMetrics(metrics)));
         scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kaas-scheduler");
             t.setDaemon(true);
@@ -248,6 +249,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         // After the topics (the state log and the data partitions markers go to), before the first request.
         followCoordinatorPartitions(offsetsTopic, transactionState);
         BrokerSeries.register(metrics, config.nodeId(), topics, cluster, groups, () -> serving);
+        server.observe(new io.kaas.broker.metrics.RequestMetrics(metrics.registry()));
         server.serve(registry);
         serving = true;
     }

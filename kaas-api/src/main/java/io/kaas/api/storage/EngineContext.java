@@ -19,10 +19,17 @@ import java.util.Objects;
  *                           for a broker alone on its data directory)
  */
 public record EngineContext(Path dataDir, PluginConfig config, int brokerId, Clock clock,
-                            ProducerExpiration producerExpiration, PartitionFence fence) {
+                            ProducerExpiration producerExpiration, PartitionFence fence, EngineStats stats) {
     public EngineContext {
         Objects.requireNonNull(producerExpiration, "producerExpiration");
         Objects.requireNonNull(fence, "fence");
+        Objects.requireNonNull(stats, "stats");
+    }
+
+    /** A context whose engine reports its measurements nowhere ({@link EngineStats#NONE}). */
+    public EngineContext(Path dataDir, PluginConfig config, int brokerId, Clock clock,
+                         ProducerExpiration producerExpiration, PartitionFence fence) {
+        this(dataDir, config, brokerId, clock, producerExpiration, fence, EngineStats.NONE);
     }
 
     /** A context for a broker alone on its data directory ({@link PartitionFence#NONE}). */

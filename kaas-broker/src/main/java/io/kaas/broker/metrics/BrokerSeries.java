@@ -76,10 +76,29 @@ public final class BrokerSeries {
         Gauge.builder("kafka.server.replicamanager.leadercount", series, s -> s.partitionCount)
             .description("Partitions this broker leads (every partition it holds: kaas writes each on one broker)")
             .strongReference(true).register(registry);
+        NetworkIdle.register(registry);
         series.registerTopicCounters(null, series.stats.allTopics());
         metrics.beforeScrape(series::refresh);
         series.refresh();
         return series;
+    }
+
+    /**
+     * {@code kaas_plugin_info{kind,name,version}} for every backend found (built in or from plugins/), and
+     * {@code kaas_storage_engine_info{name}} / {@code kaas_cluster_store_info{name}} for the ones in use: each 1.
+     */
+    public static void registerInfo(BrokerMetrics metrics, List<io.kaas.plugins.FoundBackend> found, String engine,
+                                    String store) {
+        MeterRegistry registry = metrics.registry();
+        for (io.kaas.plugins.FoundBackend b : found) {
+            Gauge.builder("kaas.plugin.info", () -> 1).description("A backend the broker found (1)")
+                .tags("kind", b.kind(), "name", b.name(), "version", b.version() == null ? "" : b.version())
+                .strongReference(true).register(registry);
+        }
+        Gauge.builder("kaas.storage.engine.info", () -> 1).description("The storage engine in use (1)")
+            .tag("name", engine).strongReference(true).register(registry);
+        Gauge.builder("kaas.cluster.store.info", () -> 1).description("The cluster-state store in use (1)")
+            .tag("name", store).strongReference(true).register(registry);
     }
 
     private void registerTopicCounters(String topic, TopicStats s) {

@@ -103,6 +103,11 @@ public final class KafkaServer implements AutoCloseable {
      * Starts serving {@code registry}'s APIs on every listener: connections waiting since {@link #bind()}
      * are accepted from now on.
      */
+    /** Tells {@code observer} of every request answered from now on (request metrics); call before {@link #serve}. */
+    public void observe(RequestObserver observer) {
+        states.values().forEach(s -> s.observe(observer));
+    }
+
     public synchronized void serve(HandlerRegistry registry) {
         if (!bound || closed) {
             throw new IllegalStateException("not bound, or closed");

@@ -287,6 +287,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         future.whenComplete((response, error) -> {
             long throttleMs = error == null ? throttleMs(api, context, slot.frameBytes(), response, handlerNanos) : 0;
             state.slowRequests().completed(api, context, body, received, System.nanoTime());
+            state.observer().completed(api, context, slot.frameBytes(), received, System.nanoTime());
             ResponseQueue.Outcome outcome = outcome(ctx, api, context, response, error);
             try {
                 loop.execute(() -> {

@@ -20,6 +20,7 @@ final class ServerState {
     private volatile HandlerRegistry registry;
     private volatile RequestThrottle throttle = RequestThrottle.NONE;
     private volatile SlowRequestLog slowRequests = SlowRequestLog.OFF;
+    private volatile RequestObserver observer = RequestObserver.NONE;
 
     ServerState(NetworkSettings settings, ConnectionLimits connectionLimits, RequestQueueBound requestQueue) {
         this.settings = settings;
@@ -46,6 +47,12 @@ final class ServerState {
 
     RequestThrottle throttle() {
         return throttle;
+    void observe(RequestObserver observer) {
+        this.observer = observer;
+    }
+
+    RequestObserver observer() {
+        return observer;
     }
 
     HandlerRegistry registry() {

@@ -113,6 +113,7 @@ class MetricsIT {
     @Test
     void scrapeShowsWhatWasProducedConsumedAndCommitted() throws Exception {
         broker.createTopic(TOPIC, PARTITIONS);
+        String start = get("/metrics", null).body();
         long valueBytes = 0;
         try (KafkaProducer<String, String> producer = broker.producer()) {
             for (int i = 0; i < RECORDS; i++) {
@@ -135,6 +136,8 @@ class MetricsIT {
         }
 
         String scrape = get("/metrics", null).body();
+        // Kept for docs/metrics.md's sample excerpt.
+        java.nio.file.Files.writeString(java.nio.file.Path.of("target", "metrics-sample.txt"), scrape);
         Map<String, String> topic = Map.of("topic", TOPIC);
         assertThat(value(scrape, "kafka_server_brokertopicmetrics_messagesin_total", topic)).isEqualTo(RECORDS);
         assertThat(value(scrape, "kafka_server_brokertopicmetrics_messagesin_total", Map.of()))
@@ -161,8 +164,55 @@ class MetricsIT {
         assertThat(value(scrape, "kafka_server_replicamanager_leadercount", Map.of())).isEqualTo(partitions);
         assertThat(value(scrape, "kafka_controller_kafkacontroller_activecontrollercount", Map.of())).isEqualTo(1);
         assertThat(value(scrape, "kafka_server_kafkaserver_brokerstate", Map.of())).isEqualTo(3);
+        assertThat(value(scrape, "kafka_network_requestmetrics_requests_total", Map.of("request", "Produce")))
+            .isGreaterThanOrEqualTo(1);
+        assertThat(value(scrape, "kafka_network_requestmetrics_requests_total", Map.of("request", "FetchConsumer")))
+            .isGreaterThanOrEqualTo(1);
+        assertThat(value(scrape, "kafka_network_requestmetrics_totaltimems_count", Map.of("request", "Produce")))
+            .isGreaterThanOrEqualTo(1);
+        assertThat(value(scrape, "kafka_network_requestmetrics_totaltimems", Map.of("request", "Produce",
+            "quantile", "0.99"))).isGreaterThanOrEqualTo(0);
+        double idle = value(scrape, "kafka_network_socketserver_networkprocessoravgidle_percent", Map.of());
+        assertThat(idle).isBetween(0.0, 1.0);
+        assertThat(value(scrape, "kaas_storage_engine_info", Map.of("name", "segments"))).isEqualTo(1);
+        assertThat(value(scrape, "kaas_cluster_store_info", Map.of("name", "files"))).isEqualTo(1);
+        assertThat(value(scrape, "kaas_plugin_info", Map.of("name", "segments"))).isEqualTo(1);
+        // acks=all (the clients' default): every produce waited for a group-commit fsync.
+        assertThat(value(scrape, "kaas_log_flush_seconds_count", Map.of())).isGreaterThanOrEqualTo(1);
+        assertThat(value(scrape, "kaas_log_group_commit_batches_count", Map.of())).isGreaterThanOrEqualTo(1);
+        assertThat(value(scrape, "kaas_log_group_commit_batches_sum", Map.of())).isGreaterThanOrEqualTo(1);
+        assertThat(scrape).contains("kaas_log_flush_seconds_bucket{");
+        assertThat(value(scrape, "kaas_log_fsync_stalls_total", Map.of())).isZero();
+        assertThat(value(scrape, "kaas_log_recovery_seconds", Map.of("topic", TOPIC, "partition", "0")))
+            .isGreaterThanOrEqualTo(0);
+        // Byte opacity: a plain (CreateTime, non-compacted) topic never needs a batch decompressed or rewritten.
+        // (Other tests of this class share the broker: compare with the scrape taken just before producing.)
+        for (String[] tripwire : new String[][] {{"kaas_batches_decompressed_total", "compacted_key_validation"},
+                {"kaas_batches_rewritten_total", "log_append_time"}}) {
+            Map<String, String> reason = Map.of("reason", tripwire[1]);
+            assertThat(value(scrape, tripwire[0], reason)).as(tripwire[0]).isEqualTo(value(start, tripwire[0], reason));
+        }
         assertThat(value(scrape, "jvm_memory_used_bytes", Map.of())).isGreaterThan(0);
         assertThat(value(scrape, "process_uptime_seconds", Map.of())).isGreaterThan(0);
+    }
+
+    @Test
+    void tripwiresCountTheBatchesTheBrokerHadToRewriteOrDecompress() throws Exception {
+        broker.createTopic("append-time", 1, Map.of("message.timestamp.type", "LogAppendTime"));
+        broker.createTopic("compacted", 1, Map.of("cleanup.policy", "compact"));
+        String before = get("/metrics", null).body();
+        double rewritten = value(before, "kaas_batches_rewritten_total", Map.of("reason", "log_append_time"));
+        double decompressed = value(before, "kaas_batches_decompressed_total",
+            Map.of("reason", "compacted_key_validation"));
+        try (KafkaProducer<String, String> producer = broker.producer(Map.of("compression.type", "lz4"))) {
+            producer.send(new ProducerRecord<>("append-time", "k", "v")).get();
+            producer.send(new ProducerRecord<>("compacted", "k", "v")).get();
+        }
+        String after = get("/metrics", null).body();
+        assertThat(value(after, "kaas_batches_rewritten_total", Map.of("reason", "log_append_time")))
+            .isEqualTo(rewritten + 1);
+        assertThat(value(after, "kaas_batches_decompressed_total", Map.of("reason", "compacted_key_validation")))
+            .isEqualTo(decompressed + 1);
     }
 
     @Test

@@ -97,6 +97,10 @@ final class BatchAppender {
         }
         AppendResult result = new AppendResult(first, last, planned.isEmpty() ? -1L : appendTime, before.logStartOffset());
         if (!planned.isEmpty()) {
+            log.appended(planned.size());
+            if (config.logAppendTime()) {
+                log.stats.batchesRewritten(io.kaas.api.storage.EngineStats.LOG_APPEND_TIME, planned.size());
+            }
             write(batches, planned, next, config, appendTime, txns.lastStableOffset(next));
             staged.commit();
             txns.commit();
@@ -243,6 +247,9 @@ final class BatchAppender {
                 continue;
             }
             KeyedRecords records;
+            if (h.compressionCodec() != 0) {
+                log.stats.batchesDecompressed(io.kaas.api.storage.EngineStats.COMPACTED_KEY_VALIDATION, 1);
+            }
             try {
                 records = KeyedRecords.parse(produced.batch(h));
             } catch (java.io.IOException | RuntimeException e) {

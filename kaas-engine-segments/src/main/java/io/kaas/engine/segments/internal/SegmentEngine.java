@@ -67,7 +67,7 @@ public final class SegmentEngine implements StorageEngine {
         });
         this.closer = new DeferredCloser(config.deletedSegmentCloseDelayMs());
         this.config = config;
-        this.resources = new EngineResources(config, committers, closer);
+        this.resources = new EngineResources(config, committers, closer, context.stats());
         this.cleaner = daemonScheduler("kaas-segments-retention");
         this.watchdog = daemonScheduler("kaas-segments-fsync-watchdog");
         cleaner.scheduleWithFixedDelay(this::retentionPassQuietly, config.retentionCheckIntervalMs(),

@@ -65,6 +65,10 @@ public final class SegmentPartitionLog implements PartitionLog {
     final CheckpointWriter checkpoints;
     private final LogRecovery.Result recovery;
     private final DeferredCloser closer;
+    /** Where fsync times, stalls and recovery times are told (the broker's metrics). */
+    final io.kaas.api.storage.EngineStats stats;
+    /** Batches appended since the last group-commit fsync began: that fsync's group-commit size. */
+    private final java.util.concurrent.atomic.LongAdder batchesSinceForce = new java.util.concurrent.atomic.LongAdder();
     private final LogReader reader;
     private final TimestampSearch timestamps;
     private final BatchAppender appender;
@@ -100,6 +104,7 @@ public final class SegmentPartitionLog implements PartitionLog {
         this.hooks = hooks;
         this.clock = clock;
         this.closer = resources.closer();
+        this.stats = resources.stats();
         this.recovery = recovered;
         this.producers = recovered.producers();
         this.transactions = recovered.transactions();
@@ -184,6 +189,7 @@ public final class SegmentPartitionLog implements PartitionLog {
         if (epoch > 0) {
             log.deleteSupersededFiles();
         }
+        resources.stats().recovered(key, System.nanoTime() - started, recovered.scannedBytes() + takeoverScanned);
         LOG.atInfo().addKeyValue("partition", key).addKeyValue("leaderEpoch", epoch)
                 .addKeyValue("logStartOffset", recovered.logStartOffset())
                 .addKeyValue("logEndOffset", recovered.logEndOffset()).addKeyValue("segments", recovered.segments().size())
@@ -528,6 +534,7 @@ public final class SegmentPartitionLog implements PartitionLog {
                     .addKeyValue("fsyncTimeoutMs", timeoutNanos / 1_000_000)
                     .log("fsync of partition {} stalled for {} seconds (storage.segments.fsync.timeout.ms={})", key,
                             String.format(java.util.Locale.ROOT, "%.1f", stalledSeconds), timeoutNanos / 1_000_000);
+            stats.fsyncStalled(key, nowNanos - (committerOverdue ? committerStart : lockedStart));
             goOffline(new KafkaStorageException("an fsync of " + key + " has not completed within "
                     + timeoutNanos / 1_000_000 + " ms"));
         }
@@ -547,7 +554,9 @@ public final class SegmentPartitionLog implements PartitionLog {
     /** The group-commit fsync: forces the active segment, covering everything published before it. */
     private long forceActive() throws IOException {
         LogState s = state.current();
-        committerFsyncStart = startStamp();
+        long batches = batchesSinceForce.sumThenReset();
+        long started = startStamp();
+        committerFsyncStart = started;
         try {
             hooks.beforeForce(s.active().logPath());
             s.active().channel().force(false);
@@ -555,13 +564,15 @@ public final class SegmentPartitionLog implements PartitionLog {
         } finally {
             committerFsyncStart = 0;
         }
+        stats.flushed(key, System.nanoTime() - started, (int) Math.min(Integer.MAX_VALUE, batches));
         lastForced = s;
         return s.logEndOffset();
     }
 
     /** A synchronous fsync under the lock (roll, close), timed by the watchdog. */
     void lockedForce(FileChannel channel, Path file) throws IOException {
-        lockedFsyncStart = startStamp();
+        long started = startStamp();
+        lockedFsyncStart = started;
         try {
             hooks.beforeForce(file);
             channel.force(true);
@@ -569,6 +580,12 @@ public final class SegmentPartitionLog implements PartitionLog {
         } finally {
             lockedFsyncStart = 0;
         }
+        stats.flushed(key, System.nanoTime() - started, 0);
+    }
+
+    /** Counts appended batches toward the next group-commit fsync's size (once per append, not per record). */
+    void appended(int batches) {
+        batchesSinceForce.add(batches);
     }
 
     private static long startStamp() {
