@@ -47,6 +47,8 @@ final class ServerState {
 
     RequestThrottle throttle() {
         return throttle;
+    }
+
     void observe(RequestObserver observer) {
         this.observer = observer;
     }
