@@ -138,21 +138,25 @@ class ClientQuotasIT {
     @Order(3)
     void producerHeldToItsByteRate() throws Exception {
         broker.createTopic("quota-produce", 1);
-        double unthrottled = produceRate("fast", Duration.ofSeconds(2)).rate();
+        double unthrottled = produceRate("fast", Duration.ofSeconds(3)).rate();
         try (Admin admin = broker.admin()) {
             alter(admin, new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "slow")), "producer_byte_rate",
                     1048576.0);
         }
         Measured throttled = produceRate("slow", Duration.ofSeconds(10));
         assertThat(throttled.rate() / MIB).as("MiB/s under a 1 MiB/s quota").isBetween(0.6, 1.5);
-        assertThat(unthrottled).as("unthrottled bytes/s").isGreaterThan(throttled.rate() * 4);
+        // Many times more on an idle machine; on two loaded cores still well above the quota.
+        assertThat(unthrottled).as("unthrottled bytes/s").isGreaterThan(throttled.rate() * 2);
         assertThat(throttled.throttleAvg()).as("produce-throttle-time-avg").isGreaterThan(0);
     }
 
     private record Measured(double rate, double throttleAvg) {
     }
 
-    /** Sends 8 KiB records for {@code span} as client {@code clientId}: the bytes acked per second. */
+    /**
+     * Sends 8 KiB records for {@code span} as client {@code clientId}, timed from the first acknowledgement (the
+     * connection and metadata not counted): the bytes acked per second.
+     */
     private static Measured produceRate(String clientId, Duration span) throws Exception {
         byte[] value = new byte[8192];
         AtomicLong acked = new AtomicLong();
@@ -160,6 +164,7 @@ class ClientQuotasIT {
                 ProducerConfig.CLIENT_ID_CONFIG, clientId, ProducerConfig.ACKS_CONFIG, "1",
                 ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.BUFFER_MEMORY_CONFIG, 1024 * 1024,
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000))) {
+            producer.send(new ProducerRecord<>("quota-produce", value)).get(30, TimeUnit.SECONDS);
             long start = System.nanoTime();
             long end = start + span.toNanos();
             while (System.nanoTime() < end) {
