@@ -47,7 +47,7 @@ class ContractUseTest {
                 .filter(c -> !c.isInterface() && c.isAssignableTo(ApiHandler.class)
                         && c.getPackageName().startsWith("io.kaas.broker.handler"))
                 .toList();
-        assertThat(handlers).hasSize(49);
+        assertThat(handlers).hasSize(50);
         for (JavaClass handler : handlers) {
             ApiSpec<?, ?> spec = contractByHandlerName.get(handler.getSimpleName());
             assertThat(spec).as("the contract of %s", handler.getSimpleName()).isNotNull();
