@@ -40,7 +40,7 @@ class ApiContractsIT {
             expected.add(new ApiVersionsResponseData.ApiVersion().setApiKey(spec.api().apiKey())
                     .setMinVersion(spec.advertisedMinVersion()).setMaxVersion(spec.maxVersion()));
         }
-        assertThat(expected).hasSize(49);
+        assertThat(expected).hasSize(51);
         try (KaasBroker broker = KaasBroker.start(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "admin.listener", "none",
                 "log.dirs", dir.toString(), "num.io.threads", "2", "num.network.threads", "1")));
              RawClient c = new RawClient(broker.boundPort())) {
