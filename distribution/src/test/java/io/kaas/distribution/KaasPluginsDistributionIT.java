@@ -119,6 +119,13 @@ class KaasPluginsDistributionIT {
             .contains("Found storage engine 'memory' version " + VERSION + " from plugin kaas-example-engine " + VERSION)
             .endsWith("/plugins/kaas-example-engine.zip)"));
         assertThat(broker.output()).contains("storage engine 'memory'");
+        assertThat(Files.readAllLines(brokerLogs.get(0))).as("the shipped plugins nobody selects stay unloaded")
+            .anySatisfy(line -> assertThat(line).contains("Not loading the plugin ")
+                .contains("kaas-engine-rocksdb-" + VERSION + ".zip: it provides storage.engine 'rocksdb', and "
+                    + "storage.engine=memory is selected"))
+            .anySatisfy(line -> assertThat(line).contains("kaas-cluster-zookeeper-" + VERSION + ".zip: it provides "
+                + "cluster.store 'zookeeper', and cluster.store=files is selected"));
+        assertThat(install.resolve("plugins/.work/kaas-engine-rocksdb-" + VERSION)).as("not expanded").doesNotExist();
     }
 
     @Test

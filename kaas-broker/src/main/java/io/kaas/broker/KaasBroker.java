@@ -60,6 +60,7 @@ import io.kaas.coordinator.transaction.ProducerIds;
 import io.kaas.coordinator.transaction.TransactionConfig;
 import io.kaas.coordinator.transaction.TransactionCoordinator;
 import io.kaas.plugins.BackendCatalog;
+import io.kaas.plugins.BackendSelection;
 import io.kaas.plugins.PluginsDirectory;
 import io.kaas.wire.protocol.Errors;
 import java.io.IOException;
@@ -143,7 +144,9 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             // Netty's set-up and the bind run while the plugins are found and the backends opened.
             broker.bindInBackground();
             broker.startAdmin(adminListener);
-            BackendCatalog catalog = BackendCatalog.discover(PluginsDirectory.resolve(config.originalValue("plugins.dir")));
+            BackendCatalog catalog = BackendCatalog.discover(PluginsDirectory.resolve(config.originalValue("plugins.dir")),
+                BackendSelection.of(Map.of("storage.engine", config.storageEngine(), "cluster.store", config.clusterStore(),
+                    "authorizer", config.authorizer())));
             engine = catalog.select(StorageEngineProvider.class, "storage.engine", config.storageEngine());
             logKeysWithoutEffect(config, engine);
             store = catalog.select(ClusterStateStoreProvider.class, "cluster.store", config.clusterStore());

@@ -44,13 +44,22 @@ public final class BackendCatalog {
         KINDS.put(AuthorizerProvider.class, "authorizer");
     }
 
+    /** The config key that selects each kind, as plugins name it when they declare their backends. */
+    private static final Map<Class<? extends BackendProvider>, String> KEYS = Map.of(
+            StorageEngineProvider.class, "storage.engine",
+            ClusterStateStoreProvider.class, "cluster.store",
+            AuthorizerProvider.class, "authorizer");
+
     private final List<Entry> entries;
+    /** Backends of plugins left out because none of theirs is selected: only named when a name matches nothing. */
+    private final List<BackendSource.NotLoaded> notLoaded;
 
     private record Entry(Class<? extends BackendProvider> kind, BackendProvider provider, FoundBackend found) {
     }
 
-    private BackendCatalog(List<Entry> entries) {
+    private BackendCatalog(List<Entry> entries, List<BackendSource.NotLoaded> notLoaded) {
         this.entries = List.copyOf(entries);
+        this.notLoaded = List.copyOf(notLoaded);
     }
 
     /** The built-in backends: {@code BackendCatalog.discover(List.of(BackendSource.builtIn()))}. */
@@ -58,9 +67,17 @@ public final class BackendCatalog {
         return discover(List.of(BackendSource.builtIn()));
     }
 
-    /** The built-in backends and the plugins in {@code pluginsDir} (which need not exist). */
+    /** The built-in backends and every plugin in {@code pluginsDir} (which need not exist). */
     public static BackendCatalog discover(Path pluginsDir) {
-        return discover(List.of(BackendSource.builtIn(), BackendSource.plugins(pluginsDir)));
+        return discover(pluginsDir, BackendSelection.every());
+    }
+
+    /**
+     * The built-in backends and the plugins in {@code pluginsDir} (which need not exist) that {@code selection} may
+     * use: a plugin that declares its backends, none of them selected, is not loaded.
+     */
+    public static BackendCatalog discover(Path pluginsDir, BackendSelection selection) {
+        return discover(List.of(BackendSource.builtIn(), BackendSource.plugins(pluginsDir, selection)));
     }
 
     /**
@@ -81,7 +98,8 @@ public final class BackendCatalog {
                 }
             }
         }
-        BackendCatalog catalog = new BackendCatalog(entries);
+        BackendCatalog catalog = new BackendCatalog(entries,
+                sources.stream().flatMap(s -> s.notLoaded().stream()).collect(Collectors.toList()));
         List<String> problems = sources.stream().flatMap(s -> s.problems().stream()).collect(Collectors.toList());
         if (!problems.isEmpty()) {
             throw new BackendSelectionException(problems.get(0)
@@ -169,9 +187,10 @@ public final class BackendCatalog {
     }
 
     private String available(Class<?> kind) {
-        String names = entries.stream()
-                .filter(e -> e.kind() == kind)
-                .map(e -> e.found().name())
+        String key = KEYS.get(kind);
+        String names = java.util.stream.Stream.concat(
+                        entries.stream().filter(e -> e.kind() == kind).map(e -> e.found().name()),
+                        notLoaded.stream().filter(n -> n.configKey().equals(key)).map(BackendSource.NotLoaded::name))
                 .distinct()
                 .sorted()
                 .collect(Collectors.joining(", "));

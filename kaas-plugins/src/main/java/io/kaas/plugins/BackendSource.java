@@ -29,6 +29,14 @@ public interface BackendSource {
     }
 
     /**
+     * The backends of plugins this source left out because none of them is selected (see {@link BackendSelection}),
+     * so that a name that matches nothing can be answered with every name there is.
+     */
+    default List<NotLoaded> notLoaded() {
+        return List.of();
+    }
+
+    /**
      * Built-in backends, found with {@link java.util.ServiceLoader} in the boot module layer (module
      * path, {@code provides}) and through the plugin host's class loader (class path,
      * {@code META-INF/services}).
@@ -46,6 +54,25 @@ public interface BackendSource {
      */
     static BackendSource plugins(Path directory) {
         return PluginDirectorySource.load(directory);
+    }
+
+    /**
+     * As {@link #plugins(Path)}, but a plugin that declares its backends is loaded only when {@code selection}
+     * selects one of them.
+     */
+    static BackendSource plugins(Path directory, BackendSelection selection) {
+        return PluginDirectorySource.load(directory, selection);
+    }
+
+    /**
+     * A backend a plugin declares and that was not loaded.
+     *
+     * @param configKey the config key that selects its kind ({@code storage.engine}, {@code cluster.store},
+     *                  {@code authorizer})
+     * @param name      its name
+     * @param origin    the plugin's file or folder
+     */
+    record NotLoaded(String configKey, String name, String origin) {
     }
 
     /**

@@ -9,6 +9,7 @@ import io.kaas.api.plugin.PluginConfigException;
 import io.kaas.broker.config.BrokerConfig;
 import io.kaas.broker.config.ConfigException;
 import io.kaas.plugins.BackendCatalog;
+import io.kaas.plugins.BackendSelection;
 import io.kaas.plugins.BackendSelectionException;
 import io.kaas.plugins.PluginsDirectory;
 import java.io.IOException;
@@ -143,7 +144,8 @@ public final class StorageTool {
             throw new UsageException("Data directory " + dataDir + " is already formatted. Use --ignore-formatted to "
                     + "ignore it.", 1, false);
         }
-        BackendCatalog catalog = BackendCatalog.discover(PluginsDirectory.resolve(config.originalValue("plugins.dir")));
+        BackendCatalog catalog = BackendCatalog.discover(PluginsDirectory.resolve(config.originalValue("plugins.dir")),
+                BackendSelection.of(Map.of("cluster.store", config.clusterStore())));
         ClusterStateStoreProvider provider = catalog.select(ClusterStateStoreProvider.class, "cluster.store",
                 config.clusterStore());
         Files.createDirectories(dataDir);

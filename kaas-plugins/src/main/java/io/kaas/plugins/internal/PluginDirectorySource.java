@@ -5,7 +5,9 @@ import io.kaas.api.cluster.ClusterStateStoreProvider;
 import io.kaas.api.plugin.BackendProvider;
 import io.kaas.api.plugin.SpiVersion;
 import io.kaas.api.storage.StorageEngineProvider;
+import io.kaas.plugins.BackendSelection;
 import io.kaas.plugins.BackendSource;
+import io.kaas.plugins.internal.DeclaredBackends.Declared;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -16,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -34,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * skipped; PF4J itself is only set up when there is at least one candidate, so an empty directory
  * costs the start-up nothing.
  *
- * <p>Everything is loaded when the source is built. Whatever goes wrong with a plugin (it cannot be
+ * <p>A plugin that declares its backends ({@link DeclaredBackends}) and none of which is selected is left alone:
+ * not expanded, not loaded, only logged and listed as {@link #notLoaded()}. Everything else is loaded when the
+ * source is built. Whatever goes wrong with a plugin (it cannot be
  * read, declares an incompatible SPI, registers its providers inconsistently, a provider cannot be
  * loaded or constructed) is logged in full and kept as one line in {@link #problems()}; the catalog
  * fails start-up with it. Plugins stay loaded for the life of the process.
@@ -53,24 +58,44 @@ public final class PluginDirectorySource implements BackendSource {
     private KaasPluginManager manager;
     private final List<Plugin> plugins;
     private final List<String> problems = Collections.synchronizedList(new ArrayList<>());
+    private final BackendSelection selection;
+    private final List<NotLoaded> notLoaded = new ArrayList<>();
 
-    /** A plugin that loaded and started, with where it came from (the jar, zip or folder in the directory). */
-    private record Plugin(PluginWrapper wrapper, Path source) {
+    /** The config key that selects each kind of backend, as plugins declare their backends. */
+    private static final Map<Class<? extends BackendProvider>, String> KEYS = Map.of(
+            StorageEngineProvider.class, "storage.engine",
+            ClusterStateStoreProvider.class, "cluster.store",
+            AuthorizerProvider.class, "authorizer");
+
+    /**
+     * A plugin that loaded and started, with where it came from (the jar, zip or folder in the directory) and the
+     * backends it declares (empty if it declares none).
+     */
+    private record Plugin(PluginWrapper wrapper, Path source, Optional<List<Declared>> declared) {
         String origin() {
             PluginDescriptor d = wrapper.getDescriptor();
             return "plugin " + d.getPluginId() + " " + d.getVersion() + " (" + source + ")";
         }
     }
 
-    private PluginDirectorySource(Path directory) {
+    private PluginDirectorySource(Path directory, BackendSelection selection) {
         this.directory = directory;
+        this.selection = selection;
         this.plugins = new ArrayList<>();
     }
 
     /** Loads and starts every plugin in {@code directory}; a missing directory holds no plugins. */
     public static PluginDirectorySource load(Path directory) {
+        return load(directory, BackendSelection.every());
+    }
+
+    /**
+     * Loads and starts the plugins in {@code directory} that {@code selection} may use: every plugin but those that
+     * declare their backends without declaring a selected one. A missing directory holds no plugins.
+     */
+    public static PluginDirectorySource load(Path directory, BackendSelection selection) {
         Path dir = directory.toAbsolutePath().normalize();
-        PluginDirectorySource source = new PluginDirectorySource(dir);
+        PluginDirectorySource source = new PluginDirectorySource(dir, selection);
         if (!Files.isDirectory(dir)) {
             LOG.atInfo().addKeyValue("pluginsDir", dir).log("No plugins directory at {}: only built-in backends", dir);
             return source;
@@ -82,6 +107,11 @@ public final class PluginDirectorySource implements BackendSource {
     @Override
     public List<String> problems() {
         return List.copyOf(problems);
+    }
+
+    @Override
+    public List<NotLoaded> notLoaded() {
+        return List.copyOf(notLoaded);
     }
 
     /** The directory plugins were loaded from. */
@@ -101,10 +131,30 @@ public final class PluginDirectorySource implements BackendSource {
             LOG.atInfo().addKeyValue("pluginsDir", directory).log("No plugins in {}: only built-in backends", directory);
             return;
         }
-        manager = new KaasPluginManager(directory);
         List<Plugin> loaded = new ArrayList<>();
         for (Path entry : entries) {
-            loadEntry(entry).ifPresent(loaded::add);
+            Optional<List<Declared>> declared;
+            try {
+                declared = DeclaredBackends.of(entry);
+            } catch (IllegalArgumentException e) {
+                problem(entry, e.getMessage(), null);
+                continue;
+            } catch (IOException | RuntimeException e) {
+                // Unreadable: loading it says what is wrong with the file, as for any broken plugin.
+                LOG.atDebug().setCause(e).log("Cannot read the descriptor of {}", entry);
+                declared = Optional.empty();
+            }
+            if (declared.isPresent() && declared.get().stream().noneMatch(d -> selection.selects(d.key(), d.name()))) {
+                leaveOut(entry, declared.get());
+                continue;
+            }
+            if (manager == null) {
+                manager = new KaasPluginManager(directory);
+            }
+            loadEntry(entry, declared).ifPresent(loaded::add);
+        }
+        if (manager == null) {
+            return;
         }
         manager.startPlugins();
         for (Plugin plugin : loaded) {
@@ -122,6 +172,18 @@ public final class PluginDirectorySource implements BackendSource {
         }
     }
 
+    /** Records and logs a plugin left out because nothing it declares is selected. */
+    private void leaveOut(Path entry, List<Declared> declared) {
+        for (Declared d : declared) {
+            notLoaded.add(new NotLoaded(d.key(), d.name(), entry.toString()));
+        }
+        String provides = declared.stream().map(Declared::toString).collect(Collectors.joining(", "));
+        String selected = declared.stream().map(Declared::key).distinct()
+                .map(key -> key + "=" + selection.selected(key).orElse("(none)")).collect(Collectors.joining(", "));
+        LOG.atInfo().addKeyValue("source", entry).addKeyValue("provides", provides)
+                .log("Not loading the plugin {}: it provides {}, and {} is selected", entry, provides, selected);
+    }
+
     private static boolean isCandidate(Path entry) {
         String name = entry.getFileName().toString();
         if (name.startsWith(".")) {
@@ -131,7 +193,7 @@ public final class PluginDirectorySource implements BackendSource {
     }
 
     /** Loads one entry of the directory as a plugin, or records why it cannot be. */
-    private Optional<Plugin> loadEntry(Path entry) {
+    private Optional<Plugin> loadEntry(Path entry, Optional<List<Declared>> declared) {
         String fileName = entry.getFileName().toString();
         Path pluginPath;
         try {
@@ -165,7 +227,7 @@ public final class PluginDirectorySource implements BackendSource {
             problem(entry, "plugin " + id + " " + refusal.get(), null);
             return Optional.empty();
         }
-        return Optional.of(new Plugin(wrapper, entry));
+        return Optional.of(new Plugin(wrapper, entry, declared));
     }
 
     /** Why a loaded plugin may not run here: a PF4J plugin class, its SPI range, or inconsistent registrations. */
@@ -267,7 +329,34 @@ public final class PluginDirectorySource implements BackendSource {
             }
             offers.add(new Offer<>(wrapped, plugin.origin()));
         }
+        if (plugin.declared().isPresent() && !declaredAsProvided(kind, plugin, offers)) {
+            return List.of();
+        }
         return offers;
+    }
+
+    /**
+     * Whether the backends of {@code kind} a declaring plugin provides are exactly the ones it declares; a mismatch is
+     * a problem (a declaration that hides a backend would make the plugin vanish when that backend is selected).
+     */
+    private <P extends BackendProvider> boolean declaredAsProvided(Class<P> kind, Plugin plugin, List<Offer<P>> offers) {
+        String key = KEYS.get(kind);
+        Set<String> declared = plugin.declared().orElseThrow().stream().filter(d -> d.key().equals(key))
+                .map(Declared::name).collect(Collectors.toCollection(java.util.TreeSet::new));
+        Set<String> provided = new java.util.TreeSet<>();
+        try {
+            offers.forEach(o -> provided.add(o.provider().name()));
+        } catch (RuntimeException e) {
+            return true; // the catalog logs a provider that cannot name itself and leaves it out
+        }
+        if (declared.equals(provided)) {
+            return true;
+        }
+        problem(plugin.source(), "plugin " + plugin.wrapper().getPluginId() + " declares " + key + " "
+                + (declared.isEmpty() ? "nothing" : declared) + " in " + DeclaredBackends.PROPERTY + "/"
+                + DeclaredBackends.MANIFEST_ATTRIBUTE + " but provides " + (provided.isEmpty() ? "none" : provided)
+                + "; declare every backend it provides", null);
+        return false;
     }
 
     private static <P extends BackendProvider> P wrap(Class<P> kind, P provider, ClassLoader loader, String version) {
