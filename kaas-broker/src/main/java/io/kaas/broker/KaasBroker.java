@@ -255,6 +255,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         server.observe(new io.kaas.broker.metrics.RequestMetrics(metrics.registry()));
         server.serve(registry);
         serving = true;
+        metrics.bindJvmMetrics(scheduler);
     }
 
     /** The admin endpoint, serving /health at once and /ready once this broker is ready; none for {@code none}. */
