@@ -195,7 +195,8 @@ final class MessagesResource {
     private List<FetchedRecords.Record> read(Caller caller, Partition key, long begin, long end, int limit) {
         List<FetchedRecords.Record> out = new ArrayList<>();
         long position = begin;
-        for (int i = 0; i < MAX_FETCHES && out.size() < limit && position < end; i++) {
+        // At least one Fetch, even for nothing to read: it is what authorizes the read (READ on the topic).
+        for (int i = 0; i == 0 || i < MAX_FETCHES && out.size() < limit && position < end; i++) {
             FetchResponseData.PartitionData data = fetch(caller, key, position);
             KafkaErrors.check(data.errorCode(), null, errorText(data.errorCode(), caller, key, position));
             FetchedRecords.Decoded decoded;
