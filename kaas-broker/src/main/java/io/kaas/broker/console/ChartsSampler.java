@@ -50,6 +50,7 @@ final class ChartsSampler implements AutoCloseable {
     private double lastBytesIn = Double.NaN;
     private double lastBytesOut = Double.NaN;
     private double[] lastFlushBuckets;
+    private long lastFlushCount;
 
     /**
      * @param registry the broker's meter registry
@@ -93,13 +94,19 @@ final class ChartsSampler implements AutoCloseable {
                 outBytesRate == null || perRecord == null ? (outBytesRate == null ? null : 0.0) : outBytesRate / perRecord);
             series.get("produceLatencyP99Ms").add(nowMs, requestP99("Produce"));
             series.get("fetchLatencyP99Ms").add(nowMs, requestP99("FetchConsumer"));
-            series.get("fsyncLatencyP99Ms").add(nowMs, flushP99(flush, lastFlushBuckets));
+            double[] before = lastFlushBuckets;
+            if (flush != null && (before == null || before.length != flush.length) && lastFlushCount == 0) {
+                before = new double[flush.length]; // nothing was flushed before: the buckets start at zero
+            }
+            series.get("fsyncLatencyP99Ms").add(nowMs, flushP99(flush, before));
         }
         lastMs = nowMs;
         lastIn = in;
         lastBytesIn = bytesIn;
         lastBytesOut = bytesOut;
         lastFlushBuckets = flush == null ? null : flush.clone();
+        Timer flushTimer = registry.find("kaas.log.flush").timer();
+        lastFlushCount = flushTimer == null ? 0 : flushTimer.count();
         sampleLag(nowMs);
     }
 
