@@ -341,7 +341,46 @@ class ConsoleReadsIT {
     }
 
     @Test
-    void chartsHaveEverySeries() throws Exception {
+    void aConsumerProtocolGroupWithItsMemberAndAssignment() throws Exception {
+        try (KafkaConsumer<String, String> c = broker.consumerProtocolConsumer("kip848", Map.of())) {
+            c.subscribe(List.of(TXN_TOPIC));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (c.assignment().isEmpty() && System.nanoTime() < deadline) {
+                c.poll(java.time.Duration.ofMillis(100));
+            }
+            assertThat(c.assignment()).isNotEmpty();
+            c.commitSync();
+            JsonNode g = http.get("/api/v1/groups/kip848").json();
+            assertThat(g.get("protocol").asText()).isEqualTo("consumer");
+            assertThat(g.get("state").asText()).isEqualTo("Stable");
+            assertThat(g.get("members")).hasSize(1);
+            JsonNode a = g.get("members").get(0).get("assignments").get(0);
+            assertThat(a.get("topic").asText()).isEqualTo(TXN_TOPIC);
+            assertThat(a.get("partition").asInt()).isZero();
+            assertThat(g.get("totalLag").asLong()).isZero();
+            JsonNode listed = null;
+            for (JsonNode n : http.get("/api/v1/groups").json().get("groups")) {
+                if (n.get("groupId").asText().equals("kip848")) {
+                    listed = n;
+                }
+            }
+            assertThat(listed).isNotNull();
+            assertThat(listed.get("protocol").asText()).isEqualTo("consumer");
+            assertThat(listed.get("members").asInt()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void chartsSampleTheBrokersOwnMeters() throws Exception {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).until(() -> {
+            JsonNode in = http.get("/api/v1/charts").json().get("series").get("messagesInPerSec");
+            for (JsonNode point : in) {
+                if (point.get(1).asDouble() > 0) {
+                    return true;
+                }
+            }
+            return false;
+        });
         ConsoleHttp.Reply r = http.get("/api/v1/charts");
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.json().get("intervalMs").asLong()).isEqualTo(5000);
