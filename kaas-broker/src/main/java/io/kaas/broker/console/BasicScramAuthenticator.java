@@ -20,6 +20,8 @@ import java.util.Optional;
  */
 final class BasicScramAuthenticator {
 
+    private static final byte[] UNKNOWN_USER_SALT = new byte[32];
+
     private final boolean required;
     private final ScramCredentialLookup credentials;
 
@@ -80,6 +82,11 @@ final class BasicScramAuthenticator {
             ScramCredential c = stored.get();
             ScramCredential derived = ScramCredentials.fromPassword(mechanism, password, c.salt(), c.iterations());
             ok |= MessageDigest.isEqual(derived.storedKey(), c.storedKey());
+        }
+        if (!found) {
+            // As long as for a known user: the answer's timing does not tell which user names exist.
+            ScramCredentials.fromPassword(ScramMechanism.SCRAM_SHA_256, password, UNKNOWN_USER_SALT,
+                ScramMechanism.MIN_ITERATIONS);
         }
         return found && ok;
     }

@@ -157,6 +157,11 @@ class ConsoleActionsIT {
         assertThat(bad.status()).as(bad.toString()).isEqualTo(400);
         assertThat(bad.error()).isEqualTo("INVALID_CONFIG");
         assertThat(topicConfig("configured", "retention.ms")).isEqualTo("120000");
+        ConsoleHttp.Reply unknownKey = http.patch("/api/v1/topics/configured/configs",
+            Map.of("set", Map.of("retention.ms", "1", "no.such.key", "1")));
+        assertThat(unknownKey.status()).as(unknownKey.toString()).isEqualTo(400);
+        assertThat(unknownKey.error()).isEqualTo("INVALID_CONFIG");
+        assertThat(topicConfig("configured", "retention.ms")).isEqualTo("120000");
         ConsoleHttp.Reply unknown = http.patch("/api/v1/topics/ghost/configs", Map.of("set", Map.of("retention.ms", "1")));
         assertThat(unknown.status()).isEqualTo(404);
         assertThat(unknown.error()).isEqualTo("UNKNOWN_TOPIC_OR_PARTITION");
