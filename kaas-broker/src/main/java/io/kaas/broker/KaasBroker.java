@@ -284,7 +284,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         ListenerConfig first = config.listenerConfigs().get(0);
         List<io.kaas.plugins.FoundBackend> found = catalog.all();
         String version = java.util.Optional.ofNullable(KaasBroker.class.getModule().getDescriptor())
-            .flatMap(ModuleDescriptor -> ModuleDescriptor.rawVersion())
+            .flatMap(java.lang.module.ModuleDescriptor::rawVersion)
             .orElseGet(() -> java.util.Objects.requireNonNullElse(KaasBroker.class.getPackage().getImplementationVersion(),
                 "unknown"));
         io.kaas.broker.console.Console.Facts facts = new io.kaas.broker.console.Console.Facts(config.nodeId(), version,
@@ -293,7 +293,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             config.logDir().toAbsolutePath().normalize(), cluster.view());
         console = io.kaas.broker.console.Console.start(new io.kaas.broker.console.Console.Pipeline(consoleRegistry,
                 first.name(), first.securityProtocol().name()), accessGate.enabled(),
-            new StoredScramCredentials(clusterStore), facts, metrics.registry(), groups, topics, scheduler);
+            new StoredScramCredentials(clusterStore), facts, metrics.registry(), groups, topics);
         admin.console(console.api());
     }
 

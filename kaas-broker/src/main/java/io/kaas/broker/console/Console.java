@@ -10,11 +10,12 @@ import io.kaas.security.scram.ScramCredentialLookup;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The console's JSON API of one broker, assembled: its router (what the admin endpoint serves under
- * {@code /api/v1}) and its charts sampler (started on the broker's scheduler, stopped by {@link #close()}).
+ * {@code /api/v1}) and its charts sampler (on a daemon thread of its own, stopped by {@link #close()}).
  */
 public final class Console implements AutoCloseable {
 
@@ -29,10 +30,12 @@ public final class Console implements AutoCloseable {
 
     private final ConsoleRouter router;
     private final ChartsSampler charts;
+    private final ScheduledExecutorService sampler;
 
-    private Console(ConsoleRouter router, ChartsSampler charts) {
+    private Console(ConsoleRouter router, ChartsSampler charts, ScheduledExecutorService sampler) {
         this.router = router;
         this.charts = charts;
+        this.sampler = sampler;
     }
 
     /**
@@ -45,11 +48,9 @@ public final class Console implements AutoCloseable {
      * @param meters       the broker's meters (the charts)
      * @param groups       the group coordinator and
      * @param topics       the topics, for each group's lag history
-     * @param scheduler    where the sampler runs
      */
     public static Console start(Pipeline pipeline, boolean requireLogin, ScramCredentialLookup credentials, Facts facts,
-                                MeterRegistry meters, GroupCoordinator groups, TopicManager topics,
-                                ScheduledExecutorService scheduler) {
+                                MeterRegistry meters, GroupCoordinator groups, TopicManager topics) {
         KafkaRequests kafka = new KafkaRequests(pipeline.registry(), pipeline.listenerName(), pipeline.securityProtocol());
         ClusterReads reads = new ClusterReads(kafka);
         ChartsSampler charts = new ChartsSampler(meters, new GroupLag(groups, topics));
@@ -60,8 +61,14 @@ public final class Console implements AutoCloseable {
             new MessagesResource(reads, topicsResource, facts.nodeId()), groupsResource,
             new TopicActions(reads, topicsResource), new ProduceAction(kafka, topicsResource),
             new ResetOffsetsAction(reads, topicsResource, groupsResource));
-        charts.start(scheduler);
-        return new Console(router, charts);
+        // A thread of its own: a slow sample never delays the coordinators' timers on the broker's scheduler.
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "kaas-console-sampler");
+            t.setDaemon(true);
+            return t;
+        });
+        charts.start(sampler);
+        return new Console(router, charts, sampler);
     }
 
     /** What the admin endpoint serves under {@code /api/v1}. */
@@ -72,5 +79,6 @@ public final class Console implements AutoCloseable {
     @Override
     public void close() {
         charts.close();
+        sampler.shutdownNow();
     }
 }
