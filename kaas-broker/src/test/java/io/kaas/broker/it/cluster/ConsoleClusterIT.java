@@ -61,6 +61,11 @@ class ConsoleClusterIT {
             }
             int elsewhere = leaders.entrySet().stream().filter(e -> e.getValue() == 2).findFirst().orElseThrow().getKey();
             int here = leaders.entrySet().stream().filter(e -> e.getValue() == 1).findFirst().orElseThrow().getKey();
+            for (JsonNode p : topic.get("partitions")) {
+                boolean local = leaders.get(p.get("partition").asInt()) == 1;
+                assertThat(p.get("endOffset").isNull()).as("partition %s led elsewhere", p.get("partition"))
+                    .isEqualTo(!local);
+            }
             ConsoleHttp.Reply r = http.get("/api/v1/topics/spread/messages?partition=" + elsewhere);
             assertThat(r.status()).as(r.toString()).isEqualTo(421);
             assertThat(r.error()).isEqualTo("NOT_LEADER_OR_FOLLOWER");
