@@ -121,6 +121,8 @@ class ConsoleReadsIT {
     void overviewShowsTheClusterAsTheAdminClientDoes() throws Exception {
         ConsoleHttp.Reply r = http.get("/api/v1/overview");
         assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        assertThat(r.header("Content-Type")).isEqualTo("application/json; charset=utf-8");
+        assertThat(r.header("Cache-Control")).isEqualTo("no-store");
         JsonNode o = r.json();
         assertThat(o.get("clusterId").asText()).isEqualTo(admin.describeCluster().clusterId().get(20, TimeUnit.SECONDS));
         assertThat(o.get("controllerId").asInt())
@@ -357,7 +359,7 @@ class ConsoleReadsIT {
                 c.poll(java.time.Duration.ofMillis(100));
             }
             assertThat(c.assignment()).isNotEmpty();
-            c.commitSync();
+            c.commitSync(Map.of(new TopicPartition(TXN_TOPIC, 0), new OffsetAndMetadata(3)));
             JsonNode g = http.get("/api/v1/groups/kip848").json();
             assertThat(g.get("protocol").asText()).isEqualTo("consumer");
             assertThat(g.get("state").asText()).isEqualTo("Stable");
@@ -368,6 +370,7 @@ class ConsoleReadsIT {
             long committed = admin.listConsumerGroupOffsets("kip848").partitionsToOffsetAndMetadata()
                 .get(20, TimeUnit.SECONDS).get(new TopicPartition(TXN_TOPIC, 0)).offset();
             long end = offsets(TXN_TOPIC, 1, OffsetSpec.latest()).get(new TopicPartition(TXN_TOPIC, 0));
+            assertThat(committed).isEqualTo(3);
             assertThat(g.get("totalLag").asLong()).isEqualTo(end - committed);
             JsonNode listed = null;
             for (JsonNode n : http.get("/api/v1/groups").json().get("groups")) {
