@@ -209,12 +209,16 @@ class ConsoleActionsIT {
             assertThat(got.get(0).value()).isEqualTo("from the console");
             assertThat(new String(got.get(0).headers().lastHeader("origin").value())).isEqualTo("console");
         }
-        ConsoleHttp.Reply keyed = http.post("/api/v1/topics/tested/messages", Map.of("key", "hello", "value", "again"));
-        assertThat(keyed.status()).isEqualTo(201);
+        broker.createTopic("keyed", 7);
         try (KafkaProducer<String, String> p = broker.producer()) {
-            int javaPartition = p.send(new ProducerRecord<>("tested", "hello", "java")).get(20, TimeUnit.SECONDS)
-                .partition();
-            assertThat(keyed.json().get("partition").asInt()).as("the default partitioner's choice").isEqualTo(javaPartition);
+            for (String key : List.of("hello", "a", "order-42", "ünïcode", "0123456789abcdef")) {
+                ConsoleHttp.Reply keyed = http.post("/api/v1/topics/keyed/messages", Map.of("key", key, "value", "v"));
+                assertThat(keyed.status()).isEqualTo(201);
+                int javaPartition = p.send(new ProducerRecord<>("keyed", key, "java")).get(20, TimeUnit.SECONDS)
+                    .partition();
+                assertThat(keyed.json().get("partition").asInt()).as("the default partitioner's choice for " + key)
+                    .isEqualTo(javaPartition);
+            }
         }
     }
 
