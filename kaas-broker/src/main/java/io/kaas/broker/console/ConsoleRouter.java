@@ -74,8 +74,7 @@ public final class ConsoleRouter implements ConsoleApi {
 
     private static void guardAction(AdminRequest request) {
         if (!"POST".equals(request.method()) && !"PATCH".equals(request.method())) {
-            throw new ApiError(405, "METHOD_NOT_ALLOWED", "method " + request.method() + " is not allowed on "
-                + request.path());
+            throw ApiError.methodNotAllowed(request.method(), request.path(), "GET, POST, PATCH");
         }
         if (!"1".equals(request.header(ACTION_HEADER))) {
             throw new ApiError(403, "CONSOLE_HEADER_REQUIRED", request.method() + " " + request.path()
@@ -135,7 +134,7 @@ public final class ConsoleRouter implements ConsoleApi {
     private Answer topicRoute(String method, List<String> p, ConsoleCall call) {
         int n = p.size();
         if (n == 1) {
-            return "POST".equals(method) ? topicActions.create(call) : get(method, p, () -> topics.list(call));
+            return "POST".equals(method) ? topicActions.create(call) : getOrPost(method, p, () -> topics.list(call));
         }
         String topic = p.get(1);
         if (n == 2) {
@@ -144,7 +143,7 @@ public final class ConsoleRouter implements ConsoleApi {
         String sub = p.get(2);
         if (n == 3 && sub.equals("configs")) {
             if (!"PATCH".equals(method)) {
-                throw new ApiError(405, "METHOD_NOT_ALLOWED", "use PATCH on /api/v1/topics/{name}/configs");
+                throw ApiError.methodNotAllowed(method, "/api/v1/" + String.join("/", p), "PATCH");
             }
             return topicActions.alterConfigs(call, topic);
         }
@@ -152,7 +151,8 @@ public final class ConsoleRouter implements ConsoleApi {
             return post(method, p, () -> topicActions.deleteRecords(call, topic));
         }
         if (n == 3 && sub.equals("messages")) {
-            return "POST".equals(method) ? produce.produce(call, topic) : get(method, p, () -> messages.browse(call, topic));
+            return "POST".equals(method) ? produce.produce(call, topic)
+                : getOrPost(method, p, () -> messages.browse(call, topic));
         }
         if (n == 6 && sub.equals("partitions") && p.get(4).equals("messages")) {
             int partition = parseInt(p.get(3), "partition");
@@ -180,16 +180,22 @@ public final class ConsoleRouter implements ConsoleApi {
 
     private static Answer get(String method, List<String> p, java.util.function.Supplier<Answer> route) {
         if (!"GET".equals(method)) {
-            throw new ApiError(405, "METHOD_NOT_ALLOWED", "method " + method + " is not allowed on /api/v1/"
-                + String.join("/", p) + " (use GET)");
+            throw ApiError.methodNotAllowed(method, "/api/v1/" + String.join("/", p), "GET");
+        }
+        return route.get();
+    }
+
+    /** A route serving GET (here) and POST (answered before). */
+    private static Answer getOrPost(String method, List<String> p, java.util.function.Supplier<Answer> route) {
+        if (!"GET".equals(method)) {
+            throw ApiError.methodNotAllowed(method, "/api/v1/" + String.join("/", p), "GET, POST");
         }
         return route.get();
     }
 
     private static Answer post(String method, List<String> p, java.util.function.Supplier<Answer> route) {
         if (!"POST".equals(method)) {
-            throw new ApiError(405, "METHOD_NOT_ALLOWED", "method " + method + " is not allowed on /api/v1/"
-                + String.join("/", p) + " (use POST)");
+            throw ApiError.methodNotAllowed(method, "/api/v1/" + String.join("/", p), "POST");
         }
         return route.get();
     }

@@ -40,6 +40,9 @@ final class Json {
         body.put("message", e.getMessage());
         body.putAll(e.extra());
         Answer a = answer(e.status(), body);
+        if (e.allow() != null) {
+            a = a.withHeader("Allow", e.allow());
+        }
         return e.status() == 401 ? a.withHeader("WWW-Authenticate", "Basic realm=\"kaas\", charset=\"UTF-8\"") : a;
     }
 

@@ -124,11 +124,15 @@ class ConsoleActionsIT {
             Map.of("Content-Type", "application/json"));
         assertThat(noHeader.status()).isEqualTo(403);
         assertThat(noHeader.error()).isEqualTo("CONSOLE_HEADER_REQUIRED");
+        ConsoleHttp.Reply wrongMethod = http.patch("/api/v1/topics", Map.of("name", "patched", "partitions", 1));
+        assertThat(wrongMethod.status()).isEqualTo(405);
+        assertThat(wrongMethod.header("Allow")).isEqualTo("GET, POST");
+        assertThat(http.post("/api/v1/groups/g", Map.of()).header("Allow")).isEqualTo("GET");
         ConsoleHttp.Reply form = http.rawPost("/api/v1/topics", "name=csrf&partitions=1",
             Map.of("Content-Type", "application/x-www-form-urlencoded", "X-Kaas-Console", "1"));
         assertThat(form.status()).isEqualTo(415);
         assertThat(admin.listTopics().names().get(20, TimeUnit.SECONDS))
-            .doesNotContain("neg", "nopartitions", "broken", "badconfig", "csrf");
+            .doesNotContain("neg", "nopartitions", "broken", "badconfig", "csrf", "patched");
     }
 
     @Test
