@@ -3,6 +3,7 @@ package io.kaas.broker.admin;
 import io.kaas.broker.metrics.BrokerMetrics;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /** The admin endpoint's answers by method, path and Accept header: /metrics, /health, /ready; 404 and 405 else. */
@@ -12,8 +13,12 @@ final class AdminRoutes {
     static final String OPENMETRICS_TEXT = "application/openmetrics-text; version=1.0.0; charset=utf-8";
     private static final String PLAIN = "text/plain; charset=utf-8";
 
-    /** One answer: status, content type, body. */
-    record Answer(int status, String contentType, byte[] body) {
+    /** One answer: status, content type, body, extra response headers. */
+    record Answer(int status, String contentType, byte[] body, Map<String, String> headers) {
+        Answer(int status, String contentType, byte[] body) {
+            this(status, contentType, body, Map.of());
+        }
+
         static Answer text(int status, String text) {
             return new Answer(status, PLAIN, (text + "\n").getBytes(StandardCharsets.UTF_8));
         }
@@ -21,6 +26,7 @@ final class AdminRoutes {
 
     private final BrokerMetrics metrics;
     private final Readiness readiness;
+    private final ConsoleAssets console = ConsoleAssets.load();
 
     AdminRoutes(BrokerMetrics metrics, Readiness readiness) {
         this.metrics = metrics;
@@ -32,6 +38,13 @@ final class AdminRoutes {
         int query = path.indexOf('?');
         if (query >= 0) {
             path = path.substring(0, query);
+        }
+        if (path.equals("/console") || path.startsWith("/console/")) {
+            if (!"GET".equals(method)) {
+                return Answer.text(405, "method " + method + " not allowed on " + path + " (use GET)");
+            }
+            ConsoleAssets.Served served = console.get(path);
+            return new Answer(served.status(), served.contentType(), served.body(), served.headers());
         }
         boolean known = path.equals("/metrics") || path.equals("/health") || path.equals("/ready");
         if (!known) {

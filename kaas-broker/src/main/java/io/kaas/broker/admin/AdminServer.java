@@ -126,6 +126,7 @@ public final class AdminServer implements AutoCloseable {
                 HttpResponseStatus.valueOf(answer.status()), Unpooled.wrappedBuffer(answer.body()));
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, answer.contentType());
             response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, answer.body().length);
+            answer.headers().forEach((name, value) -> response.headers().set(name, value));
             if (answer.status() == 405) {
                 response.headers().set(HttpHeaderNames.ALLOW, "GET");
             }
