@@ -2,7 +2,7 @@
 
 import { api } from './api.js';
 import { lineChart } from './chart.js';
-import { clear, errorBox, fmtBytes, fmtDuration, fmtNumber, h, kv, section, table } from './ui.js';
+import { clear, errorBox, fmtBytes, fmtNumber, fmtUptime, h, kv, section, table } from './ui.js';
 
 const CHARTS = [
   { id: 'chart-messages', title: 'Messages per second', unit: '/s',
@@ -16,15 +16,20 @@ const CHARTS = [
 export async function overviewPage(main, ctx) {
   document.title = 'Overview · kaas console';
   const info = h('div', { id: 'overview-info' });
+  const more = h('div', { id: 'overview-more' });
   const charts = h('div', { class: 'charts', id: 'charts' }, h('p', { class: 'muted', text: 'Loading charts…' }));
   const chartError = h('div');
   clear(main, h('h1', { text: 'Overview' }), info,
-    h('section', { class: 'card' }, h('h2', { text: 'Live (last 15 minutes, every 5 s)' }), chartError, charts));
+    h('section', { class: 'card' }, h('h2', { text: 'Live (last 15 minutes, every 5 s)' }), chartError, charts), more);
 
   const loadInfo = async () => {
     try {
       const o = await api.get('/overview');
-      if (ctx.live) clear(info, renderInfo(o));
+      if (ctx.live) {
+        const [top, bottom] = renderInfo(o);
+        clear(info, top);
+        clear(more, bottom);
+      }
     } catch (err) {
       if (ctx.live) clear(info, errorBox(err));
     }
@@ -74,7 +79,7 @@ function renderInfo(o) {
     b.controller ? h('span', { class: 'badge ok-badge', text: 'controller' }) : '–',
     fmtNumber(b.partitionsLed),
     b.version || '–',
-    b.uptimeMs === null || b.uptimeMs === undefined ? '–' : fmtDuration(Math.round(b.uptimeMs / 1000) * 1000),
+    fmtUptime(b.uptimeMs),
     b.rack || '–',
   ]);
   const plugins = (o.plugins || []).map(p => [h('code', { text: p.id }), p.version || '–', p.state || '–',
@@ -90,7 +95,7 @@ function renderInfo(o) {
   });
   const engine = o.storageEngine ? `${o.storageEngine.name}${o.storageEngine.version ? ' ' + o.storageEngine.version : ''}` : '–';
   const store = o.clusterStore ? `${o.clusterStore.name}${o.clusterStore.version ? ' ' + o.clusterStore.version : ''}` : '–';
-  return [
+  return [[
     section('Cluster', kv([
       ['Cluster id', h('code', { text: o.clusterId || '–' })],
       ['Controller', o.controllerId === null || o.controllerId === undefined ? '–' : `broker ${o.controllerId}`],
@@ -101,10 +106,9 @@ function renderInfo(o) {
     ])),
     section('Brokers', table([{ label: 'Id' }, { label: 'Listeners' }, { label: 'Controller' },
       { label: 'Partitions led', num: true }, { label: 'Version' }, { label: 'Uptime' }, { label: 'Rack' }], brokers,
-    { id: 'brokers', caption: 'Brokers', empty: 'No broker registered.' })),
-    section('Plugins', table([{ label: 'Plugin' }, { label: 'Version' }, { label: 'State' }, { label: 'Path' }], plugins,
-      { id: 'plugins', caption: 'Plugins', empty: 'No plugin loaded: the built-in backends are in use.' })),
+    { id: 'brokers', caption: 'Brokers', empty: 'No broker registered.' }))], [
     section('Log directories', table([{ label: 'Path' }, { label: 'Used by kaas', num: true }, { label: 'Free', num: true },
       { label: 'Disk size', num: true }, { label: 'Disk full' }], dirs, { id: 'logdirs', caption: 'Log directories' })),
-  ];
+    section('Plugins', table([{ label: 'Plugin' }, { label: 'Version' }, { label: 'State' }, { label: 'Path' }], plugins,
+      { id: 'plugins', caption: 'Plugins', empty: 'No plugin loaded: the built-in backends are in use.' }))]];
 }

@@ -208,9 +208,8 @@ function messageBrowser(t, partitions, ctx) {
 }
 
 function messageCard(t, m) {
-  const card = h('article', { class: 'message', 'data-partition': m.partition, 'data-offset': m.offset });
   const headers = m.headers || [];
-  card.append(
+  const card = h('article', { class: 'message', 'data-partition': m.partition, 'data-offset': m.offset },
     h('header', {},
       h('span', { class: 'pos', text: `partition ${m.partition} · offset ${m.offset}` }),
       h('time', { datetime: new Date(m.timestamp).toISOString(),

@@ -71,6 +71,18 @@ export function fmtTime(ms) {
     + `${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
+export function fmtUptime(ms) {
+  if (ms === null || ms === undefined || ms < 0) return '–';
+  const s = Math.floor(Number(ms) / 1000);
+  const d = Math.floor(s / 86400);
+  const hh = Math.floor((s % 86400) / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  if (d) return `${d} d ${hh} h`;
+  if (hh) return `${hh} h ${mm} min`;
+  if (mm) return `${mm} min ${s % 60} s`;
+  return `${s} s`;
+}
+
 export function fmtAgo(ms) {
   if (ms === null || ms === undefined || ms < 0) return '–';
   const s = Math.round((Date.now() - Number(ms)) / 1000);
