@@ -21,6 +21,8 @@ module io.kaas.broker {
     requires micrometer.core;
     requires micrometer.registry.prometheus;
     requires java.management;
+    /* The console's JSON API (io.kaas.broker.console). */
+    requires com.fasterxml.jackson.databind;
     requires org.slf4j;
     requires ch.qos.logback.classic;
     requires ch.qos.logback.core;

@@ -120,6 +120,10 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     // ---- metrics: the admin endpoint (admin.listener) and the registry it serves ----
     private final BrokerMetrics metrics = new BrokerMetrics();
     private AdminServer admin;
+    // ---- the web console's JSON API on the admin endpoint (admin.console.enabled) ----
+    private HandlerRegistry consoleRegistry;
+    private io.kaas.broker.console.Console console;
+    private final long startedMs = System.currentTimeMillis();
 
     private KaasBroker(BrokerConfig config) {
         this.config = config;
@@ -152,6 +156,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
                 config.authorizer(), "none");
             broker.open(engine, store);
             BrokerSeries.registerInfo(broker.metrics, catalog.all(), engine.name(), store.name());
+            broker.startConsole(catalog, engine, store);
         } catch (IOException | RuntimeException e) {
             broker.close();
             throw e;
@@ -251,6 +256,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         BrokerSeries.register(metrics, config.nodeId(), topics, cluster, groups, () -> serving);
         server.observe(new io.kaas.broker.metrics.RequestMetrics(metrics.registry()));
         server.serve(registry);
+        consoleRegistry = registry;
         serving = true;
     }
 
@@ -263,7 +269,40 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             () -> cluster != null && topics != null
                 && cluster.readyNow((topic, partition) -> topics.log(topic, partition) != null),
             () -> clusterStore == null ? null : clusterStore.session());
-        admin = AdminServer.start(listener.get(), metrics, readiness);
+        admin = AdminServer.start(listener.get(), metrics, readiness, config.adminConsoleEnabled());
+        // The console's pages (/console/), built into this jar; served only when admin.console.enabled.
+        admin.assets(io.kaas.broker.admin.ConsoleAssets.load());
+    }
+
+    /**
+     * The console's JSON API on the admin endpoint, once the broker serves: its reads and actions run this broker's
+     * handlers in-process as the console user (the first listener's view), signed in against the stored SCRAM
+     * credentials when an authorizer is configured.
+     */
+    private void startConsole(BackendCatalog catalog, StorageEngineProvider engine, ClusterStateStoreProvider store) {
+        if (admin == null || !config.adminConsoleEnabled()) {
+            return;
+        }
+        ListenerConfig first = config.listenerConfigs().get(0);
+        List<io.kaas.plugins.FoundBackend> found = catalog.all();
+        String version = java.util.Optional.ofNullable(KaasBroker.class.getModule().getDescriptor())
+            .flatMap(java.lang.module.ModuleDescriptor::rawVersion)
+            .orElseGet(() -> java.util.Objects.requireNonNullElse(KaasBroker.class.getPackage().getImplementationVersion(),
+                "unknown"));
+        io.kaas.broker.console.Console.Facts facts = new io.kaas.broker.console.Console.Facts(config.nodeId(), version,
+            startedMs, backend(found, "storage engine", engine.name(), engine.version()),
+            backend(found, "cluster-state store", store.name(), store.version()), accessGate.name(), found,
+            config.logDir().toAbsolutePath().normalize(), cluster.view());
+        console = io.kaas.broker.console.Console.start(new io.kaas.broker.console.Console.Pipeline(consoleRegistry,
+                first.name(), first.securityProtocol().name()), accessGate.enabled(),
+            new StoredScramCredentials(clusterStore), facts, metrics.registry(), groups, topics);
+        admin.console(console.api());
+    }
+
+    private static io.kaas.plugins.FoundBackend backend(List<io.kaas.plugins.FoundBackend> found, String kind,
+                                                       String name, String version) {
+        return found.stream().filter(f -> f.kind().equals(kind) && f.name().equals(name)).findFirst()
+            .orElseGet(() -> new io.kaas.plugins.FoundBackend(kind, name, version, "built in"));
     }
 
     /** The admin endpoint's bound port (the real one when {@code admin.listener} asked for port 0), or -1 for none. */
@@ -450,6 +489,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             closed = true;
         }
         long began = System.nanoTime();
+        quietly("console", console);
         quietly("network server", server);
         quietly("SASL mechanisms", saslMechanisms);
         quietly("transaction coordinator", transactions);

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * Content-Security-Policy (scripts and styles from this origin only, no inline script, no framing). Paths with
  * {@code ..}, {@code .}, empty segments, backslashes or percent-encoding are refused with 400 before any lookup.
  */
-public final class ConsoleAssets {
+public final class ConsoleAssets implements StaticAssets {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleAssets.class);
     /** The console's root; {@code /console} itself redirects here. */
@@ -30,10 +30,6 @@ public final class ConsoleAssets {
         + "img-src 'self' data:; connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
         + "form-action 'self'; frame-ancestors 'none'";
     private static final Pattern SAFE_PATH = Pattern.compile("/console(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*/?");
-
-    /** One answer of the console's static route: status, content type, body and response headers. */
-    public record Served(int status, String contentType, byte[] body, Map<String, String> headers) {
-    }
 
     private final Map<String, byte[]> files;
 
@@ -72,9 +68,15 @@ public final class ConsoleAssets {
 
     /**
      * The answer for a request path (as received, without the query string) equal to {@code /console} or under
-     * {@code /console/}: 302 to {@code /console/}, the asset, 400 for a refused path, 404 for an unknown one.
+     * {@code /console/}: 302 to {@code /console/}, the asset, 400 for a refused path, 404 for an unknown one
+     * (never empty: the refusals carry the same security headers as the assets).
      */
-    public Served get(String rawPath) {
+    @Override
+    public Optional<Answer> get(String rawPath) {
+        return Optional.of(answer(rawPath));
+    }
+
+    private Answer answer(String rawPath) {
         if (rawPath.equals("/console")) {
             Map<String, String> headers = securityHeaders();
             headers.put("Location", ROOT);
@@ -94,7 +96,7 @@ public final class ConsoleAssets {
         }
         Map<String, String> headers = securityHeaders();
         headers.put("Cache-Control", "no-cache");
-        return new Served(200, contentType(name), body, Map.copyOf(headers));
+        return new Answer(200, contentType(name), body, headers);
     }
 
     static String contentType(String name) {
@@ -129,9 +131,8 @@ public final class ConsoleAssets {
         return headers;
     }
 
-    private static Served text(int status, String text, Map<String, String> headers) {
-        return new Served(status, "text/plain; charset=utf-8", (text + "\n").getBytes(StandardCharsets.UTF_8),
-            Map.copyOf(headers));
+    private static Answer text(int status, String text, Map<String, String> headers) {
+        return new Answer(status, Answer.PLAIN, (text + "\n").getBytes(StandardCharsets.UTF_8), headers);
     }
 
     /** The path as it may be logged and echoed: control characters replaced, at most 200 characters. */

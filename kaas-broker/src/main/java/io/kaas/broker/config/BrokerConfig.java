@@ -302,6 +302,11 @@ public final class BrokerConfig {
         return AdminListener.parse(string(AdminListener.KEY));
     }
 
+    /** {@code admin.console.enabled}: whether the admin endpoint serves the web console and its JSON API. */
+    public boolean adminConsoleEnabled() {
+        return bool(BrokerConfigDef.ADMIN_CONSOLE_ENABLED);
+    }
+
     public String storageEngine() {
         return string(STORAGE_ENGINE);
     }

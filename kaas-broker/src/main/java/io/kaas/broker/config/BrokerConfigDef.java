@@ -27,6 +27,7 @@ final class BrokerConfigDef {
     static final String TLS_STORE_CHECK_INTERVAL_MS = "tls.store.check.interval.ms";
     static final String REQUEST_TIMEOUT_MS = "request.timeout.ms";
     static final String SLOW_REQUEST_LOG_THRESHOLD_MS = "slow.request.log.threshold.ms";
+    static final String ADMIN_CONSOLE_ENABLED = "admin.console.enabled";
     static final String SOCKET_CONNECTION_SETUP_TIMEOUT_MS = "socket.connection.setup.timeout.ms";
     static final String LOG_DIRS = "log.dirs";
     static final String LOG_DIR = "log.dir";
@@ -281,7 +282,11 @@ final class BrokerConfigDef {
             "Directory of drop-in plugins (kaas only); default <kaas.home>/plugins, else ./plugins."),
         // The admin HTTP endpoint (kaas only): /metrics, /health, /ready.
         ConfigKey.of(AdminListener.KEY, STRING, AdminListener.DEFAULT,
-            "The admin HTTP endpoint (/metrics, /health, /ready) as http://HOST:PORT (port 0: ephemeral), or none.")));
+            "The admin HTTP endpoint (/metrics, /health, /ready) as http://HOST:PORT (port 0: ephemeral), or none."),
+        // The web console on the admin endpoint (kaas only): its pages under /console/, its JSON API under /api/v1/.
+        ConfigKey.of(ADMIN_CONSOLE_ENABLED, BOOLEAN, true,
+            "Serve the web console (/console/, /api/v1/) on the admin endpoint; false leaves /metrics, /health, "
+                + "/ready only.")));
 
     /** Kafka keys a stock server.properties carries that kaas accepts without using. */
     static final Set<String> ACCEPTED_UNUSED = Set.of(

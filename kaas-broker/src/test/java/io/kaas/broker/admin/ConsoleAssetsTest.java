@@ -38,7 +38,7 @@ class ConsoleAssetsTest {
         }
         assertThat(assets.names()).containsExactlyInAnyOrderElementsOf(onDisk);
         for (String name : onDisk) {
-            ConsoleAssets.Served served = assets.get("/console/" + name);
+            Answer served = assets.get("/console/" + name).orElseThrow();
             assertThat(served.status()).as(name).isEqualTo(200);
             assertThat(served.body()).as(name).isEqualTo(Files.readAllBytes(SOURCES.resolve(name)));
             assertThat(served.headers()).as(name)
@@ -46,30 +46,30 @@ class ConsoleAssetsTest {
                 .containsEntry("X-Content-Type-Options", "nosniff")
                 .containsEntry("Content-Security-Policy", ConsoleAssets.CONTENT_SECURITY_POLICY);
         }
-        assertThat(assets.get("/console/app.js").contentType()).isEqualTo("text/javascript; charset=utf-8");
-        assertThat(assets.get("/console/style.css").contentType()).isEqualTo("text/css; charset=utf-8");
-        assertThat(assets.get("/console/favicon.svg").contentType()).isEqualTo("image/svg+xml");
-        assertThat(assets.get("/console/index.html").contentType()).isEqualTo("text/html; charset=utf-8");
+        assertThat(assets.get("/console/app.js").orElseThrow().contentType()).isEqualTo("text/javascript; charset=utf-8");
+        assertThat(assets.get("/console/style.css").orElseThrow().contentType()).isEqualTo("text/css; charset=utf-8");
+        assertThat(assets.get("/console/favicon.svg").orElseThrow().contentType()).isEqualTo("image/svg+xml");
+        assertThat(assets.get("/console/index.html").orElseThrow().contentType()).isEqualTo("text/html; charset=utf-8");
     }
 
     @Test
     void theRootServesTheIndexAndTheBareNameRedirectsToIt() {
-        ConsoleAssets.Served root = assets.get("/console/");
+        Answer root = assets.get("/console/").orElseThrow();
         assertThat(root.status()).isEqualTo(200);
         assertThat(root.contentType()).isEqualTo("text/html; charset=utf-8");
         assertThat(new String(root.body(), StandardCharsets.UTF_8)).contains("<script type=\"module\" src=\"app.js\">");
-        ConsoleAssets.Served bare = assets.get("/console");
+        Answer bare = assets.get("/console").orElseThrow();
         assertThat(bare.status()).isEqualTo(302);
         assertThat(bare.headers()).containsEntry("Location", "/console/");
     }
 
     @Test
     void anUnknownFileIs404() {
-        ConsoleAssets.Served served = assets.get("/console/nope.js");
+        Answer served = assets.get("/console/nope.js").orElseThrow();
         assertThat(served.status()).isEqualTo(404);
         assertThat(new String(served.body(), StandardCharsets.UTF_8)).contains("not found: /console/nope.js");
         assertThat(served.headers()).containsEntry("Cache-Control", "no-store");
-        assertThat(assets.get("/console/assets.txt").status()).isEqualTo(404);
+        assertThat(assets.get("/console/assets.txt").orElseThrow().status()).isEqualTo(404);
     }
 
     @ParameterizedTest
@@ -78,7 +78,7 @@ class ConsoleAssetsTest {
         "/console//etc/passwd", "/console/a\\..\\b", "/console/index.html%00", "/console/%69ndex.html",
         "/console/../../../../etc/passwd", "/console/..;/metrics", "/console/.hidden"})
     void traversalAndEncodedPathsAreRefused(String path) {
-        ConsoleAssets.Served served = assets.get(path);
+        Answer served = assets.get(path).orElseThrow();
         assertThat(served.status()).isEqualTo(400);
         assertThat(new String(served.body(), StandardCharsets.UTF_8)).startsWith("refused path: ");
     }
@@ -110,7 +110,8 @@ class ConsoleAssetsTest {
     void overHttpTheRawPathIsCheckedAndTheHeadersSent() throws Exception {
         BrokerMetrics metrics = new BrokerMetrics();
         try (AdminServer server = AdminServer.start(new AdminListener("127.0.0.1", 0), metrics,
-                new Readiness(() -> true, () -> true, () -> null))) {
+                new Readiness(() -> true, () -> true, () -> null), true)) {
+            server.assets(ConsoleAssets.load());
             for (String path : List.of("/console/../metrics", "/console/%2e%2e/metrics", "/console/..%2Fmetrics")) {
                 String answer = get(server.port(), path);
                 assertThat(answer).as(path).startsWith("HTTP/1.1 400 ").contains("refused path")

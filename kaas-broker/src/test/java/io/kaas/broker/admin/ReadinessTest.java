@@ -57,7 +57,7 @@ class ReadinessTest {
     void readyAnswers503WithTheReasonThen200() {
         try (BrokerMetrics metrics = new BrokerMetrics()) {
             AdminRoutes routes = new AdminRoutes(metrics, readiness);
-            AdminRoutes.Answer notReady = routes.answer("GET", "/ready", null);
+            Answer notReady = routes.answer("GET", "/ready", null);
             assertThat(notReady.status()).isEqualTo(503);
             assertThat(new String(notReady.body(), StandardCharsets.UTF_8))
                 .isEqualTo("not ready: cluster store not connected yet\n");

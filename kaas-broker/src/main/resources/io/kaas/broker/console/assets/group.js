@@ -29,7 +29,7 @@ export async function groupPage(main, ctx, id) {
 
 function render(g, body) {
   const offsets = (g.offsets || []).slice().sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
-  const width = Math.min(body.clientWidth || 600, 720) - 30;
+  const width = Math.max((body.clientWidth || 600) - 56, 260);
   return [
     kv([
       ['State', h('span', { class: `state state-${String(g.state).toLowerCase()}`, text: g.state || '–' })],

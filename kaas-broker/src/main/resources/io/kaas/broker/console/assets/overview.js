@@ -64,11 +64,13 @@ export async function overviewPage(main, ctx) {
 
 function drawCharts(container, data) {
   const series = data.series || {};
+  const estimated = data.estimated || {};
   const now = Date.now();
   const width = container.clientWidth >= 760 ? (container.clientWidth - 24) / 2 : container.clientWidth - 4;
   clear(container, CHARTS.map(c => lineChart({
     id: c.id, title: c.title, unit: c.unit, windowMs: data.windowMs || 900000, nowMs: now, width: width - 26,
-    series: c.series.map(([label, key]) => ({ label, points: series[key] || [] })),
+    series: c.series.map(([label, key]) => ({ label: estimated[key] ? `${label} (estimated)` : label,
+      points: series[key] || [] })),
   })));
 }
 
@@ -82,7 +84,7 @@ function renderInfo(o) {
     fmtUptime(b.uptimeMs),
     b.rack || '–',
   ]);
-  const plugins = (o.plugins || []).map(p => [h('code', { text: p.id }), p.version || '–', p.state || '–',
+  const plugins = (o.plugins || []).map(p => [h('code', { text: p.id }), p.kind || '–', p.version || '–', p.state || '–',
     h('code', { class: 'path', text: p.path || '–' })]);
   const dirs = (o.logDirs || []).map(d => {
     const total = Number(d.totalBytes) || 0;
@@ -108,7 +110,9 @@ function renderInfo(o) {
       { label: 'Partitions led', num: true }, { label: 'Version' }, { label: 'Uptime' }, { label: 'Rack' }], brokers,
     { id: 'brokers', caption: 'Brokers', empty: 'No broker registered.' }))], [
     section('Log directories', table([{ label: 'Path' }, { label: 'Used by kaas', num: true }, { label: 'Free', num: true },
-      { label: 'Disk size', num: true }, { label: 'Disk full' }], dirs, { id: 'logdirs', caption: 'Log directories' })),
-    section('Plugins', table([{ label: 'Plugin' }, { label: 'Version' }, { label: 'State' }, { label: 'Path' }], plugins,
+      { label: 'Disk size', num: true }, { label: 'Disk full' }], dirs, { id: 'logdirs', caption: 'Log directories',
+      empty: o.logDirs === null ? 'Not shown: describing the log directories needs DESCRIBE on the cluster.'
+        : 'No log directory.' })),
+    section('Plugins', table([{ label: 'Plugin' }, { label: 'Kind' }, { label: 'Version' }, { label: 'State' }, { label: 'Path' }], plugins,
       { id: 'plugins', caption: 'Plugins', empty: 'No plugin loaded: the built-in backends are in use.' }))]];
 }

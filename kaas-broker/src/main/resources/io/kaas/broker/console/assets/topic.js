@@ -176,7 +176,7 @@ function messageBrowser(t, partitions, ctx) {
       msgs.forEach(m => out.appendChild(messageCard(t, m)));
       clear(more);
       const next = r.next && r.next.partition ? r.next.partition : null;
-      if (params.partition !== 'all' && next && next[params.partition] !== undefined && msgs.length >= Number(params.limit)) {
+      if (params.partition !== 'all' && params.from !== 'newest' && next && next[params.partition] !== undefined && msgs.length >= Number(params.limit)) {
         more.appendChild(h('button', { type: 'button', class: 'secondary', onclick: () =>
           load({ ...params, from: 'offset', offset: next[params.partition] }, true) }, 'Load the next messages'));
       }

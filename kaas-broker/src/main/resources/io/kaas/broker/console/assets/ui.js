@@ -213,7 +213,8 @@ export function action({ title, fields, submitLabel, describe, run, done, onDone
     openDialog(h('form', { method: 'dialog', class: 'dialog-body' },
       h('h2', { id: 'dialog-title', text: title + ' failed' }),
       errorBox(err),
-      h('p', { class: 'muted' }, 'Nothing was changed by this request.'),
+      err && err.status >= 400 && err.status < 500 ? h('p', { class: 'muted' }, 'The broker refused it: nothing was changed.')
+        : null,
       h('div', { class: 'buttons' },
         h('button', { type: 'submit', class: 'secondary' }, 'Close'),
         h('button', { type: 'button', class: 'primary', autofocus: true, onclick: () => showForm() }, 'Edit and retry'))));
