@@ -84,15 +84,15 @@ function deleteRecords(t, partitions, reload) {
     fields: [
       { name: 'partition', label: 'Partition', type: 'select', options: partitionOptions(partitions),
         value: partitions.length ? String(partitions[0].partition) : '' },
-      { name: 'beforeOffset', label: 'Delete every record before offset (-1: up to the end)', type: 'number', min: -1,
-        required: true },
+      { name: 'beforeOffset', label: 'Delete every record before offset', type: 'number', min: 0, required: true,
+        help: 'At most the partition\'s end offset (shown above); the end offset deletes every record.' },
     ],
     describe(v) {
       const p = partitions.find(x => String(x.partition) === String(v.partition));
       const off = Number(v.beforeOffset);
       if (!p) throw new Error('choose a partition');
-      if (v.beforeOffset === '' || !Number.isInteger(off) || off < -1) throw new Error('the offset must be -1 or a whole number ≥ 0');
-      const upTo = off === -1 ? p.endOffset : off;
+      if (v.beforeOffset === '' || !Number.isInteger(off) || off < 0) throw new Error('the offset must be a whole number, 0 or more');
+      const upTo = off;
       const gone = Math.max(0, upTo - p.startOffset);
       return `Every record of "${t.name}" partition ${p.partition} before offset ${upTo} will be deleted `
         + `(about ${fmtNumber(gone)} record${gone === 1 ? '' : 's'}; the partition now starts at ${p.startOffset}). `

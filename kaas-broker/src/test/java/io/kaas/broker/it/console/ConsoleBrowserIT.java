@@ -385,6 +385,58 @@ class ConsoleBrowserIT {
         }
     }
 
+    @Test
+    @Order(13)
+    void aConfigChangedInTheConsoleIsSeenByAnAdminClient() throws Exception {
+        open("#/topics/from-the-console");
+        WebElement row = rowOf("configs", "retention.ms");
+        assertThat(row.getText()).contains("3600000").contains("DYNAMIC_TOPIC_CONFIG");
+        row.findElement(By.cssSelector("button")).click();
+        WebElement value = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#dialog input[name=value]")));
+        value.clear();
+        value.sendKeys("7200000");
+        value.sendKeys(Keys.ENTER);
+        WebElement confirm = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#dialog .confirm-text")));
+        assertThat(confirm.getText()).isEqualTo("retention.ms of topic \"from-the-console\" will be set to \"7200000\" "
+            + "(now \"3600000\").");
+        browser.findElement(By.cssSelector("#dialog button.danger-ok")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#dialog .ok"),
+            "retention.ms is now \"7200000\"."));
+        try (Admin admin = broker.admin()) {
+            org.apache.kafka.common.config.ConfigResource topic = new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "from-the-console");
+            assertThat(admin.describeConfigs(List.of(topic)).all().get(10, TimeUnit.SECONDS).get(topic)
+                .get("retention.ms").value()).isEqualTo("7200000");
+        }
+        browser.switchTo().activeElement().sendKeys(Keys.ESCAPE);
+        wait.until(d -> !isOpen());
+    }
+
+    @Test
+    @Order(14)
+    void recordsDeletedInTheConsoleAreGoneForAnAdminClient() throws Exception {
+        open("#/topics/" + TOPIC);
+        message("json-key");
+        browser.findElement(By.id("delete-records")).click();
+        WebElement dialog = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("dialog")));
+        new Select(dialog.findElement(By.name("partition"))).selectByValue("0");
+        dialog.findElement(By.name("beforeOffset")).sendKeys("2");
+        dialog.findElement(By.cssSelector("button[type=submit]")).click();
+        WebElement confirm = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#dialog .confirm-text")));
+        assertThat(confirm.getText()).isEqualTo("Every record of \"" + TOPIC + "\" partition 0 before offset 2 will be "
+            + "deleted (about 2 records; the partition now starts at 0). This cannot be undone.");
+        browser.findElement(By.cssSelector("#dialog button.danger-ok")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#dialog .ok"),
+            "Partition 0 now starts at offset 2."));
+        try (Admin admin = broker.admin()) {
+            TopicPartition p0 = new TopicPartition(TOPIC, 0);
+            assertThat(admin.listOffsets(Map.of(p0, org.apache.kafka.clients.admin.OffsetSpec.earliest())).all()
+                .get(10, TimeUnit.SECONDS).get(p0).offset()).isEqualTo(2);
+        }
+        browser.switchTo().activeElement().sendKeys(Keys.ESCAPE);
+        wait.until(d -> !isOpen());
+    }
+
     // ---- helpers ----
 
     private void open(String hash) {
@@ -469,6 +521,7 @@ class ConsoleBrowserIT {
     }
 
     private void shot(String name) throws IOException {
+        js("window.scrollTo(0, 0);");
         long width = (Long) js("return Math.max(document.documentElement.clientWidth, 1);");
         long height = Math.min(6000L, (Long) js("return document.documentElement.scrollHeight;"));
         Map<String, Object> png = browser.executeCdpCommand("Page.captureScreenshot", Map.of("format", "png",
