@@ -42,7 +42,9 @@ export async function topicPage(main, ctx, name) {
 }
 
 function configTable(t, reload) {
-  const configs = (t.configs || []).slice().sort((a, b) => a.name.localeCompare(b.name));
+  // the topic's own values first, then every other config by name
+  const own = c => (c.source === 'DYNAMIC_TOPIC_CONFIG' ? 0 : 1);
+  const configs = (t.configs || []).slice().sort((a, b) => own(a) - own(b) || a.name.localeCompare(b.name));
   return table([{ label: 'Name' }, { label: 'Value' }, { label: 'Source' }, { label: '' }], configs.map(c => [
     h('code', { text: c.name }),
     c.sensitive ? h('span', { class: 'muted', text: '(sensitive)' }) : h('code', { class: 'value', text: c.value ?? 'null' }),
