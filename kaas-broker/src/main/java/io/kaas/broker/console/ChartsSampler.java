@@ -139,7 +139,14 @@ final class ChartsSampler implements AutoCloseable {
     /** The total-lag history of {@code group}, oldest first ([tsMs, lag] points). */
     synchronized List<Object[]> lagHistory(String group) {
         Ring r = lag.get(group);
-        return r == null ? List.of() : r.points();
+        if (r == null) {
+            return List.of();
+        }
+        List<Object[]> points = r.points();
+        for (Object[] p : points) {
+            p[1] = p[1] == null ? null : ((Double) p[1]).longValue();
+        }
+        return points;
     }
 
     private double counter(String name) {

@@ -90,7 +90,7 @@ class ChartsSamplerTest {
         assertThat(r.get("series").get("messagesInPerSec")).hasSize(180);
         assertThat(r.get("series").get("messagesInPerSec").get(179).get(0).asLong()).isEqualTo(1_000_000);
         assertThat(s.lagHistory("g")).hasSize(180);
-        assertThat(s.lagHistory("g").get(179)[1]).isEqualTo(200.0);
+        assertThat(s.lagHistory("g").get(179)[1]).isEqualTo(200L);
         assertThat(s.lagHistory("unknown")).isEmpty();
     }
 }

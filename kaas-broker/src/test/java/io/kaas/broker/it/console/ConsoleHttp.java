@@ -13,20 +13,20 @@ import java.util.Base64;
 import java.util.Map;
 
 /** The console's JSON API over the JDK's HttpClient, as a browser's page calls it. */
-final class ConsoleHttp {
-    static final ObjectMapper JSON = new ObjectMapper();
+public final class ConsoleHttp {
+    public static final ObjectMapper JSON = new ObjectMapper();
 
     /** One answer: status, parsed JSON body (null if not JSON), headers. */
-    record Reply(int status, JsonNode json, String body, HttpResponse<String> raw) {
-        String error() {
+    public record Reply(int status, JsonNode json, String body, HttpResponse<String> raw) {
+        public String error() {
             return json == null || json.get("error") == null ? null : json.get("error").asText();
         }
 
-        String message() {
+        public String message() {
             return json == null || json.get("message") == null ? null : json.get("message").asText();
         }
 
-        String header(String name) {
+        public String header(String name) {
             return raw.headers().firstValue(name).orElse(null);
         }
 
@@ -40,7 +40,7 @@ final class ConsoleHttp {
     private final String base;
     private final String authorization;
 
-    ConsoleHttp(int port) {
+    public ConsoleHttp(int port) {
         this(port, null);
     }
 
@@ -50,26 +50,26 @@ final class ConsoleHttp {
     }
 
     /** The same endpoint with HTTP Basic credentials. */
-    ConsoleHttp as(String user, String password) {
+    public ConsoleHttp as(String user, String password) {
         String token = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
         return new ConsoleHttp(Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)), "Basic " + token);
     }
 
-    Reply get(String path) throws IOException, InterruptedException {
+    public Reply get(String path) throws IOException, InterruptedException {
         return send(builder(path).GET().build());
     }
 
     /** A console action: JSON body, Content-Type and X-Kaas-Console set. */
-    Reply post(String path, Object body) throws IOException, InterruptedException {
+    public Reply post(String path, Object body) throws IOException, InterruptedException {
         return send(action(path).POST(HttpRequest.BodyPublishers.ofString(text(body))).build());
     }
 
-    Reply patch(String path, Object body) throws IOException, InterruptedException {
+    public Reply patch(String path, Object body) throws IOException, InterruptedException {
         return send(action(path).method("PATCH", HttpRequest.BodyPublishers.ofString(text(body))).build());
     }
 
     /** A POST with only the headers given. */
-    Reply rawPost(String path, String body, Map<String, String> headers) throws IOException, InterruptedException {
+    public Reply rawPost(String path, String body, Map<String, String> headers) throws IOException, InterruptedException {
         HttpRequest.Builder b = builder(path).POST(HttpRequest.BodyPublishers.ofString(body));
         headers.forEach(b::header);
         return send(b.build());
