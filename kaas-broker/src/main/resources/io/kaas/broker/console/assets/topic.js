@@ -11,8 +11,9 @@ export async function topicPage(main, ctx, name) {
     if (ctx.live) window.dispatchEvent(new HashChangeEvent('hashchange'));
   };
   const partitions = (t.partitions || []).slice().sort((a, b) => a.partition - b.partition);
-  const totals = partitions.reduce((acc, p) => ({
-    messages: acc.messages + Math.max(0, p.endOffset - p.startOffset), size: acc.size + (p.sizeBytes || 0),
+  const elsewhere = partitions.filter(p => !known(p)).length;
+  const totals = partitions.filter(known).reduce((acc, p) => ({
+    messages: acc.messages + count(p), size: acc.size + (p.sizeBytes || 0),
   }), { messages: 0, size: 0 });
   clear(main,
     h('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: '#/topics' }, 'Topics'), ' / '),
@@ -27,7 +28,8 @@ export async function topicPage(main, ctx, name) {
       ['Topic id', h('code', { text: t.topicId || '–' })],
       ['Internal', t.internal ? 'yes' : 'no'],
       ['Partitions', fmtNumber(partitions.length)],
-      ['Messages', `${fmtNumber(totals.messages)} (end − start offsets)`],
+      ['Messages', `${fmtNumber(totals.messages)} (end − start offsets)${elsewhere ? `, without the ${elsewhere} `
+        + `partition${elsewhere === 1 ? '' : 's'} led by another broker` : ''}`],
       ['Size', fmtBytes(totals.size)],
     ]),
     section('Partitions', table([{ label: 'Partition', num: true }, { label: 'Leader', num: true },
@@ -35,10 +37,19 @@ export async function topicPage(main, ctx, name) {
       { label: 'Messages', num: true }, { label: 'Size', num: true }],
     partitions.map(p => [String(p.partition), p.leader === null || p.leader < 0 ? 'none' : String(p.leader),
       String(p.leaderEpoch ?? '–'), fmtNumber(p.startOffset), fmtNumber(p.endOffset),
-      fmtNumber(Math.max(0, p.endOffset - p.startOffset)), fmtBytes(p.sizeBytes)]),
+      known(p) ? fmtNumber(count(p)) : 'on its leader', fmtBytes(p.sizeBytes)]),
     { id: 'partitions', caption: 'Partitions' })),
     messageBrowser(t, partitions, ctx),
     section('Configs', configTable(t, reload)));
+}
+
+/** Whether this broker knows the partition's offsets (null for a partition another broker leads). */
+function known(p) {
+  return p.startOffset !== null && p.startOffset !== undefined && p.endOffset !== null && p.endOffset !== undefined;
+}
+
+function count(p) {
+  return Math.max(0, p.endOffset - p.startOffset);
 }
 
 function configTable(t, reload) {
@@ -76,7 +87,8 @@ function editConfig(t, c, reload) {
 }
 
 function partitionOptions(partitions) {
-  return partitions.map(p => [String(p.partition), `${p.partition} (offsets ${p.startOffset}–${p.endOffset})`]);
+  return partitions.map(p => [String(p.partition), known(p) ? `${p.partition} (offsets ${p.startOffset}–${p.endOffset})`
+    : `${p.partition} (led by broker ${p.leader})`]);
 }
 
 function deleteRecords(t, partitions, reload) {
@@ -95,6 +107,10 @@ function deleteRecords(t, partitions, reload) {
       if (!p) throw new Error('choose a partition');
       if (v.beforeOffset === '' || !Number.isInteger(off) || off < 0) throw new Error('the offset must be a whole number, 0 or more');
       const upTo = off;
+      if (!known(p)) {
+        return `Every record of "${t.name}" partition ${p.partition} before offset ${upTo} will be deleted. `
+          + 'This cannot be undone.';
+      }
       const gone = Math.max(0, upTo - p.startOffset);
       return `Every record of "${t.name}" partition ${p.partition} before offset ${upTo} will be deleted `
         + `(about ${fmtNumber(gone)} record${gone === 1 ? '' : 's'}; the partition now starts at ${p.startOffset}). `
