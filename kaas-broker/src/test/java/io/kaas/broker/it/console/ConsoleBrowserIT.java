@@ -135,6 +135,10 @@ class ConsoleBrowserIT {
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
             "--disable-dev-shm-usage", "--window-size=1280,900", "--user-data-dir=" + profile.toAbsolutePath());
         browser = new ChromeDriver(service, options);
+        // every Content-Security-Policy violation of every page is recorded, to check the pages need no exception
+        browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source",
+            "window.__csp = []; document.addEventListener('securitypolicyviolation', "
+                + "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"));
         browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(20)).scriptTimeout(Duration.ofSeconds(20));
         wait = new WebDriverWait(browser, Duration.ofSeconds(15));
         // a page redraws its parts as the API answers: an element found a moment ago may be replaced
@@ -437,6 +441,26 @@ class ConsoleBrowserIT {
         wait.until(d -> !isOpen());
     }
 
+    @Test
+    @Order(9)
+    void theKeyboardReachesTheNavigationWithAVisibleFocus() {
+        // a fresh load: Tab starts at the top of the document (after a navigation inside the console, focus is
+        // moved to the page's content instead, so a keyboard user goes on there)
+        open("#/topics");
+        browser.navigate().refresh();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("topics")));
+        org.openqa.selenium.interactions.Actions keys = new org.openqa.selenium.interactions.Actions(browser);
+        keys.sendKeys(Keys.TAB).perform();
+        assertThat(browser.switchTo().activeElement().getText()).isEqualTo("Skip to content");
+        keys.sendKeys(Keys.TAB).sendKeys(Keys.TAB).perform();
+        WebElement overview = browser.switchTo().activeElement();
+        assertThat(overview.getText()).isEqualTo("Overview");
+        assertThat(overview.getCssValue("outline-style")).isEqualTo("solid");
+        overview.sendKeys(Keys.ENTER);
+        wait.until(d -> "#/".equals(js("return location.hash;")));
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("brokers")));
+    }
+
     // ---- helpers ----
 
     private void open(String hash) {
@@ -503,6 +527,9 @@ class ConsoleBrowserIT {
     /** Writes {@code name}-light.png, -dark.png and -phone.png (full page), waiting for {@code ready} after each switch. */
     private void capture(String name, Runnable ready) throws IOException {
         ready.run();
+        assertThat(js("return window.__csp;")).as("CSP violations on %s", name).isEqualTo(List.of());
+        assertThat(js("return performance.getEntriesByType('resource').map(e => e.name)"
+            + ".filter(n => !n.startsWith(location.origin + '/'));")).as("requests elsewhere than the broker").isEqualTo(List.of());
         shot(name + "-light");
         dark(true);
         try {
