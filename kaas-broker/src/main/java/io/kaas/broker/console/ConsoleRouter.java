@@ -93,7 +93,7 @@ public final class ConsoleRouter implements ConsoleApi {
         List<String> out = new ArrayList<>();
         for (String s : rest.split("/")) {
             if (!s.isEmpty()) {
-                out.add(ConsoleCall.decode(s));
+                out.add(ConsoleCall.decode(s.replace("+", "%2B"))); // in a path '+' is itself, not a space
             }
         }
         return out;

@@ -26,7 +26,8 @@ final class Json {
     /** {@code status} with {@code value} (maps, lists, strings, numbers, booleans, nulls) encoded. */
     static Answer answer(int status, Object value) {
         try {
-            return Answer.json(status, MAPPER.writeValueAsBytes(value));
+            // Live data: a browser must not show a stale copy.
+            return Answer.json(status, MAPPER.writeValueAsBytes(value)).withHeader("Cache-Control", "no-store");
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot encode a console answer: " + e.getMessage(), e);
         }

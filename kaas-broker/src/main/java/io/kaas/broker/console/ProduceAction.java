@@ -104,19 +104,17 @@ final class ProduceAction {
             h *= m;
             h ^= k;
         }
-        switch (length % 4) {
-            case 3:
-                h ^= (data[(length & ~3) + 2] & 0xff) << 16;
-                // fall through
-            case 2:
-                h ^= (data[(length & ~3) + 1] & 0xff) << 8;
-                // fall through
-            case 1:
-                h ^= data[length & ~3] & 0xff;
-                h *= m;
-                break;
-            default:
-                break;
+        int tail = length & ~3;
+        int left = length % 4;
+        if (left == 3) {
+            h ^= (data[tail + 2] & 0xff) << 16;
+        }
+        if (left >= 2) {
+            h ^= (data[tail + 1] & 0xff) << 8;
+        }
+        if (left >= 1) {
+            h ^= data[tail] & 0xff;
+            h *= m;
         }
         h ^= h >>> 13;
         h *= m;

@@ -10,7 +10,6 @@ import io.kaas.wire.message.DeleteRecordsResponseData;
 import io.kaas.wire.message.IncrementalAlterConfigsRequestData;
 import io.kaas.wire.message.IncrementalAlterConfigsResponseData;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -165,8 +164,7 @@ final class TopicActions {
         if (!n.isObject()) {
             throw ApiError.badRequest("field '" + name + "' must be an object of string values");
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : n.properties()) {
             if (!e.getValue().isTextual()) {
                 throw ApiError.badRequest("field '" + name + "." + e.getKey() + "' must be a string");
             }

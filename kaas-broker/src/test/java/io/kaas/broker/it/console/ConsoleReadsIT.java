@@ -121,6 +121,8 @@ class ConsoleReadsIT {
     void overviewShowsTheClusterAsTheAdminClientDoes() throws Exception {
         ConsoleHttp.Reply r = http.get("/api/v1/overview");
         assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        assertThat(r.header("Content-Type")).isEqualTo("application/json; charset=utf-8");
+        assertThat(r.header("Cache-Control")).isEqualTo("no-store");
         JsonNode o = r.json();
         assertThat(o.get("clusterId").asText()).isEqualTo(admin.describeCluster().clusterId().get(20, TimeUnit.SECONDS));
         assertThat(o.get("controllerId").asInt())
@@ -334,6 +336,14 @@ class ConsoleReadsIT {
         assertThat(o.get("lag").asLong()).isEqualTo(end - committed);
         assertThat(one.json().get("lagHistory").isArray()).isTrue();
 
+        try (KafkaConsumer<String, String> c = broker.groupConsumer("odd group+/name", Map.of())) {
+            c.assign(List.of(new TopicPartition(TOPIC, 1)));
+            c.commitSync(Map.of(new TopicPartition(TOPIC, 1), new OffsetAndMetadata(1)));
+        }
+        ConsoleHttp.Reply odd = http.get("/api/v1/groups/odd%20group+%2Fname");
+        assertThat(odd.status()).as(odd.toString()).isEqualTo(200);
+        assertThat(odd.json().get("groupId").asText()).isEqualTo("odd group+/name");
+
         ConsoleHttp.Reply unknown = http.get("/api/v1/groups/nobody");
         assertThat(unknown.status()).isEqualTo(404);
         assertThat(unknown.error()).isEqualTo("GROUP_ID_NOT_FOUND");
@@ -349,7 +359,7 @@ class ConsoleReadsIT {
                 c.poll(java.time.Duration.ofMillis(100));
             }
             assertThat(c.assignment()).isNotEmpty();
-            c.commitSync();
+            c.commitSync(Map.of(new TopicPartition(TXN_TOPIC, 0), new OffsetAndMetadata(3)));
             JsonNode g = http.get("/api/v1/groups/kip848").json();
             assertThat(g.get("protocol").asText()).isEqualTo("consumer");
             assertThat(g.get("state").asText()).isEqualTo("Stable");
@@ -357,7 +367,11 @@ class ConsoleReadsIT {
             JsonNode a = g.get("members").get(0).get("assignments").get(0);
             assertThat(a.get("topic").asText()).isEqualTo(TXN_TOPIC);
             assertThat(a.get("partition").asInt()).isZero();
-            assertThat(g.get("totalLag").asLong()).isZero();
+            long committed = admin.listConsumerGroupOffsets("kip848").partitionsToOffsetAndMetadata()
+                .get(20, TimeUnit.SECONDS).get(new TopicPartition(TXN_TOPIC, 0)).offset();
+            long end = offsets(TXN_TOPIC, 1, OffsetSpec.latest()).get(new TopicPartition(TXN_TOPIC, 0));
+            assertThat(committed).isEqualTo(3);
+            assertThat(g.get("totalLag").asLong()).isEqualTo(end - committed);
             JsonNode listed = null;
             for (JsonNode n : http.get("/api/v1/groups").json().get("groups")) {
                 if (n.get("groupId").asText().equals("kip848")) {
