@@ -274,6 +274,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
                 && cluster.readyNow((topic, partition) -> topics.log(topic, partition) != null),
             () -> clusterStore == null ? null : clusterStore.session());
         admin = AdminServer.start(listener.get(), metrics, readiness, config.adminConsoleEnabled());
+        // The console's pages (/console/), built into this jar; served only when admin.console.enabled.
+        admin.assets(io.kaas.broker.admin.ConsoleAssets.load());
     }
 
     /**
