@@ -223,14 +223,17 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             interBroker.markers(new LocalMarkerWriter(markers)), producerIds, groups);
         TransactionVerifier verifier = interBroker.verifier(Handlers.localVerifier(transactions),
             transactions::partitionFor);
+        ClientQuotaManager quotaManager = new ClientQuotaManager(config.quotaWindowNum(),
+            TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), config.controllerQuotaWindowNum(),
+            TimeUnit.SECONDS.toMillis(config.controllerQuotaWindowSizeSeconds()), clock::millis);
         List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions,
-            verifier, guards, groups));
+            verifier, guards, groups, quotaManager));
         handlers.addAll(GroupHandlers.create(this, groups, view, offsetsTopic, transactionState));
         handlers.addAll(TxnHandlers.create(topics, transactions, markers, groups.offsets(), verifier, txnOffsets));
         handlers.addAll(SaslHandlers.create(saslMechanisms,
             new FailedAuthentications(SaslKeys.failedAuthenticationDelayMs(config), scheduler)));
         handlers.addAll(AclHandlers.create(accessGate.aclAdmin()));
-        handlers.addAll(QuotaHandlers.create(openQuotas()));
+        handlers.addAll(QuotaHandlers.create(openQuotas(quotaManager)));
         // The epoch only grows: clients re-read the finalized levels when they see a higher one (after a restart
         // with another transaction.version, say).
         HandlerRegistry registry = HandlerRegistry.of(accessGate, handlers,
@@ -277,10 +280,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     }
 
     /** The stored client quotas, in force on this broker's listeners from now on and after every change. */
-    private QuotaStore openQuotas() {
+    private QuotaStore openQuotas(ClientQuotaManager quotaManager) {
         QuotaStore quotaStore = new StoredQuotas(clusterStore);
-        ClientQuotaManager quotaManager = new ClientQuotaManager(config.quotaWindowNum(),
-            TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), clock::millis);
         quotaStore.onChange(() -> quotaManager.update(quotaStore.clientQuotas()));
         quotaManager.update(quotaStore.clientQuotas());
         server.throttleWith(new QuotaThrottle(quotaManager));

@@ -281,6 +281,16 @@ public final class BrokerConfig {
         return integer(QUOTA_WINDOW_SIZE_SECONDS);
     }
 
+    /** {@code controller.quota.window.num}: the samples of a controller mutation quota (its burst). */
+    public int controllerQuotaWindowNum() {
+        return integer(CONTROLLER_QUOTA_WINDOW_NUM);
+    }
+
+    /** {@code controller.quota.window.size.seconds}: one controller mutation sample's span. */
+    public int controllerQuotaWindowSizeSeconds() {
+        return integer(CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS);
+    }
+
     public long connectionsMaxIdleMs() {
         return longValue(CONNECTIONS_MAX_IDLE_MS);
     }

@@ -10,13 +10,17 @@ import java.util.concurrent.TimeUnit;
 /**
  * Kafka's client quotas on the request path: Produce is charged its request's bytes ({@code producer_byte_rate}),
  * Fetch its response's bytes ({@code consumer_byte_rate}), every request but the exempt ones its handler's time as
- * a percentage of one thread ({@code request_percentage}). The response carries the larger throttle time and the
- * connection is muted for it. With no quota set, two volatile reads per request.
+ * a percentage of one thread ({@code request_percentage}); CreateTopics, CreatePartitions and DeleteTopics come with
+ * the throttle time their handler's {@code controller_mutation_rate} check set. The response carries the larger
+ * throttle time and the connection is muted for it. With no quota set, two volatile reads per request.
  */
 public final class QuotaThrottle implements RequestThrottle {
     /** As Kafka: the APIs a client needs to learn of its throttling or to authenticate are not request-throttled. */
     private static final Set<ApiMessageType> REQUEST_EXEMPT = Set.of(ApiMessageType.API_VERSIONS,
             ApiMessageType.SASL_HANDSHAKE, ApiMessageType.SASL_AUTHENTICATE);
+    /** The APIs whose handlers set a controller_mutation_rate throttle time in the response (KIP-599). */
+    private static final Set<ApiMessageType> MUTATIONS = Set.of(ApiMessageType.CREATE_TOPICS,
+            ApiMessageType.CREATE_PARTITIONS, ApiMessageType.DELETE_TOPICS);
     private static final double NANOS_TO_PERCENT = 100.0 / TimeUnit.SECONDS.toNanos(1);
 
     private final ClientQuotaManager quotas;
@@ -34,6 +38,8 @@ public final class QuotaThrottle implements RequestThrottle {
         } else if (api == ApiMessageType.FETCH && response != null && quotas.active(QuotaType.FETCH)) {
             throttle = quotas.throttleMs(QuotaType.FETCH, user(context), context.clientId(),
                     response.size(context.apiVersion()));
+        } else if (response != null && MUTATIONS.contains(api) && quotas.active(QuotaType.CONTROLLER_MUTATION)) {
+            throttle = ThrottleTimes.current(response);
         }
         if (quotas.active(QuotaType.REQUEST) && !REQUEST_EXEMPT.contains(api)) {
             throttle = Math.max(throttle, quotas.throttleMs(QuotaType.REQUEST, user(context), context.clientId(),
