@@ -33,6 +33,7 @@ import io.kaas.broker.metrics.BrokerMetrics;
 import io.kaas.broker.metrics.BrokerSeries;
 import io.kaas.broker.network.KafkaServer;
 import io.kaas.broker.quota.ClientQuotaManager;
+import io.kaas.broker.quota.ConnectionRateQuotas;
 import io.kaas.broker.quota.QuotaStore;
 import io.kaas.broker.quota.QuotaThrottle;
 import io.kaas.broker.quota.StoredQuotas;
@@ -107,6 +108,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     /** Completes the transactional offsets markers end, and writes those of remote transactions (both block). */
     private java.util.concurrent.ExecutorService txnOffsets;
     private KafkaServer server;
+    private ConnectionRateQuotas connectionRates;
     private FutureTask<InetSocketAddress> bound;
     private TopicManager topics;
     private ClusterMember cluster;
@@ -239,7 +241,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         HandlerRegistry registry = HandlerRegistry.of(accessGate, handlers,
             Features.of(config.transactionVersion(), clock.millis()));
         // dynamic broker configs (kafka-configs --entity-type brokers): before the topics load, so they open with them
-        new io.kaas.broker.topic.DynamicBrokerConfigApplier(clusterStore, config.nodeId(), topics, scheduler).start();
+        new io.kaas.broker.topic.DynamicBrokerConfigApplier(clusterStore, config.nodeId(), topics, scheduler,
+            this::applyDynamicConnectionConfigs).start();
         topics.open();
         cluster.start(storageEngine, topics);
         if (!cluster.awaitReady(READY_WAIT, (topic, partition) -> topics.log(topic, partition) != null)) {
@@ -282,10 +285,24 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     /** The stored client quotas, in force on this broker's listeners from now on and after every change. */
     private QuotaStore openQuotas(ClientQuotaManager quotaManager) {
         QuotaStore quotaStore = new StoredQuotas(clusterStore);
-        quotaStore.onChange(() -> quotaManager.update(quotaStore.clientQuotas()));
+        connectionRates = new ConnectionRateQuotas(config.quotaWindowNum(),
+            TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), config.maxConnectionCreationRate(),
+            clock.millis());
+        quotaStore.onChange(() -> {
+            quotaManager.update(quotaStore.clientQuotas());
+            connectionRates.update(quotaStore.clientQuotas());
+        });
         quotaManager.update(quotaStore.clientQuotas());
+        connectionRates.update(quotaStore.clientQuotas());
+        server.limitConnectionRatesWith(connectionRates);
         server.throttleWith(new QuotaThrottle(quotaManager));
         return quotaStore;
+    }
+
+    /** The connection limits and rate of this broker's effective dynamic broker configs {@code merged}. */
+    private void applyDynamicConnectionConfigs(Map<String, String> merged) {
+        server.reconfigureConnections(config.connectionLimits(merged));
+        connectionRates.brokerRate(config.maxConnectionCreationRate(merged));
     }
 
     /**

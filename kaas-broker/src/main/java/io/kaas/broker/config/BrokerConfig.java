@@ -304,6 +304,34 @@ public final class BrokerConfig {
     }
 
     /**
+     * The connection limits with this broker's effective dynamic broker configs {@code dynamic} over the static
+     * {@code max.connections}, {@code max.connections.per.ip} and {@code max.connections.per.ip.overrides}.
+     *
+     * @throws ConfigException naming the key whose value is malformed
+     */
+    public ConnectionLimitsConfig connectionLimits(Map<String, String> dynamic) {
+        return ConnectionLimitsConfig.parse(dynamicInt(dynamic, MAX_CONNECTIONS),
+            dynamicInt(dynamic, MAX_CONNECTIONS_PER_IP),
+            dynamic.getOrDefault(MAX_CONNECTIONS_PER_IP_OVERRIDES, string(MAX_CONNECTIONS_PER_IP_OVERRIDES)),
+            integer(QUEUED_MAX_REQUESTS), longValue(QUEUED_MAX_REQUEST_BYTES), listenerConfigs());
+    }
+
+    /** {@code max.connection.creation.rate}: new connections per second, broker-wide. */
+    public int maxConnectionCreationRate() {
+        return integer(MAX_CONNECTION_CREATION_RATE);
+    }
+
+    /** {@code max.connection.creation.rate} with the dynamic value of {@code dynamic} over the static one. */
+    public int maxConnectionCreationRate(Map<String, String> dynamic) {
+        return dynamicInt(dynamic, MAX_CONNECTION_CREATION_RATE);
+    }
+
+    private int dynamicInt(Map<String, String> dynamic, String key) {
+        String raw = dynamic.get(key);
+        return raw == null ? integer(key) : ((Number) KEYS.get(key).parse(raw)).intValue();
+    }
+
+    /**
      * {@code admin.listener}: where the admin HTTP endpoint listens, empty for {@code none}.
      *
      * @throws ConfigException if the value is neither {@code none} nor {@code http://HOST:PORT}
