@@ -117,6 +117,14 @@ public final class DynamicBrokerConfigs {
         }
     }
 
+    /**
+     * Whether a log line may show {@code key}'s values: a key kaas knows that holds no secret (a key it does not
+     * know is stored as given and might).
+     */
+    public static boolean valueShown(String key) {
+        return BrokerConfigDef.KEYS.containsKey(key) && !BrokerConfigDef.isSensitive(key);
+    }
+
     /** The effective dynamic values of one broker: its own over the cluster default's. */
     public static Map<String, String> merged(Map<String, String> clusterDefault, Map<String, String> perBroker) {
         Map<String, String> out = new LinkedHashMap<>(clusterDefault);
