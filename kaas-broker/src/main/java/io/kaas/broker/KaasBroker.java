@@ -109,6 +109,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private java.util.concurrent.ExecutorService txnOffsets;
     private KafkaServer server;
     private ConnectionRateQuotas connectionRates;
+    /** How old the cached end offsets of partitions other brokers write may be when /metrics reports lag on them. */
+    private static final long REMOTE_END_OFFSETS_MAX_AGE_MS = 5_000;
     private FutureTask<InetSocketAddress> bound;
     private TopicManager topics;
     private ClusterMember cluster;
@@ -254,7 +256,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         transactions.start();
         // After the topics (the state log and the data partitions markers go to), before the first request.
         followCoordinatorPartitions(offsetsTopic, transactionState);
-        BrokerSeries.register(metrics, config.nodeId(), topics, cluster, groups, () -> serving);
+        BrokerSeries.register(metrics, config.nodeId(), topics, cluster, groups, () -> serving,
+            new io.kaas.broker.metrics.RemoteEndOffsets(view, interBroker.client(), REMOTE_END_OFFSETS_MAX_AGE_MS));
         server.observe(new io.kaas.broker.metrics.RequestMetrics(metrics.registry()));
         server.serve(registry);
         serving = true;
