@@ -38,7 +38,7 @@ public final class QuotaThrottle implements RequestThrottle {
         } else if (api == ApiMessageType.FETCH && response != null && quotas.active(QuotaType.FETCH)) {
             throttle = quotas.throttleMs(QuotaType.FETCH, user(context), context.clientId(),
                     response.size(context.apiVersion()));
-        } else if (response != null && MUTATIONS.contains(api) && quotas.active(QuotaType.CONTROLLER_MUTATION)) {
+        } else if (response != null && quotas.active(QuotaType.CONTROLLER_MUTATION) && MUTATIONS.contains(api)) {
             throttle = ThrottleTimes.current(response);
         }
         if (quotas.active(QuotaType.REQUEST) && !REQUEST_EXEMPT.contains(api)) {

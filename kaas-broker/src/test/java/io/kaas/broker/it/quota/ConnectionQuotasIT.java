@@ -11,6 +11,7 @@ import io.kaas.broker.network.RawClient;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.ApiVersionsRequestData;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.quota.ClientQuotaAlteration;
 import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,23 +59,35 @@ class ConnectionQuotasIT {
         }
     }
 
+    /** Sets (or with null removes) an ip entity's quota and waits until the broker has it in force. */
     private static void ipQuota(String ip, Double rate) throws Exception {
+        // the broker takes a stored quota change from the store's listener, and logs the rates in force
+        String logger = "io.kaas.broker.quota.ConnectionRateQuotas";
+        ListAppender<ILoggingEvent> inForce = capture(logger);
         try (Admin admin = broker.admin()) {
             admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
                     new ClientQuotaEntity(Map.of(ClientQuotaEntity.IP, ip)),
                     List.of(new ClientQuotaAlteration.Op("connection_creation_rate", rate)))))
                     .all().get(20, TimeUnit.SECONDS);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> !inForce.list.isEmpty());
+        } finally {
+            ((Logger) LoggerFactory.getLogger(logger)).detachAppender(inForce);
         }
     }
 
+    /** Sets (or with null removes) a cluster-default broker config and waits until the broker applied it. */
     private static void brokerDefault(String key, String value) throws Exception {
+        // every broker applies a stored change on its own scheduler thread, and logs it
+        ListAppender<ILoggingEvent> applied = capture("io.kaas.broker.topic.DynamicBrokerConfigApplier");
         try (Admin admin = broker.admin()) {
             AlterConfigOp op = value == null
                     ? new AlterConfigOp(new ConfigEntry(key, ""), AlterConfigOp.OpType.DELETE)
                     : new AlterConfigOp(new ConfigEntry(key, value), AlterConfigOp.OpType.SET);
             admin.incrementalAlterConfigs(Map.of(CLUSTER_DEFAULT, List.of(op))).all().get(20, TimeUnit.SECONDS);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> !applied.list.isEmpty());
+        } finally {
+            ((Logger) LoggerFactory.getLogger("io.kaas.broker.topic.DynamicBrokerConfigApplier")).detachAppender(applied);
         }
-        Thread.sleep(300); // every broker applies a stored change on its own scheduler thread
     }
 
     /** An ApiVersions round trip from {@code local}; false if the broker closed the connection instead. */
