@@ -18,9 +18,6 @@ public final class QuotaThrottle implements RequestThrottle {
     /** As Kafka: the APIs a client needs to learn of its throttling or to authenticate are not request-throttled. */
     private static final Set<ApiMessageType> REQUEST_EXEMPT = Set.of(ApiMessageType.API_VERSIONS,
             ApiMessageType.SASL_HANDSHAKE, ApiMessageType.SASL_AUTHENTICATE);
-    /** The APIs whose handlers set a controller_mutation_rate throttle time in the response (KIP-599). */
-    private static final Set<ApiMessageType> MUTATIONS = Set.of(ApiMessageType.CREATE_TOPICS,
-            ApiMessageType.CREATE_PARTITIONS, ApiMessageType.DELETE_TOPICS);
     private static final double NANOS_TO_PERCENT = 100.0 / TimeUnit.SECONDS.toNanos(1);
 
     private final ClientQuotaManager quotas;
@@ -38,7 +35,7 @@ public final class QuotaThrottle implements RequestThrottle {
         } else if (api == ApiMessageType.FETCH && response != null && quotas.active(QuotaType.FETCH)) {
             throttle = quotas.throttleMs(QuotaType.FETCH, user(context), context.clientId(),
                     response.size(context.apiVersion()));
-        } else if (response != null && quotas.active(QuotaType.CONTROLLER_MUTATION) && MUTATIONS.contains(api)) {
+        } else if (isMutation(api) && response != null && quotas.active(QuotaType.CONTROLLER_MUTATION)) {
             throttle = ThrottleTimes.current(response);
         }
         if (quotas.active(QuotaType.REQUEST) && !REQUEST_EXEMPT.contains(api)) {
@@ -49,6 +46,12 @@ public final class QuotaThrottle implements RequestThrottle {
             ThrottleTimes.raise(response, throttle);
         }
         return throttle;
+    }
+
+    /** The APIs whose handlers set a controller_mutation_rate throttle time in the response (KIP-599). */
+    private static boolean isMutation(ApiMessageType api) {
+        return api == ApiMessageType.CREATE_TOPICS || api == ApiMessageType.CREATE_PARTITIONS
+                || api == ApiMessageType.DELETE_TOPICS;
     }
 
     private static String user(RequestContext context) {
