@@ -60,7 +60,7 @@ class ProduceFailureCountsIT {
         }
     }
 
-    private static String scrape() throws Exception {
+    private static String scrape(TestBroker broker) throws Exception {
         HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + broker.broker.adminPort()
                 + "/metrics").toURL().openConnection();
         c.setConnectTimeout(5_000);
@@ -73,12 +73,12 @@ class ProduceFailureCountsIT {
     }
 
     /** {failed, total} broker-wide and for {@link #TOPIC}. */
-    private static double[] counts() throws Exception {
-        String s = scrape();
+    private static double[] counts(TestBroker broker, String topic) throws Exception {
+        String s = scrape(broker);
         return new double[] {MetricsIT.sample(s, FAILED, Map.of()).orElse(0),
             MetricsIT.sample(s, TOTAL, Map.of()).orElse(0),
-            MetricsIT.sample(s, FAILED, Map.of("topic", TOPIC)).orElse(0),
-            MetricsIT.sample(s, TOTAL, Map.of("topic", TOPIC)).orElse(0)};
+            MetricsIT.sample(s, FAILED, Map.of("topic", topic)).orElse(0),
+            MetricsIT.sample(s, TOTAL, Map.of("topic", topic)).orElse(0)};
     }
 
     private static ByteBuffer batch() {
@@ -86,7 +86,7 @@ class ProduceFailureCountsIT {
                 "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8))).buffer();
     }
 
-    private static Errors send(String topic, int partition, ByteBuffer records) throws Exception {
+    private static Errors send(TestBroker broker, String topic, int partition, ByteBuffer records) throws Exception {
         ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
         topics.add(new ProduceRequestData.TopicProduceData().setName(topic).setTopicId(Uuid.ZERO_UUID)
                 .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(partition)
@@ -113,9 +113,14 @@ class ProduceFailureCountsIT {
 
     /** Sends, checks the error, and answers the change of {failed, total} broker-wide and for the topic. */
     private static double[] delta(String topic, int partition, ByteBuffer records, Errors expected) throws Exception {
-        double[] before = counts();
-        assertThat(send(topic, partition, records)).isEqualTo(expected);
-        double[] after = counts();
+        return delta(broker, TOPIC, topic, partition, records, expected);
+    }
+
+    private static double[] delta(TestBroker broker, String counted, String topic, int partition, ByteBuffer records,
+                                  Errors expected) throws Exception {
+        double[] before = counts(broker, counted);
+        assertThat(send(broker, topic, partition, records)).isEqualTo(expected);
+        double[] after = counts(broker, counted);
         return new double[] {after[0] - before[0], after[1] - before[1], after[2] - before[2], after[3] - before[3]};
     }
 
@@ -125,7 +130,7 @@ class ProduceFailureCountsIT {
 
         assertThat(delta("no-such-topic", 0, batch(), Errors.UNKNOWN_TOPIC_OR_PARTITION))
                 .as("an unknown topic is refused before the log: not counted").containsExactly(0, 0, 0, 0);
-        assertThat(scrape()).doesNotContain("topic=\"no-such-topic\"");
+        assertThat(scrape(broker)).doesNotContain("topic=\"no-such-topic\"");
 
         ByteBuffer v1 = MemoryRecords.withRecords(RecordBatch.MAGIC_VALUE_V1, 0L, Compression.NONE,
                 new SimpleRecord("v".getBytes(StandardCharsets.UTF_8))).buffer();
@@ -149,14 +154,24 @@ class ProduceFailureCountsIT {
 
         ByteBuffer newer = MemoryRecords.withIdempotentRecords(Compression.NONE, 4242L, (short) 1, 0,
                 new SimpleRecord("v".getBytes(StandardCharsets.UTF_8))).buffer();
-        assertThat(send(TOPIC, 0, newer)).isEqualTo(Errors.NONE);
+        assertThat(send(broker, TOPIC, 0, newer)).isEqualTo(Errors.NONE);
         ByteBuffer fenced = MemoryRecords.withIdempotentRecords(Compression.NONE, 4242L, (short) 0, 0,
                 new SimpleRecord("v".getBytes(StandardCharsets.UTF_8))).buffer();
-        double[] producerState = counts();
-        Errors error = send(TOPIC, 0, fenced);
+        double[] producerState = counts(broker, TOPIC);
+        Errors error = send(broker, TOPIC, 0, fenced);
         assertThat(error).isIn(Errors.INVALID_PRODUCER_EPOCH, Errors.PRODUCER_FENCED);
-        double[] after = counts();
+        double[] after = counts(broker, TOPIC);
         assertThat(after[0] - producerState[0]).as("a producer-state error is a failed produce").isEqualTo(1);
         assertThat(after[3] - producerState[3]).isEqualTo(1);
+    }
+
+    @Test
+    void aProduceTheAuthorizerRefusesIsCountedNowhere(@TempDir Path aclDir) throws Exception {
+        try (TestBroker secured = TestBroker.builder(aclDir).acl("allow * ALL topic:*\ndeny * WRITE topic:locked\n")
+                .start()) {
+            secured.createTopic("locked", 1);
+            assertThat(delta(secured, "locked", "locked", 0, batch(), Errors.TOPIC_AUTHORIZATION_FAILED))
+                    .as("refused before the log, as Kafka's KafkaApis refuses it").containsExactly(0, 0, 0, 0);
+        }
     }
 }
