@@ -33,6 +33,7 @@ import io.kaas.broker.metrics.BrokerMetrics;
 import io.kaas.broker.metrics.BrokerSeries;
 import io.kaas.broker.network.KafkaServer;
 import io.kaas.broker.quota.ClientQuotaManager;
+import io.kaas.broker.quota.ConnectionRateQuotas;
 import io.kaas.broker.quota.QuotaStore;
 import io.kaas.broker.quota.QuotaThrottle;
 import io.kaas.broker.quota.StoredQuotas;
@@ -108,6 +109,9 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     /** Completes the transactional offsets markers end, and writes those of remote transactions (both block). */
     private java.util.concurrent.ExecutorService txnOffsets;
     private KafkaServer server;
+    private ConnectionRateQuotas connectionRates;
+    /** How old the cached end offsets of partitions other brokers write may be when /metrics reports lag on them. */
+    private static final long REMOTE_END_OFFSETS_MAX_AGE_MS = 5_000;
     private FutureTask<InetSocketAddress> bound;
     private TopicManager topics;
     private ClusterMember cluster;
@@ -231,20 +235,24 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             interBroker.markers(new LocalMarkerWriter(markers)), producerIds, groups);
         TransactionVerifier verifier = interBroker.verifier(Handlers.localVerifier(transactions),
             transactions::partitionFor);
+        ClientQuotaManager quotaManager = new ClientQuotaManager(config.quotaWindowNum(),
+            TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), config.controllerQuotaWindowNum(),
+            TimeUnit.SECONDS.toMillis(config.controllerQuotaWindowSizeSeconds()), clock::millis);
         List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions,
-            verifier, guards, groups));
+            verifier, guards, groups, quotaManager));
         handlers.addAll(GroupHandlers.create(this, groups, view, offsetsTopic, transactionState));
         handlers.addAll(TxnHandlers.create(topics, transactions, markers, groups.offsets(), verifier, txnOffsets));
         handlers.addAll(SaslHandlers.create(saslMechanisms,
             new FailedAuthentications(SaslKeys.failedAuthenticationDelayMs(config), scheduler)));
         handlers.addAll(AclHandlers.create(accessGate.aclAdmin()));
-        handlers.addAll(QuotaHandlers.create(openQuotas()));
+        handlers.addAll(QuotaHandlers.create(openQuotas(quotaManager)));
         // The epoch only grows: clients re-read the finalized levels when they see a higher one (after a restart
         // with another transaction.version, say).
         HandlerRegistry registry = HandlerRegistry.of(accessGate, handlers,
             Features.of(config.transactionVersion(), clock.millis()));
         // dynamic broker configs (kafka-configs --entity-type brokers): before the topics load, so they open with them
-        new io.kaas.broker.topic.DynamicBrokerConfigApplier(clusterStore, config.nodeId(), topics, scheduler).start();
+        new io.kaas.broker.topic.DynamicBrokerConfigApplier(clusterStore, config.nodeId(), topics, scheduler,
+            this::applyDynamicConnectionConfigs).start();
         topics.open();
         cluster.start(storageEngine, topics);
         if (!cluster.awaitReady(READY_WAIT, (topic, partition) -> topics.log(topic, partition) != null)) {
@@ -256,7 +264,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         transactions.start();
         // After the topics (the state log and the data partitions markers go to), before the first request.
         followCoordinatorPartitions(offsetsTopic, transactionState);
-        BrokerSeries.register(metrics, config.nodeId(), topics, cluster, groups, () -> serving);
+        BrokerSeries.register(metrics, config.nodeId(), topics, cluster, groups, () -> serving,
+            new io.kaas.broker.metrics.RemoteEndOffsets(view, interBroker.client(), REMOTE_END_OFFSETS_MAX_AGE_MS));
         server.observe(new io.kaas.broker.metrics.RequestMetrics(metrics.registry()));
         server.serve(registry);
         consoleRegistry = registry;
@@ -320,14 +329,26 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     }
 
     /** The stored client quotas, in force on this broker's listeners from now on and after every change. */
-    private QuotaStore openQuotas() {
+    private QuotaStore openQuotas(ClientQuotaManager quotaManager) {
         QuotaStore quotaStore = new StoredQuotas(clusterStore);
-        ClientQuotaManager quotaManager = new ClientQuotaManager(config.quotaWindowNum(),
-            TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), clock::millis);
-        quotaStore.onChange(() -> quotaManager.update(quotaStore.clientQuotas()));
+        connectionRates = new ConnectionRateQuotas(config.quotaWindowNum(),
+            TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), config.maxConnectionCreationRate(),
+            clock.millis());
+        quotaStore.onChange(() -> {
+            quotaManager.update(quotaStore.clientQuotas());
+            connectionRates.update(quotaStore.clientQuotas());
+        });
         quotaManager.update(quotaStore.clientQuotas());
+        connectionRates.update(quotaStore.clientQuotas());
+        server.limitConnectionRatesWith(connectionRates);
         server.throttleWith(new QuotaThrottle(quotaManager));
         return quotaStore;
+    }
+
+    /** The connection limits and rate of this broker's effective dynamic broker configs {@code merged}. */
+    private void applyDynamicConnectionConfigs(Map<String, String> merged) {
+        server.reconfigureConnections(config.connectionLimits(merged));
+        connectionRates.brokerRate(config.maxConnectionCreationRate(merged));
     }
 
     /**

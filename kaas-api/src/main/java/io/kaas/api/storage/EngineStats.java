@@ -16,7 +16,10 @@ public interface EngineStats {
     /** Why a batch was rewritten: a LogAppendTime topic's batch given the broker's time (header and CRC). */
     String LOG_APPEND_TIME = "log_append_time";
 
-    /** One fsync of a partition's log took {@code nanos} and made {@code batches} appended batches durable. */
+    /**
+     * One fsync of a partition's log took {@code nanos} and made {@code batches} appended batches durable;
+     * {@code partition} is null when one sync covers every partition (an engine with one shared write-ahead log).
+     */
     default void flushed(PartitionKey partition, long nanos, int batches) {
     }
 

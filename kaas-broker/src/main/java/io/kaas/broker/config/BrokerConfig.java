@@ -281,6 +281,16 @@ public final class BrokerConfig {
         return integer(QUOTA_WINDOW_SIZE_SECONDS);
     }
 
+    /** {@code controller.quota.window.num}: the samples of a controller mutation quota (its burst). */
+    public int controllerQuotaWindowNum() {
+        return integer(CONTROLLER_QUOTA_WINDOW_NUM);
+    }
+
+    /** {@code controller.quota.window.size.seconds}: one controller mutation sample's span. */
+    public int controllerQuotaWindowSizeSeconds() {
+        return integer(CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS);
+    }
+
     public long connectionsMaxIdleMs() {
         return longValue(CONNECTIONS_MAX_IDLE_MS);
     }
@@ -291,6 +301,34 @@ public final class BrokerConfig {
      */
     public ConnectionLimitsConfig connectionLimits() {
         return connectionLimits;
+    }
+
+    /**
+     * The connection limits with this broker's effective dynamic broker configs {@code dynamic} over the static
+     * {@code max.connections}, {@code max.connections.per.ip} and {@code max.connections.per.ip.overrides}.
+     *
+     * @throws ConfigException naming the key whose value is malformed
+     */
+    public ConnectionLimitsConfig connectionLimits(Map<String, String> dynamic) {
+        return ConnectionLimitsConfig.parse(dynamicInt(dynamic, MAX_CONNECTIONS),
+            dynamicInt(dynamic, MAX_CONNECTIONS_PER_IP),
+            dynamic.getOrDefault(MAX_CONNECTIONS_PER_IP_OVERRIDES, string(MAX_CONNECTIONS_PER_IP_OVERRIDES)),
+            integer(QUEUED_MAX_REQUESTS), longValue(QUEUED_MAX_REQUEST_BYTES), listenerConfigs());
+    }
+
+    /** {@code max.connection.creation.rate}: new connections per second, broker-wide. */
+    public int maxConnectionCreationRate() {
+        return integer(MAX_CONNECTION_CREATION_RATE);
+    }
+
+    /** {@code max.connection.creation.rate} with the dynamic value of {@code dynamic} over the static one. */
+    public int maxConnectionCreationRate(Map<String, String> dynamic) {
+        return dynamicInt(dynamic, MAX_CONNECTION_CREATION_RATE);
+    }
+
+    private int dynamicInt(Map<String, String> dynamic, String key) {
+        String raw = dynamic.get(key);
+        return raw == null ? integer(key) : ((Number) KEYS.get(key).parse(raw)).intValue();
     }
 
     /**

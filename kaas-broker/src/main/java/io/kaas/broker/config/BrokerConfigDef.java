@@ -104,6 +104,10 @@ final class BrokerConfigDef {
     // client quotas
     static final String QUOTA_WINDOW_NUM = "quota.window.num";
     static final String QUOTA_WINDOW_SIZE_SECONDS = "quota.window.size.seconds";
+    // controller mutation and connection creation quotas (KIP-599, KIP-612)
+    static final String CONTROLLER_QUOTA_WINDOW_NUM = "controller.quota.window.num";
+    static final String CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS = "controller.quota.window.size.seconds";
+    static final String MAX_CONNECTION_CREATION_RATE = "max.connection.creation.rate";
 
     /** Known keys in the order DescribeConfigs lists them. */
     static final Map<String, ConfigKey> KEYS = build(SaslKeys.KEYS, List.of(
@@ -278,6 +282,12 @@ final class BrokerConfigDef {
             "How often the storage engine looks for producers past producer.id.expiration.ms."),
         ConfigKey.atLeast(QUOTA_WINDOW_NUM, INT, 11, 1, "Samples a client quota's rate is measured over."),
         ConfigKey.atLeast(QUOTA_WINDOW_SIZE_SECONDS, INT, 1, 1, "The time span of one client quota sample."),
+        ConfigKey.atLeast(CONTROLLER_QUOTA_WINDOW_NUM, INT, 11, 1,
+            "Samples of a controller_mutation_rate quota: with the window size and the quota, its burst."),
+        ConfigKey.atLeast(CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS, INT, 1, 1,
+            "The time span of one controller_mutation_rate sample."),
+        ConfigKey.atLeast(MAX_CONNECTION_CREATION_RATE, INT, Integer.MAX_VALUE, 0,
+            "New connections per second the broker accepts, every listener together; above it accepting waits."),
         ConfigKey.of(PLUGINS_DIR, STRING, null,
             "Directory of drop-in plugins (kaas only); default <kaas.home>/plugins, else ./plugins."),
         // The admin HTTP endpoint (kaas only): /metrics, /health, /ready.

@@ -21,7 +21,10 @@ public final class DynamicBrokerConfigs {
             BrokerConfigDef.LOG_FLUSH_INTERVAL_MESSAGES, BrokerConfigDef.LOG_CLEANUP_POLICY,
             BrokerConfigDef.LOG_MESSAGE_TIMESTAMP_TYPE, BrokerConfigDef.MESSAGE_MAX_BYTES,
             BrokerConfigDef.LOG_CLEANER_DELETE_RETENTION_MS, BrokerConfigDef.LOG_CLEANER_MIN_CLEANABLE_RATIO,
-            BrokerConfigDef.LOG_CLEANER_MIN_COMPACTION_LAG_MS, BrokerConfigDef.LOG_CLEANER_MAX_COMPACTION_LAG_MS);
+            BrokerConfigDef.LOG_CLEANER_MIN_COMPACTION_LAG_MS, BrokerConfigDef.LOG_CLEANER_MAX_COMPACTION_LAG_MS,
+            // Kafka's SocketServer.ReconfigurableConfigs
+            BrokerConfigDef.MAX_CONNECTIONS, BrokerConfigDef.MAX_CONNECTIONS_PER_IP,
+            BrokerConfigDef.MAX_CONNECTIONS_PER_IP_OVERRIDES, BrokerConfigDef.MAX_CONNECTION_CREATION_RATE);
 
     /** Kafka's synonyms of a broker key, in its order of precedence ({@code DynamicBrokerConfig.brokerConfigSynonyms}). */
     public static List<String> synonyms(String key) {
@@ -54,7 +57,12 @@ public final class DynamicBrokerConfigs {
         }
         for (Map.Entry<String, String> e : new java.util.TreeMap<>(props).entrySet()) {
             ConfigKey key = BrokerConfigDef.KEYS.get(e.getKey());
-            if (key != null) {
+            if (BrokerConfigDef.MAX_CONNECTIONS_PER_IP_OVERRIDES.equals(e.getKey())) {
+                String problem = ConnectionOverrides.problem(e.getValue());
+                if (problem != null) {
+                    return problem;
+                }
+            } else if (key != null) {
                 String problem = valueProblem(key, e.getValue());
                 if (problem != null) {
                     return "Invalid value " + e.getValue() + " for configuration " + e.getKey() + ": " + problem;
@@ -107,6 +115,14 @@ public final class DynamicBrokerConfigs {
                     return e.getMessage();
                 }
         }
+    }
+
+    /**
+     * Whether a log line may show {@code key}'s values: a key kaas knows that holds no secret (a key it does not
+     * know is stored as given and might).
+     */
+    public static boolean valueShown(String key) {
+        return BrokerConfigDef.KEYS.containsKey(key) && !BrokerConfigDef.isSensitive(key);
     }
 
     /** The effective dynamic values of one broker: its own over the cluster default's. */

@@ -64,9 +64,9 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
                     }
                 }
                 if (broker) {
-                    brokers.replace(target, overrides, request.validateOnly());
+                    brokers.replace(target, overrides, request.validateOnly(), Requesters.of(context));
                 } else if (group) {
-                    groups.replace(resource.resourceName(), overrides, request.validateOnly());
+                    groups.replace(resource.resourceName(), overrides, request.validateOnly(), Requesters.of(context));
                 } else {
                     topics.replaceConfigs(topic.name(), overrides, request.validateOnly(), Requesters.of(context));
                 }

@@ -2,6 +2,7 @@ package io.kaas.broker.handler;
 
 import io.kaas.api.cluster.ClusterStateStore;
 import io.kaas.broker.config.DynamicBrokerConfigs;
+import io.kaas.broker.topic.Requester;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.wire.protocol.Errors;
 import java.util.ArrayList;
@@ -10,6 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What AlterConfigs and IncrementalAlterConfigs do on BROKER resources: the resource name "" is the cluster default
@@ -18,6 +21,8 @@ import java.util.OptionalInt;
  * every broker applies them.
  */
 final class BrokerConfigChanges {
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerConfigChanges.class);
+
     private final ClusterStateStore store;
 
     BrokerConfigChanges(ClusterStateStore store) {
@@ -45,14 +50,26 @@ final class BrokerConfigChanges {
         return new LinkedHashMap<>(store.brokerConfigs(target));
     }
 
-    /** Validates {@code configs} (the whole dynamic set after the change) and stores it unless {@code validateOnly}. */
-    void replace(OptionalInt target, Map<String, String> configs, boolean validateOnly) {
+    /**
+     * Validates {@code configs} (the whole dynamic set after the change) and stores it unless {@code validateOnly},
+     * logging who changed which keys (old -> new, a secret's values hidden).
+     */
+    void replace(OptionalInt target, Map<String, String> configs, boolean validateOnly, Requester by) {
         String invalid = DynamicBrokerConfigs.invalidReason(configs);
         if (invalid != null) {
             throw new TopicException(Errors.INVALID_REQUEST, invalid);
         }
         if (!validateOnly) {
+            Map<String, String> before = store.brokerConfigs(target);
             store.updateBrokerConfigs(target, configs);
+            Map<String, String> changed = ConfigChangeLines.changes(before, configs, DynamicBrokerConfigs::valueShown);
+            if (!changed.isEmpty()) {
+                String entity = target.isPresent() ? "broker " + target.getAsInt() : "the cluster default";
+                LOG.atInfo().addKeyValue("broker", target.isPresent() ? String.valueOf(target.getAsInt()) : "<default>")
+                        .addKeyValue("changes", changed).addKeyValue("principal", by.principal())
+                        .addKeyValue("client", by.client())
+                        .log("Dynamic broker configs of {} changed by {}: {}", entity, by, changed);
+            }
         }
     }
 

@@ -1,7 +1,10 @@
 package io.kaas.broker.handler;
 
 import io.kaas.api.auth.Operation;
+import io.kaas.broker.quota.ClientQuotaManager;
+import io.kaas.broker.quota.MutationQuota;
 import io.kaas.broker.request.ApiHandler;
+import io.kaas.broker.topic.PartitionMutations;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.broker.topic.StorageErrors;
@@ -20,12 +23,18 @@ import java.util.concurrent.CompletableFuture;
 
 /** CreatePartitions v0-3: raises partition counts; a decrease is INVALID_PARTITIONS. */
 public final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsRequestData, CreatePartitionsResponseData> {
+    /** As Kafka: from v3 a topic over the controller mutation quota is refused with THROTTLING_QUOTA_EXCEEDED. */
+    private static final int STRICT_QUOTA_SINCE = 3;
+
     private final int nodeId;
     private final TopicManager topics;
+    private final ControllerMutations mutations;
 
-    public CreatePartitionsHandler(int nodeId, TopicManager topics) {
+    /** @param quotas the client quotas whose {@code controller_mutation_rate} applies; null for none */
+    public CreatePartitionsHandler(int nodeId, TopicManager topics, ClientQuotaManager quotas) {
         this.nodeId = nodeId;
         this.topics = topics;
+        this.mutations = new ControllerMutations(quotas);
     }
 
     @Override
@@ -33,6 +42,8 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
         Map<String, Integer> counts = new HashMap<>();
         request.topics().forEach(t -> counts.merge(t.name(), 1, Integer::sum));
         List<CreatePartitionsTopicResult> results = new ArrayList<>();
+        MutationQuota quota = mutations.quotaFor(context, STRICT_QUOTA_SINCE);
+        PartitionMutations charge = ControllerMutations.charging(quota);
         for (CreatePartitionsTopic t : request.topics()) {
             CreatePartitionsTopicResult r = new CreatePartitionsTopicResult().setName(t.name());
             try {
@@ -43,14 +54,15 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
                     throw new TopicException(Errors.TOPIC_AUTHORIZATION_FAILED, "Topic authorization failed.");
                 }
                 checkAssignments(t);
-                topics.createPartitions(t.name(), t.count(), request.validateOnly());
+                topics.createPartitions(t.name(), t.count(), request.validateOnly(), charge);
                 r.setErrorCode(Errors.NONE).setErrorMessage(null);
             } catch (RuntimeException e) {
                 r.setErrorCode(StorageErrors.code(e)).setErrorMessage(StorageErrors.message(e));
             }
             results.add(r);
         }
-        return CompletableFuture.completedFuture(new CreatePartitionsResponseData().setThrottleTimeMs(0).setResults(results));
+        return CompletableFuture.completedFuture(new CreatePartitionsResponseData()
+                .setThrottleTimeMs(quota.throttleTimeMs()).setResults(results));
     }
 
     private void checkAssignments(CreatePartitionsTopic t) {

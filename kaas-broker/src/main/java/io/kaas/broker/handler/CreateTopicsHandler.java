@@ -4,6 +4,9 @@ import io.kaas.api.auth.Operation;
 import io.kaas.api.cluster.TopicRecord;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.quota.ClientQuotaManager;
+import io.kaas.broker.quota.MutationQuota;
+import io.kaas.broker.topic.PartitionMutations;
 import io.kaas.broker.topic.Requester;
 import io.kaas.broker.topic.DescribedConfig;
 import io.kaas.broker.topic.TopicException;
@@ -28,12 +31,18 @@ import java.util.concurrent.CompletableFuture;
 
 /** CreateTopics v2-7: per-topic results; v5+ carry partitions, replication factor and configs. */
 public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequestData, CreateTopicsResponseData> {
+    /** As Kafka: from v6 a topic over the controller mutation quota is refused with THROTTLING_QUOTA_EXCEEDED. */
+    private static final int STRICT_QUOTA_SINCE = 6;
+
     private final int nodeId;
     private final TopicManager topics;
+    private final ControllerMutations mutations;
 
-    public CreateTopicsHandler(int nodeId, TopicManager topics) {
+    /** @param quotas the client quotas whose {@code controller_mutation_rate} applies; null for none */
+    public CreateTopicsHandler(int nodeId, TopicManager topics, ClientQuotaManager quotas) {
         this.nodeId = nodeId;
         this.topics = topics;
+        this.mutations = new ControllerMutations(quotas);
     }
 
     @Override
@@ -43,6 +52,8 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
             counts.merge(t.name(), 1, Integer::sum);
         }
         List<CreatableTopicResult> results = new ArrayList<>();
+        MutationQuota quota = mutations.quotaFor(context, STRICT_QUOTA_SINCE);
+        PartitionMutations charge = ControllerMutations.charging(quota);
         Set<String> answered = new HashSet<>();
         for (CreatableTopic t : request.topics()) {
             if (counts.get(t.name()) > 1) {
@@ -58,13 +69,15 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                 continue;
             }
             boolean configsVisible = context.access().allowedOnTopic(Operation.DESCRIBE_CONFIGS, t.name());
-            results.add(create(t, request.validateOnly(), context.apiVersion(), configsVisible, Requesters.of(context)));
+            results.add(create(t, request.validateOnly(), context.apiVersion(), configsVisible, Requesters.of(context),
+                    charge));
         }
-        return CompletableFuture.completedFuture(new CreateTopicsResponseData().setThrottleTimeMs(0).setTopics(results));
+        return CompletableFuture.completedFuture(new CreateTopicsResponseData()
+                .setThrottleTimeMs(quota.throttleTimeMs()).setTopics(results));
     }
 
     private CreatableTopicResult create(CreatableTopic t, boolean validateOnly, short version, boolean configsVisible,
-                                        Requester by) {
+                                        Requester by, PartitionMutations charge) {
         try {
             int partitions = t.numPartitions();
             int replicationFactor = t.replicationFactor();
@@ -84,7 +97,8 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                 }
                 configs.put(c.name(), c.value());
             }
-            TopicRecord record = topics.create(t.name(), partitions, replicationFactor, configs, validateOnly, by);
+            TopicRecord record = topics.create(t.name(), partitions, replicationFactor, configs, validateOnly, by,
+                    charge);
             return success(record, version, configsVisible);
         } catch (TopicException e) {
             return error(t.name(), e.errorCode(), e.getMessage());

@@ -1,5 +1,8 @@
 package io.kaas.broker.handler;
 
+import io.kaas.broker.quota.ClientQuotaManager;
+import io.kaas.broker.quota.MutationQuota;
+import io.kaas.broker.topic.PartitionMutations;
 import io.kaas.api.auth.Operation;
 import io.kaas.api.cluster.TopicRecord;
 import io.kaas.broker.request.ApiHandler;
@@ -23,28 +26,37 @@ import java.util.concurrent.CompletableFuture;
 public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequestData, DeleteTopicsResponseData> {
     private static final UUID ZERO = new UUID(0, 0);
 
-    private final TopicManager topics;
+    /** As Kafka: from v5 a topic over the controller mutation quota is refused with THROTTLING_QUOTA_EXCEEDED. */
+    private static final int STRICT_QUOTA_SINCE = 5;
 
-    public DeleteTopicsHandler(TopicManager topics) {
+    private final TopicManager topics;
+    private final ControllerMutations mutations;
+
+    /** @param quotas the client quotas whose {@code controller_mutation_rate} applies; null for none */
+    public DeleteTopicsHandler(TopicManager topics, ClientQuotaManager quotas) {
         this.topics = topics;
+        this.mutations = new ControllerMutations(quotas);
     }
 
     @Override
     public CompletableFuture<DeleteTopicsResponseData> handle(RequestContext context, DeleteTopicsRequestData request) {
         List<DeletableTopicResult> results = new ArrayList<>();
+        MutationQuota quota = mutations.quotaFor(context, STRICT_QUOTA_SINCE);
+        PartitionMutations charge = ControllerMutations.charging(quota);
         if (context.apiVersion() >= 6) {
             for (DeleteTopicState state : request.topics()) {
-                results.add(deleteState(context, state));
+                results.add(deleteState(context, state, charge));
             }
         } else {
             for (String name : request.topicNames()) {
-                results.add(deleteByName(context, name, null));
+                results.add(deleteByName(context, name, null, charge));
             }
         }
-        return CompletableFuture.completedFuture(new DeleteTopicsResponseData().setThrottleTimeMs(0).setResponses(results));
+        return CompletableFuture.completedFuture(new DeleteTopicsResponseData()
+                .setThrottleTimeMs(quota.throttleTimeMs()).setResponses(results));
     }
 
-    private DeletableTopicResult deleteState(RequestContext context, DeleteTopicState state) {
+    private DeletableTopicResult deleteState(RequestContext context, DeleteTopicState state, PartitionMutations charge) {
         boolean hasId = state.topicId() != null && !ZERO.equals(state.topicId());
         if (state.name() != null && hasId) {
             return new DeletableTopicResult().setName(state.name()).setTopicId(state.topicId())
@@ -52,7 +64,7 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
                     .setErrorMessage("Both topic name and topic ID were provided; use one of them.");
         }
         if (!hasId) {
-            return deleteByName(context, state.name(), ZERO);
+            return deleteByName(context, state.name(), ZERO, charge);
         }
         Optional<Topic> topic = topics.topic(state.topicId());
         if (topic.isEmpty()) {
@@ -66,17 +78,18 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
             return new DeletableTopicResult().setName(describable ? name : null).setTopicId(state.topicId())
                     .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setErrorMessage(null);
         }
-        return deleteByName(context, name, state.topicId());
+        return deleteByName(context, name, state.topicId(), charge);
     }
 
-    private DeletableTopicResult deleteByName(RequestContext context, String name, UUID requestedId) {
+    private DeletableTopicResult deleteByName(RequestContext context, String name, UUID requestedId,
+                                              PartitionMutations charge) {
         DeletableTopicResult result = new DeletableTopicResult().setName(name)
                 .setTopicId(requestedId == null ? ZERO : requestedId);
         if (!context.access().allowedOnTopic(Operation.DELETE, name)) {
             return result.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED).setErrorMessage(null);
         }
         try {
-            TopicRecord deleted = topics.delete(name, Requesters.of(context));
+            TopicRecord deleted = topics.delete(name, Requesters.of(context), charge);
             return result.setTopicId(deleted.topicId()).setErrorCode(Errors.NONE).setErrorMessage(null);
         } catch (TopicException e) {
             return result.setErrorCode(e.errorCode()).setErrorMessage(e.getMessage());

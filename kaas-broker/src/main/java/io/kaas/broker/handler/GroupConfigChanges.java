@@ -3,12 +3,15 @@ package io.kaas.broker.handler;
 import io.kaas.api.auth.Operation;
 import io.kaas.api.auth.ResourceType;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.topic.Requester;
 import io.kaas.broker.topic.TopicException;
 import io.kaas.coordinator.group.GroupConfigException;
 import io.kaas.coordinator.group.GroupConfigs;
 import io.kaas.wire.protocol.Errors;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What AlterConfigs and IncrementalAlterConfigs do on GROUP resources (type 32): ALTER_CONFIGS on the
@@ -18,6 +21,8 @@ import java.util.Map;
  */
 final class GroupConfigChanges {
     static final byte GROUP = 32;
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupConfigChanges.class);
 
     private final GroupConfigs configs;
 
@@ -54,12 +59,24 @@ final class GroupConfigChanges {
         }
     }
 
-    /** Validates the whole new set of overrides and, unless {@code validateOnly}, stores it. */
-    void replace(String group, Map<String, String> overrides, boolean validateOnly) {
+    /**
+     * Validates the whole new set of overrides and, unless {@code validateOnly}, stores it, logging who changed which
+     * keys (old -> new; group configs hold no secret).
+     */
+    void replace(String group, Map<String, String> overrides, boolean validateOnly, Requester by) {
+        Map<String, String> before = Map.copyOf(configs.overrides(group));
         try {
             configs.alter(group, overrides, validateOnly);
         } catch (GroupConfigException e) {
             throw new TopicException(e.errorCode(), e.getMessage());
+        }
+        if (!validateOnly) {
+            Map<String, String> changed = ConfigChangeLines.changes(before, overrides, key -> true);
+            if (!changed.isEmpty()) {
+                LOG.atInfo().addKeyValue("group", group).addKeyValue("changes", changed)
+                        .addKeyValue("principal", by.principal()).addKeyValue("client", by.client())
+                        .log("Configs of group {} changed by {}: {}", group, by, changed);
+            }
         }
     }
 }

@@ -2,6 +2,7 @@ package io.kaas.broker.handler;
 
 import io.kaas.api.cluster.TopicPartitionRef;
 import io.kaas.broker.BrokerContext;
+import io.kaas.broker.quota.ClientQuotaManager;
 import io.kaas.broker.request.ApiContracts;
 import io.kaas.broker.request.ServedApi;
 import io.kaas.broker.topic.TopicManager;
@@ -23,13 +24,17 @@ public final class Handlers {
     public static List<ServedApi<?, ?>> create(BrokerContext ctx, TopicManager topics, ProducerIds producerIds,
                                                TransactionCoordinator transactions, VerificationGuards guards,
                                                GroupCoordinator groups) {
-        return create(ctx, topics, producerIds, transactions, localVerifier(transactions), guards, groups);
+        return create(ctx, topics, producerIds, transactions, localVerifier(transactions), guards, groups, null);
     }
 
-    /** As above, Produce verifying transactional batches through {@code verifier} (a coordinator elsewhere, say). */
+    /**
+     * As above, Produce verifying transactional batches through {@code verifier} (a coordinator elsewhere, say), and
+     * topic creations and deletions held to the {@code controller_mutation_rate} of {@code quotas} (null: none).
+     */
     public static List<ServedApi<?, ?>> create(BrokerContext ctx, TopicManager topics, ProducerIds producerIds,
                                                TransactionCoordinator transactions, TransactionVerifier verifier,
-                                               VerificationGuards guards, GroupCoordinator groups) {
+                                               VerificationGuards guards, GroupCoordinator groups,
+                                               ClientQuotaManager quotas) {
         int nodeId = ctx.nodeId();
         GroupConfigs groupConfigs = groups.groupConfigs();
         return List.of(
@@ -39,13 +44,13 @@ public final class Handlers {
                 ServedApi.of(ApiContracts.LIST_OFFSETS, new ListOffsetsHandler(topics)),
                 ServedApi.of(ApiContracts.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics)),
                 ServedApi.of(ApiContracts.METADATA, new MetadataHandler(ctx, topics)),
-                ServedApi.of(ApiContracts.CREATE_TOPICS, new CreateTopicsHandler(nodeId, topics)),
-                ServedApi.of(ApiContracts.DELETE_TOPICS, new DeleteTopicsHandler(topics)),
+                ServedApi.of(ApiContracts.CREATE_TOPICS, new CreateTopicsHandler(nodeId, topics, quotas)),
+                ServedApi.of(ApiContracts.DELETE_TOPICS, new DeleteTopicsHandler(topics, quotas)),
                 ServedApi.of(ApiContracts.DELETE_RECORDS, new DeleteRecordsHandler(topics)),
                 ServedApi.of(ApiContracts.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds, transactions)),
                 ServedApi.of(ApiContracts.DESCRIBE_CONFIGS, new DescribeConfigsHandler(ctx, topics, groupConfigs)),
                 ServedApi.of(ApiContracts.ALTER_CONFIGS, new AlterConfigsHandler(topics, groupConfigs, ctx.clusterStore())),
-                ServedApi.of(ApiContracts.CREATE_PARTITIONS, new CreatePartitionsHandler(nodeId, topics)),
+                ServedApi.of(ApiContracts.CREATE_PARTITIONS, new CreatePartitionsHandler(nodeId, topics, quotas)),
                 ServedApi.of(ApiContracts.INCREMENTAL_ALTER_CONFIGS, new IncrementalAlterConfigsHandler(topics, groupConfigs, ctx.clusterStore())),
                 ServedApi.of(ApiContracts.LIST_CONFIG_RESOURCES, new ListConfigResourcesHandler(nodeId, topics, groupConfigs)),
                 ServedApi.of(ApiContracts.DESCRIBE_CLUSTER, new DescribeClusterHandler(ctx)),

@@ -52,10 +52,10 @@ public final class IncrementalAlterConfigsHandler
                 }
                 if (resource.resourceType() == GroupConfigChanges.GROUP) {
                     GroupConfigChanges.checkMayAlter(context, resource.resourceName());
-                    alterGroup(resource, request.validateOnly());
+                    alterGroup(resource, request.validateOnly(), Requesters.of(context));
                 } else if (resource.resourceType() == TopicConfigChanges.BROKER) {
                     TopicConfigChanges.checkMayAlter(context, resource.resourceType(), resource.resourceName());
-                    alterBroker(resource, request.validateOnly());
+                    alterBroker(resource, request.validateOnly(), Requesters.of(context));
                 } else {
                     TopicConfigChanges.checkMayAlter(context, resource.resourceType(), resource.resourceName());
                     alter(resource, request.validateOnly(), Requesters.of(context));
@@ -70,7 +70,7 @@ public final class IncrementalAlterConfigsHandler
                 .setResponses(out));
     }
 
-    private void alterGroup(AlterConfigsResource resource, boolean validateOnly) {
+    private void alterGroup(AlterConfigsResource resource, boolean validateOnly, Requester by) {
         Set<String> names = new HashSet<>();
         Map<String, String> overrides = groups.current(resource.resourceName());
         for (AlterableConfig c : resource.configs()) {
@@ -79,10 +79,10 @@ public final class IncrementalAlterConfigsHandler
             }
             GroupConfigChanges.apply(overrides, c.name(), c.configOperation(), c.value());
         }
-        groups.replace(resource.resourceName(), overrides, validateOnly);
+        groups.replace(resource.resourceName(), overrides, validateOnly, by);
     }
 
-    private void alterBroker(AlterConfigsResource resource, boolean validateOnly) {
+    private void alterBroker(AlterConfigsResource resource, boolean validateOnly, Requester by) {
         java.util.OptionalInt target = BrokerConfigChanges.target(resource.resourceName());
         Set<String> names = new HashSet<>();
         Map<String, String> configs = brokers.current(target);
@@ -92,7 +92,7 @@ public final class IncrementalAlterConfigsHandler
             }
             BrokerConfigChanges.apply(configs, c.name(), c.configOperation(), c.value());
         }
-        brokers.replace(target, configs, validateOnly);
+        brokers.replace(target, configs, validateOnly, by);
     }
 
     private void alter(AlterConfigsResource resource, boolean validateOnly, Requester by) {

@@ -166,13 +166,18 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         int partition = pd.index();
         if (topic.log(partition) == null) {
             // As Kafka: no message (its partition responses carry one only for record validation errors).
-            return CompletableFuture.completedFuture(error(partition, topics.absence(topic.name(), partition), null));
+            PartitionProduceResponse absent = error(partition, topics.absence(topic.name(), partition), null);
+            count(topic.name(), null, absent.errorCode());
+            return CompletableFuture.completedFuture(absent);
         }
         ProducedBatches batch;
         try {
             batch = checkBatch(pd.records() instanceof BufferRecords r ? r.buffer() : null,
                     topic.logConfig().maxMessageBytes(), version);
         } catch (RejectedBatch e) {
+            if (e.byLog) {
+                count(topic.name(), null, e.code);
+            }
             return CompletableFuture.completedFuture(error(partition, e.code, e.getMessage()));
         }
         Accepted a = new Accepted(topic, partition, batch, new CompletableFuture<>());
@@ -282,6 +287,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         int partition = a.partition();
         Topic topic = a.topic();
         if (TopicNames.isInternal(topic.name())) {
+            count(topic.name(), null, Errors.INVALID_TOPIC_EXCEPTION);
             a.result().complete(error(partition, Errors.INVALID_TOPIC_EXCEPTION,
                     "Cannot append to internal topic " + topic.name()));
             return;
@@ -296,6 +302,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
                 if (!guards.appendIfNoMarkerSince(log.key(), a.batch().headers().get(0).producerId(), guard,
                         () -> holder.add(log.append(a.batch(), durable)))) {
                     // As Kafka's verification guard: the transaction ended while the batch was being verified.
+                    count(topic.name(), null, Errors.INVALID_TXN_STATE);
                     a.result().complete(error(partition, Errors.INVALID_TXN_STATE,
                             "Record was not part of an ongoing transaction"));
                     return;
@@ -303,7 +310,9 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
                 appended = holder.get(0);
             }
         } catch (RuntimeException e) {
-            a.result().complete(failed(partition, log, e));
+            PartitionProduceResponse answer = failed(partition, log, e);
+            count(topic.name(), null, answer.errorCode());
+            a.result().complete(answer);
             return;
         }
         // The batches are readable once append returns (before an acks=all fsync): wake the fetches waiting now, once.
@@ -323,10 +332,21 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         });
     }
 
-    /** MessagesIn and BytesIn (from the batch headers: no per-record work), or FailedProduceRequests, per partition. */
+    /**
+     * MessagesIn and BytesIn (from the batch headers: no per-record work), or the partition's failure, per partition,
+     * as Kafka's ReplicaManager counts a partition that reached its append: TotalProduceRequests always, and
+     * FailedProduceRequests unless the error is one it leaves out (not leader, unknown partition, too large, corrupt,
+     * storage error, an internal topic). Refusals before that (authorization, unknown topic, acks, the request
+     * version's record checks, transaction verification) are counted nowhere, as in Kafka.
+     */
     private void count(String topic, ProducedBatches batch, short errorCode) {
         if (errorCode != Errors.NONE) {
-            topics.stats().produceFailed(topic);
+            switch (errorCode) {
+                case Errors.NOT_LEADER_OR_FOLLOWER, Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.MESSAGE_TOO_LARGE,
+                        RECORD_LIST_TOO_LARGE, Errors.CORRUPT_MESSAGE, Errors.KAFKA_STORAGE_ERROR,
+                        Errors.INVALID_TOPIC_EXCEPTION -> topics.stats().produceRefused(topic);
+                default -> topics.stats().produceFailed(topic);
+            }
             return;
         }
         long records = 0;
@@ -366,10 +386,16 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
     static ProducedBatches checkBatch(ByteBuf records, int maxMessageBytes, short version) throws RejectedBatch {
         if (records == null || records.readableBytes() == 0) {
             throw new RejectedBatch(Errors.INVALID_RECORD, "Produce requests with version " + version
-                    + " must have at least one record batch per partition");
+                    + " must have at least one record batch per partition", false);
         }
         ByteBuffer buf = records.nioBuffer();
         int start = buf.position();
+        // As Kafka's ProduceRequest.validateRecords: the magic first (an older message set's is at the same place,
+        // and its entries are shorter than a v2 header).
+        if (buf.remaining() > RecordBatches.MAGIC && buf.get(start + RecordBatches.MAGIC) != RecordBatches.MAGIC_V2) {
+            throw new RejectedBatch(Errors.INVALID_RECORD, "Produce requests with version " + version
+                    + " are only allowed to contain record batches with magic version 2", false);
+        }
         int size = RecordBatches.announcedSize(buf, start);
         if (size < RecordBatches.HEADER_SIZE || size > buf.remaining()) {
             throw new RejectedBatch(Errors.CORRUPT_MESSAGE, "Record batch size " + size
@@ -377,11 +403,11 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
         }
         if (buf.get(start + RecordBatches.MAGIC) != RecordBatches.MAGIC_V2) {
             throw new RejectedBatch(Errors.INVALID_RECORD, "Produce requests with version " + version
-                    + " are only allowed to contain record batches with magic version 2");
+                    + " are only allowed to contain record batches with magic version 2", false);
         }
         if (size < buf.remaining()) {
             throw new RejectedBatch(Errors.INVALID_RECORD, "Produce requests with version " + version
-                    + " are only allowed to contain exactly one record batch per partition");
+                    + " are only allowed to contain exactly one record batch per partition", false);
         }
         if (size > maxMessageBytes) {
             throw new RejectedBatch(Errors.MESSAGE_TOO_LARGE, "The request included a message larger than "
@@ -426,13 +452,23 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData, Prod
                 .setLogAppendTimeMs(-1).setLogStartOffset(-1).setErrorMessage(message);
     }
 
+    /** Kafka's RECORD_LIST_TOO_LARGE (RecordBatchTooLargeException). */
+    private static final short RECORD_LIST_TOO_LARGE = 18;
+
     /** A batch refused before it reaches the engine. */
     static final class RejectedBatch extends Exception {
         final short code;
+        /** Whether Kafka's log refuses it (counted as a produce of the partition), not its request checks. */
+        final boolean byLog;
 
         RejectedBatch(short code, String message) {
+            this(code, message, true);
+        }
+
+        RejectedBatch(short code, String message, boolean byLog) {
             super(message, null, false, false);
             this.code = code;
+            this.byLog = byLog;
         }
     }
 }

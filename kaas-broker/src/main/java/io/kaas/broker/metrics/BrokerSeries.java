@@ -42,10 +42,13 @@ public final class BrokerSeries {
     private final MultiGauge logStart;
     private final MultiGauge logEnd;
     private final MultiGauge lag;
+    private final RemoteEndOffsets remoteEnds;
     private volatile int partitionCount;
 
-    private BrokerSeries(MeterRegistry registry, TopicManager topics, ClusterMember cluster, GroupCoordinator groups) {
+    private BrokerSeries(MeterRegistry registry, TopicManager topics, ClusterMember cluster, GroupCoordinator groups,
+                         RemoteEndOffsets remoteEnds) {
         this.registry = registry;
+        this.remoteEnds = remoteEnds;
         this.topics = topics;
         this.cluster = cluster;
         this.groups = groups;
@@ -64,8 +67,17 @@ public final class BrokerSeries {
     /** Registers the series of a started broker on {@code metrics}. */
     public static BrokerSeries register(BrokerMetrics metrics, int nodeId, TopicManager topics, ClusterMember cluster,
                                         GroupCoordinator groups, BooleanSupplier running) {
+        return register(metrics, nodeId, topics, cluster, groups, running, null);
+    }
+
+    /**
+     * As above, the lag of partitions another broker writes computed from their end offsets as {@code remoteEnds}
+     * caches them (null: such partitions are left out).
+     */
+    public static BrokerSeries register(BrokerMetrics metrics, int nodeId, TopicManager topics, ClusterMember cluster,
+                                        GroupCoordinator groups, BooleanSupplier running, RemoteEndOffsets remoteEnds) {
         MeterRegistry registry = metrics.registry();
-        BrokerSeries series = new BrokerSeries(registry, topics, cluster, groups);
+        BrokerSeries series = new BrokerSeries(registry, topics, cluster, groups, remoteEnds);
         Gauge.builder("kafka.server.kafkaserver.brokerstate", running, r -> r.getAsBoolean() ? RUNNING : STARTING)
             .description("Kafka's BrokerState: 1 starting, 3 running").strongReference(true).register(registry);
         Gauge.builder("kafka.controller.kafkacontroller.activecontrollercount", cluster,
@@ -155,20 +167,42 @@ public final class BrokerSeries {
         lag.register(lagRows(), true);
     }
 
-    /** Per group and partition this broker holds both (committed offsets and log): end offset minus committed. */
+    /**
+     * Per group this broker coordinates and partition with a committed offset: end offset minus committed. The end
+     * offset of a partition this broker writes is its log's; of one another broker writes, the cached answer of that
+     * broker ({@link RemoteEndOffsets}; left out until there is one).
+     */
     private List<MultiGauge.Row<?>> lagRows() {
         List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        Set<TopicPartitionRef> remote = new java.util.HashSet<>();
         for (var listed : groups.admin().listGroups(List.of(), List.of())) {
             String group = listed.groupId();
             for (Map.Entry<TopicPartitionRef, CommittedOffset> c : groups.committedOffsets(group).entrySet()) {
-                PartitionLog log = topics.log(c.getKey().topic(), c.getKey().partition());
-                if (log == null || c.getValue().offset() < 0) {
+                if (c.getValue().offset() < 0) {
                     continue;
                 }
-                long lagged = Math.max(0, log.offsets().highWatermark() - c.getValue().offset());
-                rows.add(MultiGauge.Row.of(Tags.of("consumergroup", group, "topic", c.getKey().topic(),
-                    "partition", Integer.toString(c.getKey().partition())), lagged));
+                TopicPartitionRef tp = c.getKey();
+                PartitionLog log = topics.log(tp.topic(), tp.partition());
+                long end;
+                if (log != null) {
+                    end = log.offsets().highWatermark();
+                } else if (remoteEnds != null && topics.topic(tp.topic()).isPresent()) {
+                    remote.add(tp);
+                    java.util.OptionalLong cached = remoteEnds.endOffset(tp);
+                    if (cached.isEmpty()) {
+                        continue;
+                    }
+                    end = cached.getAsLong();
+                } else {
+                    continue;
+                }
+                long lagged = Math.max(0, end - c.getValue().offset());
+                rows.add(MultiGauge.Row.of(Tags.of("consumergroup", group, "topic", tp.topic(),
+                    "partition", Integer.toString(tp.partition())), lagged));
             }
+        }
+        if (remoteEnds != null) {
+            remoteEnds.want(remote);
         }
         return rows;
     }

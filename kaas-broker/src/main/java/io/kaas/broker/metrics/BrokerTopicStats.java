@@ -28,6 +28,16 @@ public final class BrokerTopicStats {
         all.bytesIn.add(bytes);
     }
 
+    /**
+     * A produce to a partition of {@code topic} reached the log's checks and was answered with an error Kafka does
+     * not count as a failed produce (not leader, unknown partition, too large, corrupt, storage error): counted in
+     * TotalProduceRequestsPerSec only, as Kafka's ReplicaManager counts it.
+     */
+    public void produceRefused(String topic) {
+        topic(topic).totalProduce.increment();
+        all.totalProduce.increment();
+    }
+
     /** A produce to a partition of {@code topic} failed (Kafka counts FailedProduceRequestsPerSec per partition). */
     public void produceFailed(String topic) {
         TopicStats s = topic(topic);

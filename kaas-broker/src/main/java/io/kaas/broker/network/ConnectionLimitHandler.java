@@ -6,6 +6,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +44,39 @@ final class ConnectionLimitHandler extends ChannelInboundHandlerAdapter implemen
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         address = ctx.channel().remoteAddress() instanceof InetSocketAddress inet ? inet.getAddress() : null;
+        long delay = limits.rates().acceptDelayMs(System.currentTimeMillis());
+        if (delay <= 0) {
+            checkIpRate();
+            return;
+        }
+        // max.connection.creation.rate: the listener accepts nothing more for the delay, and this connection waits it.
+        Channel acceptor = ctx.channel().parent();
+        limits.holdAcceptor(acceptor);
+        LOG.atDebug().addKeyValue("remote", ctx.channel().remoteAddress()).addKeyValue("listener", listenerName)
+            .log("connection waits {} ms (max.connection.creation.rate)", delay);
+        ctx.executor().schedule(() -> {
+            limits.releaseAcceptor(acceptor);
+            if (ctx.channel().isActive()) {
+                checkIpRate();
+            }
+        }, delay, TimeUnit.MILLISECONDS);
+    }
+
+    /** The address's connection_creation_rate: over it the connection is held unread, then closed. */
+    private void checkIpRate() {
+        long throttle = limits.rates().ipThrottleMs(address, System.currentTimeMillis());
+        if (throttle > 0) {
+            LOG.atInfo().addKeyValue("listener", listenerName).addKeyValue("ip", address)
+                .addKeyValue("throttleMs", throttle)
+                .log("Closing connection from {} after {} ms: its address is over its connection_creation_rate "
+                        + "quota of {} connections per second", address, throttle, limits.rates().ipQuota(address));
+            ctx.executor().schedule(() -> ctx.close(), throttle, TimeUnit.MILLISECONDS);
+            return;
+        }
+        arriveForSlot();
+    }
+
+    private void arriveForSlot() {
         ConnectionLimits.Verdict verdict = limits.arrive(this);
         if (verdict == ConnectionLimits.Verdict.WAIT) {
             LOG.atDebug().addKeyValue("remote", ctx.channel().remoteAddress()).addKeyValue("listener", listenerName)

@@ -42,8 +42,10 @@ final class ConnectionLimits {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionLimits.class);
 
-    private final ConnectionLimitsConfig config;
-    private final Map<InetAddress, Integer> perIpOverrides;
+    private volatile ConnectionLimitsConfig config;
+    private volatile Map<InetAddress, Integer> perIpOverrides;
+    private volatile ConnectionRateLimit rates = ConnectionRateLimit.NONE;
+    private final Set<Channel> rateHeldAcceptors = new LinkedHashSet<>();
     private final Map<InetAddress, Integer> perIp = new HashMap<>();
     private final Map<String, Integer> perListener = new HashMap<>();
     private final LinkedHashSet<Waiter> waiting = new LinkedHashSet<>();
@@ -55,6 +57,10 @@ final class ConnectionLimits {
      */
     ConnectionLimits(ConnectionLimitsConfig config) {
         this.config = config;
+        this.perIpOverrides = resolved(config);
+    }
+
+    private static Map<InetAddress, Integer> resolved(ConnectionLimitsConfig config) {
         Map<InetAddress, Integer> overrides = new LinkedHashMap<>();
         config.perIpOverrides().forEach((host, count) -> {
             try {
@@ -63,7 +69,65 @@ final class ConnectionLimits {
                 throw new ConfigException("max.connections.per.ip.overrides", "unknown host '" + host + "'");
             }
         });
-        this.perIpOverrides = Map.copyOf(overrides);
+        return Map.copyOf(overrides);
+    }
+
+    /**
+     * New limits (dynamic broker configs), in force for connections arriving from now on: connections held already
+     * stay (as Kafka's), waiting ones that now fit are served.
+     *
+     * @throws ConfigException naming {@code max.connections.per.ip.overrides} if one of its hosts does not resolve;
+     *                         nothing changes then
+     */
+    void reconfigure(ConnectionLimitsConfig next) {
+        Map<InetAddress, Integer> overrides = resolved(next);
+        Decisions decided;
+        synchronized (this) {
+            ConnectionLimitsConfig old = config;
+            if (old.equals(next)) {
+                return;
+            }
+            config = next;
+            perIpOverrides = overrides;
+            LOG.atInfo().addKeyValue("maxConnections", next.maxConnections())
+                .addKeyValue("maxConnectionsPerIp", next.maxConnectionsPerIp())
+                .addKeyValue("maxConnectionsPerIpOverrides", next.perIpOverrides())
+                .log("connection limits changed: max.connections {} -> {}, max.connections.per.ip {} -> {}, "
+                        + "max.connections.per.ip.overrides {} -> {}", old.maxConnections(), next.maxConnections(),
+                    old.maxConnectionsPerIp(), next.maxConnectionsPerIp(), old.perIpOverrides(), next.perIpOverrides());
+            decided = admitWaiting();
+        }
+        decided.apply();
+    }
+
+    /** The connection creation rates new connections are held to from now on. */
+    void limitRatesWith(ConnectionRateLimit limit) {
+        rates = limit;
+    }
+
+    ConnectionRateLimit rates() {
+        return rates;
+    }
+
+    /**
+     * The broker-wide connection creation rate is exceeded: {@code acceptor} accepts nothing until
+     * {@link #releaseAcceptor} (Kafka's acceptor waits the same way).
+     */
+    synchronized void holdAcceptor(Channel acceptor) {
+        if (acceptor != null && rateHeldAcceptors.add(acceptor)) {
+            acceptor.config().setAutoRead(false);
+        }
+    }
+
+    /** The rate's wait is over: {@code acceptor} accepts again, unless it waits for a connection slot too. */
+    void releaseAcceptor(Channel acceptor) {
+        boolean resume;
+        synchronized (this) {
+            resume = acceptor != null && rateHeldAcceptors.remove(acceptor) && !pausedAcceptors.contains(acceptor);
+        }
+        if (resume) {
+            acceptor.config().setAutoRead(true);
+        }
     }
 
     /** No limits (Kafka's defaults). */
@@ -166,7 +230,7 @@ final class ConnectionLimits {
         }
         List<Channel> resumed = new ArrayList<>();
         if (waiting.isEmpty()) {
-            resumed.addAll(pausedAcceptors);
+            pausedAcceptors.stream().filter(a -> !rateHeldAcceptors.contains(a)).forEach(resumed::add);
             pausedAcceptors.clear();
         }
         return new Decisions(out, resumed);

@@ -119,6 +119,22 @@ public final class KafkaServer implements AutoCloseable {
         }
     }
 
+    /** Holds new connections to {@code limit}'s creation rates (KIP-612): every listener, from now on. */
+    public void limitConnectionRatesWith(ConnectionRateLimit limit) {
+        connectionLimits.limitRatesWith(limit);
+    }
+
+    /**
+     * New {@code max.connections*} limits (dynamic broker configs) for connections arriving from now on;
+     * {@code queued.max.requests*} stay as they were (read-only, as Kafka's).
+     *
+     * @throws io.kaas.broker.config.ConfigException if a host of {@code max.connections.per.ip.overrides} does not
+     *                                               resolve; nothing changes then
+     */
+    public void reconfigureConnections(ConnectionLimitsConfig limits) {
+        connectionLimits.reconfigure(limits);
+    }
+
     /** Throttles requests as {@code throttle} says (client quotas): every listener, from now on. */
     public void throttleWith(RequestThrottle throttle) {
         states.values().forEach(s -> s.throttleWith(throttle));

@@ -24,17 +24,32 @@ public final class ClientQuotaManager {
 
     private final int samples;
     private final long windowMs;
+    private final int mutationSamples;
+    private final long mutationWindowMs;
     private final LongSupplier clock;
     private volatile Map<QuotaType, Map<Map<String, String>, Double>> quotas = Map.of();
     private final Map<SensorKey, RateSensor> sensors = new ConcurrentHashMap<>();
+    private final Map<SensorKey, TokenBucket> buckets = new ConcurrentHashMap<>();
 
     /**
      * @param samples  {@code quota.window.num}
      * @param windowMs {@code quota.window.size.seconds} in ms
      */
     public ClientQuotaManager(int samples, long windowMs, LongSupplier clockMs) {
+        this(samples, windowMs, 11, 1000, clockMs);
+    }
+
+    /**
+     * @param mutationSamples  {@code controller.quota.window.num}
+     * @param mutationWindowMs {@code controller.quota.window.size.seconds} in ms: with the samples and the quota,
+     *                         the burst of a {@code controller_mutation_rate} token bucket
+     */
+    public ClientQuotaManager(int samples, long windowMs, int mutationSamples, long mutationWindowMs,
+                              LongSupplier clockMs) {
         this.samples = samples;
         this.windowMs = windowMs;
+        this.mutationSamples = mutationSamples;
+        this.mutationWindowMs = mutationWindowMs;
         this.clock = clockMs;
     }
 
@@ -56,6 +71,9 @@ public final class ClientQuotaManager {
         Map<QuotaType, Map<Map<String, String>, Double>> installed = next.isEmpty() ? Map.of() : next;
         quotas = installed;
         sensors.keySet().removeIf(k -> !installed.containsKey(k.type()));
+        if (!installed.containsKey(QuotaType.CONTROLLER_MUTATION)) {
+            buckets.clear();
+        }
         LOG.atInfo().log("client quotas in force: {}", installed.isEmpty() ? "none" : installed);
     }
 
@@ -69,22 +87,47 @@ public final class ClientQuotaManager {
      * {@code clientId}, and answers the throttle time in ms its quota of {@code type} earns; 0 when none applies.
      */
     public long throttleMs(QuotaType type, String user, String clientId, double value) {
+        Resolved quota = resolve(type, user, clientId);
+        if (quota == null) {
+            return 0;
+        }
+        long now = clock.getAsLong();
+        RateSensor sensor = sensors.computeIfAbsent(quota.key(), k -> new RateSensor(samples, windowMs, now));
+        return sensor.recordAndThrottleMs(value, quota.bound(), now);
+    }
+
+    /**
+     * The {@code controller_mutation_rate} quota of {@code user} and {@code clientId} for one request, strict or
+     * permissive ({@link MutationQuota}); {@link MutationQuota#UNBOUNDED} when none applies.
+     */
+    public MutationQuota mutationQuota(String user, String clientId, boolean strict) {
+        Resolved quota = resolve(QuotaType.CONTROLLER_MUTATION, user, clientId);
+        if (quota == null) {
+            return MutationQuota.UNBOUNDED;
+        }
+        TokenBucket bucket = buckets.computeIfAbsent(quota.key(), k -> new TokenBucket());
+        double burst = mutationSamples * (mutationWindowMs / 1000.0) * quota.bound();
+        return new MutationQuota(bucket, quota.bound(), burst, strict, clock);
+    }
+
+    /** The most specific quota of {@code type} set for the request's user and client id, or null. */
+    private Resolved resolve(QuotaType type, String user, String clientId) {
         Map<Map<String, String>, Double> byEntity = quotas.get(type);
         if (byEntity == null) {
-            return 0;
+            return null;
         }
         String u = user == null ? "" : user;
         String c = clientId == null ? "" : clientId;
         for (Level level : LEVELS) {
             Double bound = byEntity.get(level.entity(u, c));
             if (bound != null) {
-                SensorKey key = new SensorKey(type, level.tagsUser ? u : "", level.tagsClient ? c : "");
-                long now = clock.getAsLong();
-                RateSensor sensor = sensors.computeIfAbsent(key, k -> new RateSensor(samples, windowMs, now));
-                return sensor.recordAndThrottleMs(value, bound, now);
+                return new Resolved(bound, new SensorKey(type, level.tagsUser ? u : "", level.tagsClient ? c : ""));
             }
         }
-        return 0;
+        return null;
+    }
+
+    private record Resolved(double bound, SensorKey key) {
     }
 
     /** The entity a level names, and whether the sensor is kept per actual user / client id. */

@@ -10,8 +10,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Kafka's client quotas on the request path: Produce is charged its request's bytes ({@code producer_byte_rate}),
  * Fetch its response's bytes ({@code consumer_byte_rate}), every request but the exempt ones its handler's time as
- * a percentage of one thread ({@code request_percentage}). The response carries the larger throttle time and the
- * connection is muted for it. With no quota set, two volatile reads per request.
+ * a percentage of one thread ({@code request_percentage}); CreateTopics, CreatePartitions and DeleteTopics come with
+ * the throttle time their handler's {@code controller_mutation_rate} check set. The response carries the larger
+ * throttle time and the connection is muted for it. With no quota set, two volatile reads per request.
  */
 public final class QuotaThrottle implements RequestThrottle {
     /** As Kafka: the APIs a client needs to learn of its throttling or to authenticate are not request-throttled. */
@@ -34,6 +35,8 @@ public final class QuotaThrottle implements RequestThrottle {
         } else if (api == ApiMessageType.FETCH && response != null && quotas.active(QuotaType.FETCH)) {
             throttle = quotas.throttleMs(QuotaType.FETCH, user(context), context.clientId(),
                     response.size(context.apiVersion()));
+        } else if (isMutation(api) && response != null && quotas.active(QuotaType.CONTROLLER_MUTATION)) {
+            throttle = ThrottleTimes.current(response);
         }
         if (quotas.active(QuotaType.REQUEST) && !REQUEST_EXEMPT.contains(api)) {
             throttle = Math.max(throttle, quotas.throttleMs(QuotaType.REQUEST, user(context), context.clientId(),
@@ -43,6 +46,12 @@ public final class QuotaThrottle implements RequestThrottle {
             ThrottleTimes.raise(response, throttle);
         }
         return throttle;
+    }
+
+    /** The APIs whose handlers set a controller_mutation_rate throttle time in the response (KIP-599). */
+    private static boolean isMutation(ApiMessageType api) {
+        return api == ApiMessageType.CREATE_TOPICS || api == ApiMessageType.CREATE_PARTITIONS
+                || api == ApiMessageType.DELETE_TOPICS;
     }
 
     private static String user(RequestContext context) {

@@ -39,6 +39,16 @@ final class RateSensor {
         return Math.round((rate - bound) / bound * windowSizeMs(nowMs));
     }
 
+    /** Adds {@code value} (negative to take back a recorded one) at {@code nowMs}, without a quota check. */
+    synchronized void add(double value, long nowMs) {
+        if (nowMs - starts[current] >= windowMs) {
+            current = (current + 1) % values.length;
+            starts[current] = nowMs;
+            values[current] = 0;
+        }
+        values[current] += value;
+    }
+
     /** The rate per second at {@code nowMs}. */
     synchronized double rate(long nowMs) {
         purgeObsolete(nowMs);

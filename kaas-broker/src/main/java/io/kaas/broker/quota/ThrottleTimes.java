@@ -24,6 +24,19 @@ final class ThrottleTimes {
     private ThrottleTimes() {
     }
 
+    /** The response's throttle time, 0 if it has no such field. */
+    static int current(ApiMessage response) {
+        MethodHandle[] handles = ACCESSORS.get(response.getClass());
+        if (handles.length == 0) {
+            return 0;
+        }
+        try {
+            return (int) handles[0].invoke(response);
+        } catch (Throwable e) {
+            throw new IllegalStateException("cannot read throttle_time_ms of " + response.getClass().getSimpleName(), e);
+        }
+    }
+
     /** Sets the response's throttle time to {@code ms} unless it already says more; false if it has no such field. */
     static boolean raise(ApiMessage response, long ms) {
         MethodHandle[] handles = ACCESSORS.get(response.getClass());

@@ -5,6 +5,7 @@ import io.kaas.api.cluster.ClusterStateStore;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,13 +20,24 @@ public final class DynamicBrokerConfigApplier implements ClusterListener {
     private final int nodeId;
     private final TopicManager topics;
     private final Executor executor;
+    private final Consumer<Map<String, String>> others;
     private Map<String, String> applied = Map.of(); // only on the executor, or before start returns
 
     public DynamicBrokerConfigApplier(ClusterStateStore store, int nodeId, TopicManager topics, Executor executor) {
+        this(store, nodeId, topics, executor, merged -> { });
+    }
+
+    /**
+     * @param others applies the broker's effective dynamic configs (its own over the cluster default) outside the
+     *               topics, e.g. the connection limits; may throw to report values it cannot apply
+     */
+    public DynamicBrokerConfigApplier(ClusterStateStore store, int nodeId, TopicManager topics, Executor executor,
+                                      Consumer<Map<String, String>> others) {
         this.store = store;
         this.nodeId = nodeId;
         this.topics = topics;
         this.executor = executor;
+        this.others = others;
     }
 
     /** Applies what is stored now and follows later changes. */
@@ -48,6 +60,7 @@ public final class DynamicBrokerConfigApplier implements ClusterListener {
         }
         try {
             topics.applyDynamicBrokerConfigs(clusterDefault, own);
+            others.accept(merged);
             // keys only: a key kaas does not know is stored as given and might hold a secret
             LOG.atInfo().setMessage("Broker {} applied dynamic broker configs: cluster default {}, its own {}")
                     .addArgument(nodeId).addArgument(new java.util.TreeSet<>(clusterDefault.keySet()))

@@ -273,6 +273,12 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
     /** As {@link #create(String, int, int, Map, boolean)}, asked for by {@code by} (named in the log line). */
     public TopicRecord create(String name, int partitions, int replicationFactor, Map<String, String> configs,
                               boolean validateOnly, Requester by) {
+        return create(name, partitions, replicationFactor, configs, validateOnly, by, PartitionMutations.NONE);
+    }
+
+    /** As above, the topic's partitions charged to {@code mutations} (validated or not) once it could be created. */
+    public TopicRecord create(String name, int partitions, int replicationFactor, Map<String, String> configs,
+                              boolean validateOnly, Requester by, PartitionMutations mutations) {
         String invalid = names.refusal(name);
         if (invalid != null) {
             throw new TopicException(Errors.INVALID_TOPIC_EXCEPTION, invalid);
@@ -297,6 +303,7 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
                             "Topic '" + name + "' collides with existing topic: " + existing);
                 }
             }
+            mutations.charge(count);
             if (validateOnly) {
                 return new TopicRecord(name, new UUID(0, 0), count, clean);
             }
@@ -415,6 +422,11 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
 
     /** As {@link #delete(String)}, asked for by {@code by} (named in the log line). */
     public TopicRecord delete(String name, Requester by) {
+        return delete(name, by, PartitionMutations.NONE);
+    }
+
+    /** As {@link #delete(String, Requester)}, the topic's partitions charged to {@code mutations} first. */
+    public TopicRecord delete(String name, Requester by, PartitionMutations mutations) {
         if (!ctx.config().deleteTopicEnable()) {
             throw new TopicException(Errors.TOPIC_DELETION_DISABLED,
                     "Topic deletion is disabled (delete.topic.enable=false).");
@@ -426,6 +438,7 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
                 throw new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION,
                         "This server does not host this topic-partition.");
             }
+            mutations.charge(topic.partitionCount());
             try {
                 ctx.clusterStore().deleteTopic(name);
             } catch (UnknownTopicException e) {
@@ -465,6 +478,11 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
     }
 
     public TopicRecord createPartitions(String name, int count, boolean validateOnly) {
+        return createPartitions(name, count, validateOnly, PartitionMutations.NONE);
+    }
+
+    /** As above, the partitions added charged to {@code mutations} (validated or not) once they could be. */
+    public TopicRecord createPartitions(String name, int count, boolean validateOnly, PartitionMutations mutations) {
         TopicRecord record;
         synchronized (lock) {
             Topic topic = requireTopic(name);
@@ -478,6 +496,7 @@ public final class TopicManager implements PartitionOwnership.Host, AutoCloseabl
                         "Topic already has " + current + " partitions.");
             }
             checkBatchSize((long) count - current);
+            mutations.charge(count - current);
             if (validateOnly) {
                 return topic.record().withPartitions(count);
             }

@@ -35,7 +35,7 @@ public final class RocksDbEngineProvider implements StorageEngineProvider {
     public StorageEngine open(EngineContext context) throws IOException {
         RocksDbConfig config = RocksDbConfig.from(context.config());
         return RocksDbEngine.open(context.dataDir().resolve(DIRECTORY), config, context.clock(),
-                context.producerExpiration());
+                context.producerExpiration(), context.stats());
     }
 
     @Override

@@ -70,6 +70,7 @@ public final class Errors {
     public static final short GROUP_SUBSCRIBED_TO_TOPIC = 86;
     public static final short INVALID_RECORD = 87;
     public static final short UNSTABLE_OFFSET_COMMIT = 88;
+    public static final short THROTTLING_QUOTA_EXCEEDED = 89;
     public static final short PRODUCER_FENCED = 90;
     public static final short RESOURCE_NOT_FOUND = 91;
     public static final short DUPLICATE_RESOURCE = 92;

@@ -1,6 +1,7 @@
 package io.kaas.engine.rocksdb.internal;
 
 import java.util.Optional;
+import io.kaas.api.storage.EngineStats;
 import io.kaas.api.storage.InvalidConfigException;
 import io.kaas.api.storage.LogConfig;
 import io.kaas.api.storage.PartitionKey;
@@ -54,9 +55,12 @@ public final class RocksDbEngine implements StorageEngine {
     private final ProducerExpiration producerExpiration;
     private boolean closed;
 
+    private final EngineStats stats;
+
     private RocksDbEngine(Path dir, List<AutoCloseable> natives, List<ColumnFamilyHandle> handles, Store store,
-                          long retentionCheckIntervalMs, ProducerExpiration producerExpiration) {
+                          long retentionCheckIntervalMs, ProducerExpiration producerExpiration, EngineStats stats) {
         this.dir = dir;
+        this.stats = stats;
         this.natives = natives;
         this.handles = handles;
         this.store = store;
@@ -140,6 +144,12 @@ public final class RocksDbEngine implements StorageEngine {
     /** Opens or creates the database in {@code dir}; idle producers expire as {@code producerExpiration} says. */
     public static RocksDbEngine open(Path dir, RocksDbConfig config, Clock clock, ProducerExpiration producerExpiration)
             throws IOException {
+        return open(dir, config, clock, producerExpiration, EngineStats.NONE);
+    }
+
+    /** As above, WAL syncs and partition opens measured into {@code stats} (the broker's metrics). */
+    public static RocksDbEngine open(Path dir, RocksDbConfig config, Clock clock, ProducerExpiration producerExpiration,
+                                     EngineStats stats) throws IOException {
         RocksDB.loadLibrary();
         Files.createDirectories(dir);
         List<AutoCloseable> natives = new ArrayList<>();
@@ -164,12 +174,13 @@ public final class RocksDbEngine implements StorageEngine {
             natives.add(db::closeE); // closed after the handles, before the options
             WriteOptions unsynced = track(natives, new WriteOptions().setSync(false));
             WriteOptions synced = track(natives, new WriteOptions().setSync(true));
-            WalSyncer syncer = new WalSyncer(db, "kaas-rocksdb-wal-sync");
+            WalSyncer syncer = new WalSyncer(db, "kaas-rocksdb-wal-sync", stats);
             natives.add(syncer);
             Store store = new Store(db, handles.get(1), handles.get(2), unsynced, synced, syncer, clock);
             LOG.atInfo().addKeyValue("dir", dir).addKeyValue("config", config)
                     .log("Opened rocksdb storage engine");
-            return new RocksDbEngine(dir, natives, handles, store, config.retentionCheckIntervalMs(), producerExpiration);
+            return new RocksDbEngine(dir, natives, handles, store, config.retentionCheckIntervalMs(), producerExpiration,
+                    stats);
         } catch (RocksDBException | RuntimeException e) {
             closeAll(natives, List.of());
             throw new IOException("cannot open the rocksdb engine in " + dir + ": " + e.getMessage(), e);
@@ -206,11 +217,14 @@ public final class RocksDbEngine implements StorageEngine {
         if (log != null) {
             return log;
         }
+        long began = System.nanoTime();
         try {
             log = RocksPartitionLog.load(store, key, config);
         } catch (RocksDBException e) {
             throw new IOException("cannot open partition " + key + ": " + e.getMessage(), e);
         }
+        // Nothing to scan: RocksDB replayed its WAL when the database opened; the partition reads its metadata.
+        stats.recovered(key, System.nanoTime() - began, 0);
         partitions.put(key, log);
         return log;
     }

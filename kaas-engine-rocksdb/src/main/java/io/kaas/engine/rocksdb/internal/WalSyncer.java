@@ -1,5 +1,6 @@
 package io.kaas.engine.rocksdb.internal;
 
+import io.kaas.api.storage.EngineStats;
 import io.kaas.api.storage.KafkaStorageException;
 import io.kaas.api.storage.PartitionOfflineException;
 import java.util.ArrayList;
@@ -16,6 +17,8 @@ import org.slf4j.LoggerFactory;
  * here; one thread takes every waiter queued so far, syncs the WAL once, and completes them all.
  * Waiters that arrive during a sync are covered by the next one. A failed sync is never retried into
  * a success: it fails its waiters and every later one, and the engine refuses writes until restart.
+ * Each sync's time and the appends it made durable go to the broker's {@link EngineStats} (its fsync histogram and
+ * group-commit sizes).
  */
 final class WalSyncer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WalSyncer.class);
@@ -30,9 +33,16 @@ final class WalSyncer implements AutoCloseable {
     private boolean closed;
     private volatile RocksDBException failure;
     private final AtomicLong syncs = new AtomicLong();
+    private final EngineStats stats;
 
     WalSyncer(RocksDB db, String name) {
+        this(db, name, EngineStats.NONE);
+    }
+
+    /** @param stats told the time of every WAL sync and how many waiting appends it made durable */
+    WalSyncer(RocksDB db, String name, EngineStats stats) {
         this.db = db;
+        this.stats = stats;
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
         this.thread.start();
@@ -104,7 +114,10 @@ final class WalSyncer implements AutoCloseable {
             if (failure != null) {
                 throw failure;
             }
+            long began = System.nanoTime();
             db.syncWal();
+            // One sync covers every partition (the WAL is shared): no partition to name.
+            stats.flushed(null, System.nanoTime() - began, batch.size());
             syncs.incrementAndGet();
         } catch (RocksDBException e) {
             if (failure == null) {

@@ -1,0 +1,42 @@
+package io.kaas.broker.network;
+
+import java.net.InetAddress;
+
+/**
+ * The connection creation rates a listener holds new connections to (KIP-612): broker-wide
+ * ({@code max.connection.creation.rate}; over it the listener stops accepting for a while, as Kafka's acceptor
+ * waits) and per client address (the {@code connection_creation_rate} quota of ip entities; over it the connection
+ * is held unread and then closed, as Kafka's acceptor closes it after the throttle time). Asked once per accepted
+ * connection, on its event loop; never on the request path.
+ */
+public interface ConnectionRateLimit {
+    /** No rate is limited. */
+    ConnectionRateLimit NONE = new ConnectionRateLimit() {
+        @Override
+        public long acceptDelayMs(long nowMs) {
+            return 0;
+        }
+
+        @Override
+        public long ipThrottleMs(InetAddress address, long nowMs) {
+            return 0;
+        }
+
+        @Override
+        public int ipQuota(InetAddress address) {
+            return Integer.MAX_VALUE;
+        }
+    };
+
+    /** Records a new connection on the broker-wide rate: the ms it (and its listener) is to wait first, 0 for none. */
+    long acceptDelayMs(long nowMs);
+
+    /**
+     * Records a new connection from {@code address} on its address's rate: 0 to go on, else the ms to hold it before
+     * it is closed (it is then not counted, broker-wide either).
+     */
+    long ipThrottleMs(InetAddress address, long nowMs);
+
+    /** The connections per second {@code address} may open (for the log line). */
+    int ipQuota(InetAddress address);
+}

@@ -1,0 +1,42 @@
+package io.kaas.broker.quota;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConnectionRateQuotasTest {
+    private static final long T0 = 1_000_000;
+
+    @Test
+    void anAddressOverItsRateIsThrottledAtMostOneWindowAndNotCounted() throws Exception {
+        // two windows of one second: a rate is measured over at least one second
+        ConnectionRateQuotas rates = new ConnectionRateQuotas(2, 1000, Integer.MAX_VALUE, T0);
+        InetAddress a = InetAddress.getByName("10.0.0.7");
+        rates.update(Map.of(Map.of("ip", "10.0.0.7"), Map.of("connection_creation_rate", 2.0)));
+        assertThat(rates.ipQuota(a)).isEqualTo(2);
+        assertThat(rates.ipThrottleMs(a, T0)).isZero();
+        assertThat(rates.ipThrottleMs(a, T0)).isZero();
+        // 3 in one second against 2/s: (3 - 2) / 2 x 1 s
+        assertThat(rates.ipThrottleMs(a, T0)).isEqualTo(500);
+        assertThat(rates.ipThrottleMs(a, T0)).as("the refused one was not counted").isEqualTo(500);
+        assertThat(rates.ipThrottleMs(InetAddress.getByName("10.0.0.8"), T0)).as("no quota there").isZero();
+    }
+
+    @Test
+    void theDefaultIpEntityAppliesToEveryAddressWithoutItsOwnAndTheBrokerRateDelays() throws Exception {
+        ConnectionRateQuotas rates = new ConnectionRateQuotas(2, 1000, 1, T0);
+        rates.update(Map.of(Map.of("ip", QuotaStore.DEFAULT_NAME), Map.of("connection_creation_rate", 5.0),
+                Map.of("ip", "10.0.0.9"), Map.of("connection_creation_rate", 50.0)));
+        assertThat(rates.ipQuota(InetAddress.getByName("10.1.2.3"))).isEqualTo(5);
+        assertThat(rates.ipQuota(InetAddress.getByName("10.0.0.9"))).isEqualTo(50);
+        assertThat(rates.acceptDelayMs(T0)).isZero();
+        assertThat(rates.acceptDelayMs(T0)).isEqualTo(1000);
+        assertThat(rates.acceptDelayMs(T0)).as("bounded by one window").isEqualTo(1000);
+        rates.brokerRate(Integer.MAX_VALUE);
+        assertThat(rates.acceptDelayMs(T0)).isZero();
+        rates.update(Map.of());
+        assertThat(rates.ipQuota(InetAddress.getByName("10.1.2.3"))).isEqualTo(Integer.MAX_VALUE);
+    }
+}
