@@ -54,8 +54,8 @@ public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsR
         List<DescribeLogDirsResult> results = new ArrayList<>();
         Optional<Path> dir = ctx.storageEngine().logDir();
         results.add(dir.isPresent() ? describe(dir.get().toAbsolutePath().normalize(), request.topics())
-                : partitions(new DescribeLogDirsResult().setLogDir(inMemory(ctx.config().storageEngine())).setIsCordoned(false),
-                        request.topics()));
+                : partitions(new DescribeLogDirsResult().setLogDir(inMemory(ctx.config().storageEngine()))
+                        .setIsCordoned(false), request.topics()));
         return CompletableFuture.completedFuture(new DescribeLogDirsResponseData().setThrottleTimeMs(0)
                 .setErrorCode(Errors.NONE).setResults(results));
     }

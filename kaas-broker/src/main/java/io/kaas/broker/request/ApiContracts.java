@@ -545,7 +545,7 @@ public final class ApiContracts {
         return new AlterUserScramCredentialsResponseData().setResults(results);
     }
 
-    /** Kafka's {@code TxnOffsetCommitRequest.getErrorResponse}: the error on every partition asked (by topic id from v6). */
+    /** Kafka's {@code TxnOffsetCommitRequest.getErrorResponse}: the error on every partition asked (by id from v6). */
     private static TxnOffsetCommitResponseData txnCommitDenied(TxnOffsetCommitRequestData request, short version,
                                                                short error) {
         List<TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic> topics = new ArrayList<>();
@@ -561,7 +561,7 @@ public final class ApiContracts {
         return new TxnOffsetCommitResponseData().setTopics(topics);
     }
 
-    /** Kafka's {@code OffsetCommitRequest.getErrorResponse}: the error on every partition asked (by topic id from v10). */
+    /** Kafka's {@code OffsetCommitRequest.getErrorResponse}: the error on every partition asked (by id from v10). */
     private static OffsetCommitResponseData commitDenied(OffsetCommitRequestData request, short version, short error) {
         List<OffsetCommitResponseData.OffsetCommitResponseTopic> topics = new ArrayList<>();
         for (OffsetCommitRequestData.OffsetCommitRequestTopic t : request.topics()) {

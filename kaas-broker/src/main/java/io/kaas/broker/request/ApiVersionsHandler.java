@@ -59,8 +59,8 @@ public final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequestDa
         }
         if (context.apiVersion() >= 5 && request.clusterId() != null && checked(context) && misrouted(request)) {
             LOG.atInfo().addKeyValue("remote", context.clientAddress()).addKeyValue("clientId", context.clientId())
-                .log("ApiVersions from {} (client id {}) is meant for cluster {} node {}, but this is cluster {} node {}:"
-                    + " answered REBOOTSTRAP_REQUIRED", context.clientAddress(), context.clientId(),
+                .log("ApiVersions from {} (client id {}) is meant for cluster {} node {}, but this is cluster {}"
+                    + " node {}: answered REBOOTSTRAP_REQUIRED", context.clientAddress(), context.clientId(),
                     request.clusterId(), request.nodeId(), identity.clusterId().get(), identity.nodeId());
             return CompletableFuture.completedFuture(new ApiVersionsResponseData().setErrorCode(REBOOTSTRAP_REQUIRED)
                 .setThrottleTimeMs(0));

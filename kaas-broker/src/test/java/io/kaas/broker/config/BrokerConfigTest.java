@@ -228,7 +228,8 @@ class BrokerConfigTest {
         assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
                 "group.consumer.min.session.timeout.ms", "5000",
                 "group.consumer.session.timeout.ms", "5000", "group.consumer.heartbeat.interval.ms", "5000")))
-            .hasMessageContaining("group.consumer.heartbeat.interval.ms must be less than group.consumer.session.timeout.ms")
+            .hasMessageContaining("group.consumer.heartbeat.interval.ms must be less than "
+                + "group.consumer.session.timeout.ms")
             .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.heartbeat.interval.ms");
         // Kafka 4.4 refuses start-up when a default lies outside its bounds, with its message
         assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",

@@ -48,7 +48,8 @@ public final class OffsetCommitHandler implements ApiHandler<OffsetCommitRequest
         }
         // As Kafka: READ on each topic (READ on the group is the contract's), else TOPIC_AUTHORIZATION_FAILED.
         Set<String> readable = context.access().allowedTopics(Operation.READ,
-                request.topics().stream().map(OffsetCommitRequestTopic::name).filter(n -> !byId || !n.isEmpty()).toList());
+                request.topics().stream().map(OffsetCommitRequestTopic::name).filter(n -> !byId || !n.isEmpty())
+                        .toList());
         List<OffsetManager.Commit> commits = new ArrayList<>();
         for (OffsetCommitRequestTopic t : request.topics()) {
             for (OffsetCommitRequestPartition p : t.partitions()) {

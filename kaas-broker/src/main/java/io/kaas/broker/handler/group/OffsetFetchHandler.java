@@ -31,7 +31,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * OffsetFetch v1-10 (v0 removed in Kafka 4.0): one group (v1-7; null topics from v2 means all) or several (v8+). A partition without a commit answers offset -1, no error.
+ * OffsetFetch v1-10 (v0 removed in Kafka 4.0): one group (v1-7; null topics from v2 means all) or several (v8+).
+ * A partition without a commit answers offset -1, no error.
  * v7+ {@code require_stable}: a partition with a transactional offset still pending (TxnOffsetCommit of an open
  * transaction) answers UNSTABLE_OFFSET_COMMIT, as Kafka; the consumer retries. v9 carries the member
  * id and epoch of a consumer (KIP-848) group member: UNKNOWN_MEMBER_ID / STALE_MEMBER_EPOCH when they do not match.

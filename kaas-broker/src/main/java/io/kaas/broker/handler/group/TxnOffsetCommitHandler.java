@@ -89,12 +89,14 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
         } else if (coordinator.coordinatorError(request.transactionalId()) == Errors.NOT_COORDINATOR) {
             // the transaction's coordinator is another broker: the offsets wait in __consumer_offsets for its marker
             committed = remote.commit(request.transactionalId(), request.producerId(), request.producerEpoch(),
-                    request.groupId(), version >= 3 ? request.memberId() : "", version >= 3 ? request.generationIdOrMemberEpoch() : -1,
+                    request.groupId(), version >= 3 ? request.memberId() : "",
+                    version >= 3 ? request.generationIdOrMemberEpoch() : -1,
                     version >= 3 ? request.groupInstanceId() : null, commits, version >= 5);
         } else {
             committed = coordinator.commitOffsets(request.transactionalId(), request.producerId(),
                     request.producerEpoch(), request.groupId(), version >= 3 ? request.memberId() : "",
-                    version >= 3 ? request.generationIdOrMemberEpoch() : -1, version >= 3 ? request.groupInstanceId() : null,
+                    version >= 3 ? request.generationIdOrMemberEpoch() : -1,
+                    version >= 3 ? request.groupInstanceId() : null,
                     commits, version >= 5);
         }
         return committed.thenApply(errors -> {

@@ -23,7 +23,8 @@ import java.util.function.BiFunction;
  * partition's error once its marker is fsynced: UNKNOWN_TOPIC_OR_PARTITION for a partition that does not exist,
  * INVALID_PRODUCER_EPOCH for an epoch older than the partition's. v2 (KIP-1228, Kafka 4.4) says which transaction
  * version wrote each marker: a transactions-V2 marker (2+) carries an epoch the coordinator bumped, so one not
- * strictly above the partition's epoch for the producer is INVALID_PRODUCER_EPOCH too; 0-1 as v1. As Kafka, the sender needs ALTER or
+ * strictly above the partition's epoch for the producer is INVALID_PRODUCER_EPOCH too; 0-1 as v1. As Kafka, the
+ * sender needs ALTER or
  * CLUSTER_ACTION on the cluster, else every partition is answered CLUSTER_AUTHORIZATION_FAILED.
  */
 public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersRequestData, WriteTxnMarkersResponseData> {
