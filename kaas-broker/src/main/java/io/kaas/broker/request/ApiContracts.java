@@ -347,7 +347,7 @@ public final class ApiContracts {
         return new AlterClientQuotasResponseData().setEntries(entries);
     }
     /**
-     * DescribeLogDirs v1-4 (v0 removed by KIP-896): DESCRIBE on the cluster, else CLUSTER_AUTHORIZATION_FAILED at the top
+     * DescribeLogDirs v1-5 (v0 removed by KIP-896): DESCRIBE on the cluster, else CLUSTER_AUTHORIZATION_FAILED at the top
      * with no log dir, as KafkaApis (v1-2 have no top-level error: the answer is then just empty).
      */
     public static final ApiSpec<DescribeLogDirsRequestData, DescribeLogDirsResponseData> DESCRIBE_LOG_DIRS =
