@@ -319,7 +319,7 @@ public final class Harness {
     }
 
     static String kafkaVersion() {
-        return org.apache.kafka.common.utils.AppInfoParser.getVersion();
+        return org.apache.kafka.common.utils.internals.AppInfoParser.getVersion();
     }
 
     static String machine() {

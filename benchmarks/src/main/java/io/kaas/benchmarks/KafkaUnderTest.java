@@ -31,7 +31,7 @@ final class KafkaUnderTest extends BrokerUnderTest {
 
     /**
      * @param transactionVersion the {@code transaction.version} feature level to format with
-     *                           ({@code --feature transaction.version=N}); 0 for the release's default (2 in 4.1)
+     *                           ({@code --feature transaction.version=N}); 0 for the release's default (2 in 4.4)
      */
     KafkaUnderTest(boolean flushEveryMessage, int transactionVersion, String classpath) {
         this(flushEveryMessage, transactionVersion, classpath, null);

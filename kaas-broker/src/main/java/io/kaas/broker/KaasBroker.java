@@ -240,7 +240,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             TimeUnit.SECONDS.toMillis(config.controllerQuotaWindowSizeSeconds()), clock::millis);
         List<ServedApi<?, ?>> handlers = new ArrayList<>(Handlers.create(this, topics, producerIds, transactions,
             verifier, guards, groups, quotaManager));
-        handlers.addAll(GroupHandlers.create(this, groups, view, offsetsTopic, transactionState));
+        handlers.addAll(GroupHandlers.create(this, groups, view, offsetsTopic, transactionState, topics));
         handlers.addAll(TxnHandlers.create(topics, transactions, markers, groups.offsets(), verifier, txnOffsets));
         handlers.addAll(SaslHandlers.create(saslMechanisms,
             new FailedAuthentications(SaslKeys.failedAuthenticationDelayMs(config), scheduler)));
@@ -249,7 +249,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         // The epoch only grows: clients re-read the finalized levels when they see a higher one (after a restart
         // with another transaction.version, say).
         HandlerRegistry registry = HandlerRegistry.of(accessGate, handlers,
-            Features.of(config.transactionVersion(), clock.millis()));
+            Features.of(config.transactionVersion(), clock.millis()),
+            new io.kaas.broker.request.BrokerIdentity(this::clusterId, config.nodeId()));
         // dynamic broker configs (kafka-configs --entity-type brokers): before the topics load, so they open with them
         new io.kaas.broker.topic.DynamicBrokerConfigApplier(clusterStore, config.nodeId(), topics, scheduler,
             this::applyDynamicConnectionConfigs).start();

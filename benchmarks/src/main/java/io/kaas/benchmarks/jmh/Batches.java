@@ -3,8 +3,8 @@ package io.kaas.benchmarks.jmh;
 import java.nio.ByteBuffer;
 import java.util.Random;
 import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /** v2 record batches as a producer would send them, built by kafka-clients. */
 final class Batches {

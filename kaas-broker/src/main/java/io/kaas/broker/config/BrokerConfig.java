@@ -682,15 +682,31 @@ public final class BrokerConfig {
     private GroupCoordinatorConfig groupCoordinatorConfig() {
         int sessionTimeoutMs = integer(GROUP_CONSUMER_SESSION_TIMEOUT_MS);
         int heartbeatIntervalMs = integer(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS);
-        if (heartbeatIntervalMs >= sessionTimeoutMs) {
-            throw new ConfigException(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
-                "must be lower than " + GROUP_CONSUMER_SESSION_TIMEOUT_MS + " (" + sessionTimeoutMs + ")");
-        }
+        GroupCoordinatorConfig.ConsumerBounds bounds = consumerBounds();
+        // Kafka 4.4's checks (GroupCoordinatorConfig), in its order and with its messages: the defaults lie within
+        // their bounds and the heartbeat is shorter than the session.
+        requireConsumer(heartbeatIntervalMs >= bounds.minHeartbeatIntervalMs(), GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
+            "%s must be greater than or equal to %s", GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS);
+        requireConsumer(heartbeatIntervalMs <= bounds.maxHeartbeatIntervalMs(), GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
+            "%s must be less than or equal to %s", GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS);
+        requireConsumer(sessionTimeoutMs >= bounds.minSessionTimeoutMs(), GROUP_CONSUMER_SESSION_TIMEOUT_MS,
+            "%s must be greater than or equal to %s", GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS);
+        requireConsumer(sessionTimeoutMs <= bounds.maxSessionTimeoutMs(), GROUP_CONSUMER_SESSION_TIMEOUT_MS,
+            "%s must be less than or equal to %s", GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS);
+        requireConsumer(heartbeatIntervalMs < sessionTimeoutMs, GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
+            "%s must be less than %s", GROUP_CONSUMER_SESSION_TIMEOUT_MS);
         return new GroupCoordinatorConfig(integer(GROUP_MIN_SESSION_TIMEOUT_MS), integer(GROUP_MAX_SESSION_TIMEOUT_MS),
             integer(GROUP_INITIAL_REBALANCE_DELAY_MS), integer(GROUP_MAX_SIZE),
             TimeUnit.MINUTES.toMillis(integer(OFFSETS_RETENTION_MINUTES)), longValue(OFFSETS_RETENTION_CHECK_INTERVAL_MS),
             integer(OFFSET_METADATA_MAX_BYTES), sessionTimeoutMs, heartbeatIntervalMs, integer(GROUP_CONSUMER_MAX_SIZE),
-            groupConsumerAssignors(), consumerBounds());
+            groupConsumerAssignors(), bounds);
+    }
+
+    /** Refuses the configuration with Kafka's message ({@code format} over {@code key} and {@code other}). */
+    private static void requireConsumer(boolean ok, String key, String format, String other) {
+        if (!ok) {
+            throw new ConfigException(key, String.format(format, key, other));
+        }
     }
 
     /** The bounds of the consumer group configs, each minimum at most its maximum (as Kafka requires). */
@@ -699,14 +715,11 @@ public final class BrokerConfig {
         int maxSession = integer(GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS);
         int minHeartbeat = integer(GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS);
         int maxHeartbeat = integer(GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS);
-        if (maxSession < minSession) {
-            throw new ConfigException(GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS,
-                "must be greater than or equal to " + GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS + " (" + minSession + ")");
-        }
-        if (maxHeartbeat < minHeartbeat) {
-            throw new ConfigException(GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS,
-                "must be greater than or equal to " + GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS + " (" + minHeartbeat + ")");
-        }
+        // As Kafka 4.4, the heartbeat bounds first.
+        requireConsumer(maxHeartbeat >= minHeartbeat, GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS,
+            "%s must be greater than or equal to %s", GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS);
+        requireConsumer(maxSession >= minSession, GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS,
+            "%s must be greater than or equal to %s", GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS);
         return new GroupCoordinatorConfig.ConsumerBounds(minSession, maxSession, minHeartbeat, maxHeartbeat);
     }
 

@@ -27,9 +27,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * DescribeLogDirs v1-4 (Kafka 4.x removed v0, KIP-896): the storage engine's directory with the partitions this broker
+ * DescribeLogDirs v1-5 (Kafka 4.x removed v0, KIP-896): the storage engine's directory with the partitions this broker
  * writes there (size in bytes, offset lag 0: there are no followers' logs, no future logs) and, from v4, the total and
- * usable bytes of its file system (KIP-827). The request's topics filter the partitions (null: all); a topic or
+ * usable bytes of its file system (KIP-827). v5 (Kafka 4.4, KIP-1066) tells whether the directory is cordoned (no new
+ * partitions placed there): kaas has one directory per broker and does not cordon it ({@code cordoned.log.dirs} is
+ * not read), so it is always false. The request's topics filter the partitions (null: all); a topic or
  * partition not written here is left out, as Kafka does. DESCRIBE on the cluster is checked by the contract.
  *
  * <p>An engine without a directory (in memory) still answers one entry, named {@code (in memory: storage engine
@@ -52,13 +54,14 @@ public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsR
         List<DescribeLogDirsResult> results = new ArrayList<>();
         Optional<Path> dir = ctx.storageEngine().logDir();
         results.add(dir.isPresent() ? describe(dir.get().toAbsolutePath().normalize(), request.topics())
-                : partitions(new DescribeLogDirsResult().setLogDir(inMemory(ctx.config().storageEngine())), request.topics()));
+                : partitions(new DescribeLogDirsResult().setLogDir(inMemory(ctx.config().storageEngine()))
+                        .setIsCordoned(false), request.topics()));
         return CompletableFuture.completedFuture(new DescribeLogDirsResponseData().setThrottleTimeMs(0)
                 .setErrorCode(Errors.NONE).setResults(results));
     }
 
     private DescribeLogDirsResult describe(Path dir, List<DescribableLogDirTopic> wanted) {
-        DescribeLogDirsResult result = new DescribeLogDirsResult().setLogDir(dir.toString());
+        DescribeLogDirsResult result = new DescribeLogDirsResult().setLogDir(dir.toString()).setIsCordoned(false);
         try {
             FileStore store = Files.getFileStore(dir);
             result.setTotalBytes(largeFileSystem(store.getTotalSpace()))

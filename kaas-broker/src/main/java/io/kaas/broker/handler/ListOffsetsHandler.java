@@ -23,13 +23,19 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
-/** ListOffsets v1-10: earliest, latest, max-timestamp, earliest-local, latest-tiered and by timestamp. */
+/**
+ * ListOffsets v1-11: earliest, latest, max-timestamp, earliest-local, latest-tiered, earliest-pending-upload (v11,
+ * KIP-1023) and by timestamp. kaas has no remote (tiered) storage, so as Kafka with {@code remote.storage.enable}
+ * off: earliest-local is the log start offset, and latest-tiered and earliest-pending-upload answer offset -1
+ * (no error).
+ */
 public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestData, ListOffsetsResponseData> {
     static final long LATEST = -1;
     static final long EARLIEST = -2;
     static final long MAX_TIMESTAMP = -3;
     static final long EARLIEST_LOCAL = -4;
     static final long LATEST_TIERED = -5;
+    static final long EARLIEST_PENDING_UPLOAD = -6;
 
     private final TopicManager topics;
 
@@ -84,7 +90,7 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
             if (ts == LATEST) {
                 return found(r, -1, readCommitted ? offsets.lastStableOffset() : offsets.highWatermark(), leaderEpoch);
             }
-            if (ts == LATEST_TIERED) {
+            if (ts == LATEST_TIERED || ts == EARLIEST_PENDING_UPLOAD) {
                 return found(r, -1, -1, -1);
             }
             Optional<TimestampOffset> hit = ts == MAX_TIMESTAMP ? log.maxTimestamp() : log.offsetForTimestamp(ts);

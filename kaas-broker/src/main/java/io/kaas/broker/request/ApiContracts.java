@@ -131,7 +131,7 @@ public final class ApiContracts {
     static final String GROUP_DENIED = "Group authorization failed.";
 
     public static final ApiSpec<ApiVersionsRequestData, ApiVersionsResponseData> API_VERSIONS =
-            ApiSpec.of(ApiMessageType.API_VERSIONS, 0, 4);
+            ApiSpec.of(ApiMessageType.API_VERSIONS, 0, 5);
 
     // --- authentication (no ACL checks: they run before there is a principal to check) ---
 
@@ -160,7 +160,7 @@ public final class ApiContracts {
                     .checks(Check.of(Operation.READ, TOPIC));
 
     public static final ApiSpec<ListOffsetsRequestData, ListOffsetsResponseData> LIST_OFFSETS =
-            ApiSpec.<ListOffsetsRequestData, ListOffsetsResponseData>of(ApiMessageType.LIST_OFFSETS, 1, 10)
+            ApiSpec.<ListOffsetsRequestData, ListOffsetsResponseData>of(ApiMessageType.LIST_OFFSETS, 1, 11)
                     .checks(Check.of(Operation.DESCRIBE, TOPIC));
 
     /**
@@ -347,11 +347,11 @@ public final class ApiContracts {
         return new AlterClientQuotasResponseData().setEntries(entries);
     }
     /**
-     * DescribeLogDirs v1-4 (v0 removed by KIP-896): DESCRIBE on the cluster, else CLUSTER_AUTHORIZATION_FAILED at the top
+     * DescribeLogDirs v1-5 (v0 removed by KIP-896): DESCRIBE on the cluster, else CLUSTER_AUTHORIZATION_FAILED at the top
      * with no log dir, as KafkaApis (v1-2 have no top-level error: the answer is then just empty).
      */
     public static final ApiSpec<DescribeLogDirsRequestData, DescribeLogDirsResponseData> DESCRIBE_LOG_DIRS =
-            ApiSpec.<DescribeLogDirsRequestData, DescribeLogDirsResponseData>of(ApiMessageType.DESCRIBE_LOG_DIRS, 1, 4)
+            ApiSpec.<DescribeLogDirsRequestData, DescribeLogDirsResponseData>of(ApiMessageType.DESCRIBE_LOG_DIRS, 1, 5)
                     .requires(Operation.DESCRIBE, CLUSTER, (r, v) -> Action.CLUSTER_NAME,
                             (r, v, error) -> new DescribeLogDirsResponseData().setErrorCode(error)
                                     .setResults(new java.util.ArrayList<>()));
@@ -413,7 +413,7 @@ public final class ApiContracts {
 
     /** READ on the group (every partition answered GROUP_AUTHORIZATION_FAILED), then READ on each topic. */
     public static final ApiSpec<OffsetCommitRequestData, OffsetCommitResponseData> OFFSET_COMMIT =
-            ApiSpec.<OffsetCommitRequestData, OffsetCommitResponseData>of(ApiMessageType.OFFSET_COMMIT, 2, 9)
+            ApiSpec.<OffsetCommitRequestData, OffsetCommitResponseData>of(ApiMessageType.OFFSET_COMMIT, 2, 10)
                     .requires(Operation.READ, GROUP, (r, v) -> r.groupId(), ApiContracts::commitDenied)
                     .checks(Check.of(Operation.READ, TOPIC));
 
@@ -422,7 +422,7 @@ public final class ApiContracts {
      * asked for is answered TOPIC_AUTHORIZATION_FAILED, one not asked for (all offsets) is left out.
      */
     public static final ApiSpec<OffsetFetchRequestData, OffsetFetchResponseData> OFFSET_FETCH =
-            ApiSpec.<OffsetFetchRequestData, OffsetFetchResponseData>of(ApiMessageType.OFFSET_FETCH, 1, 9)
+            ApiSpec.<OffsetFetchRequestData, OffsetFetchResponseData>of(ApiMessageType.OFFSET_FETCH, 1, 10)
                     .requires(Operation.DESCRIBE, GROUP, (r, v) -> v < 8 ? r.groupId() : null, ApiContracts::fetchDenied)
                     .checks(Check.of(Operation.DESCRIBE, GROUP), Check.of(Operation.DESCRIBE, TOPIC));
 
@@ -442,7 +442,7 @@ public final class ApiContracts {
                     .checks(Check.of(Operation.DESCRIBE, GROUP));
 
     public static final ApiSpec<DeleteGroupsRequestData, DeleteGroupsResponseData> DELETE_GROUPS =
-            ApiSpec.<DeleteGroupsRequestData, DeleteGroupsResponseData>of(ApiMessageType.DELETE_GROUPS, 0, 2)
+            ApiSpec.<DeleteGroupsRequestData, DeleteGroupsResponseData>of(ApiMessageType.DELETE_GROUPS, 0, 3)
                     .checks(Check.of(Operation.DELETE, GROUP));
 
     /**
@@ -485,7 +485,7 @@ public final class ApiContracts {
 
     /** WRITE on the transactional id, READ on the group (the error on every partition), then READ on each topic. */
     public static final ApiSpec<TxnOffsetCommitRequestData, TxnOffsetCommitResponseData> TXN_OFFSET_COMMIT =
-            ApiSpec.<TxnOffsetCommitRequestData, TxnOffsetCommitResponseData>of(ApiMessageType.TXN_OFFSET_COMMIT, 0, 5)
+            ApiSpec.<TxnOffsetCommitRequestData, TxnOffsetCommitResponseData>of(ApiMessageType.TXN_OFFSET_COMMIT, 0, 6)
                     .requires(Operation.WRITE, TRANSACTIONAL_ID, (r, v) -> r.transactionalId(), ApiContracts::txnCommitDenied)
                     .requires(Operation.READ, GROUP, (r, v) -> r.groupId(), ApiContracts::txnCommitDenied)
                     .checks(Check.of(Operation.READ, TOPIC));
@@ -501,7 +501,7 @@ public final class ApiContracts {
      * else CLUSTER_AUTHORIZATION_FAILED on every partition. v0 was removed in Kafka 4.0.
      */
     public static final ApiSpec<WriteTxnMarkersRequestData, WriteTxnMarkersResponseData> WRITE_TXN_MARKERS =
-            ApiSpec.<WriteTxnMarkersRequestData, WriteTxnMarkersResponseData>of(ApiMessageType.WRITE_TXN_MARKERS, 1, 1)
+            ApiSpec.<WriteTxnMarkersRequestData, WriteTxnMarkersResponseData>of(ApiMessageType.WRITE_TXN_MARKERS, 1, 2)
                     .checks(Check.of(Operation.ALTER, CLUSTER), Check.of(Operation.CLUSTER_ACTION, CLUSTER));
 
     /** DESCRIBE on each transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED); topics not DESCRIBE-able are left out. */
@@ -545,7 +545,7 @@ public final class ApiContracts {
         return new AlterUserScramCredentialsResponseData().setResults(results);
     }
 
-    /** Kafka's {@code TxnOffsetCommitRequest.getErrorResponse}: the error on every partition asked. */
+    /** Kafka's {@code TxnOffsetCommitRequest.getErrorResponse}: the error on every partition asked (by id from v6). */
     private static TxnOffsetCommitResponseData txnCommitDenied(TxnOffsetCommitRequestData request, short version,
                                                                short error) {
         List<TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic> topics = new ArrayList<>();
@@ -556,12 +556,12 @@ public final class ApiContracts {
                         .setPartitionIndex(p.partitionIndex()).setErrorCode(error));
             }
             topics.add(new TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic().setName(t.name())
-                    .setPartitions(partitions));
+                    .setTopicId(t.topicId()).setPartitions(partitions));
         }
         return new TxnOffsetCommitResponseData().setTopics(topics);
     }
 
-    /** Kafka's {@code OffsetCommitRequest.getErrorResponse}: the error on every partition asked. */
+    /** Kafka's {@code OffsetCommitRequest.getErrorResponse}: the error on every partition asked (by id from v10). */
     private static OffsetCommitResponseData commitDenied(OffsetCommitRequestData request, short version, short error) {
         List<OffsetCommitResponseData.OffsetCommitResponseTopic> topics = new ArrayList<>();
         for (OffsetCommitRequestData.OffsetCommitRequestTopic t : request.topics()) {
@@ -571,7 +571,7 @@ public final class ApiContracts {
                         .setPartitionIndex(p.partitionIndex()).setErrorCode(error));
             }
             topics.add(new OffsetCommitResponseData.OffsetCommitResponseTopic().setName(t.name())
-                    .setPartitions(partitions));
+                    .setTopicId(t.topicId()).setPartitions(partitions));
         }
         return new OffsetCommitResponseData().setTopics(topics);
     }

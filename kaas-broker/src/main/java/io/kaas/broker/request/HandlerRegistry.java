@@ -31,7 +31,8 @@ public final class HandlerRegistry {
     private final List<ApiRange> table;
     private final ApiVersionsHandler apiVersions;
 
-    private HandlerRegistry(AccessGate gate, Collection<? extends ServedApi<?, ?>> given, Features features) {
+    private HandlerRegistry(AccessGate gate, Collection<? extends ServedApi<?, ?>> given, Features features,
+                            BrokerIdentity identity) {
         this.gate = Objects.requireNonNull(gate, "gate");
         for (ServedApi<?, ?> s : given) {
             ApiMessageType api = s.spec().api();
@@ -52,7 +53,8 @@ public final class HandlerRegistry {
         rows.add(range(ApiContracts.API_VERSIONS));
         rows.sort(Comparator.comparingInt(ApiRange::apiKey));
         this.table = List.copyOf(rows);
-        this.apiVersions = new ApiVersionsHandler(table, Objects.requireNonNull(features, "features"));
+        this.apiVersions = new ApiVersionsHandler(table, Objects.requireNonNull(features, "features"),
+            Objects.requireNonNull(identity, "identity"));
         served.put(ApiMessageType.API_VERSIONS, ServedApi.of(ApiContracts.API_VERSIONS, apiVersions));
     }
 
@@ -62,17 +64,26 @@ public final class HandlerRegistry {
      * @throws IllegalArgumentException if two handlers serve one API or a handler serves ApiVersions
      */
     public static HandlerRegistry of(AccessGate gate, Collection<? extends ServedApi<?, ?>> served) {
-        return new HandlerRegistry(gate, served, Features.none());
+        return new HandlerRegistry(gate, served, Features.none(), BrokerIdentity.UNKNOWN);
     }
 
     /** As {@link #of(AccessGate, Collection)}, ApiVersions advertising {@code features}. */
     public static HandlerRegistry of(AccessGate gate, Collection<? extends ServedApi<?, ?>> served, Features features) {
-        return new HandlerRegistry(gate, served, features);
+        return new HandlerRegistry(gate, served, features, BrokerIdentity.UNKNOWN);
+    }
+
+    /**
+     * As {@link #of(AccessGate, Collection, Features)}, ApiVersions v5+ answering REBOOTSTRAP_REQUIRED to a client
+     * that means another cluster or node than {@code identity} (KIP-1242).
+     */
+    public static HandlerRegistry of(AccessGate gate, Collection<? extends ServedApi<?, ?>> served, Features features,
+                                     BrokerIdentity identity) {
+        return new HandlerRegistry(gate, served, features, identity);
     }
 
     /** As {@link #of(AccessGate, Collection)} with no authorizer. */
     public static HandlerRegistry of(Collection<? extends ServedApi<?, ?>> served) {
-        return new HandlerRegistry(AccessGate.ALLOW_ALL, served, Features.none());
+        return new HandlerRegistry(AccessGate.ALLOW_ALL, served, Features.none(), BrokerIdentity.UNKNOWN);
     }
 
     /** The contract of {@code api}, or null if the API is not served. */

@@ -3,6 +3,7 @@ package io.kaas.broker.transaction;
 import io.kaas.api.record.CorruptBatchException;
 import io.kaas.api.record.ProducedBatches;
 import io.kaas.api.storage.PartitionLog;
+import io.kaas.api.storage.ProducerState;
 import io.kaas.broker.topic.StorageErrors;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.records.BatchBuilder;
@@ -62,6 +63,17 @@ public final class MarkerAppender {
      */
     public CompletableFuture<Short> append(String topic, int partition, long producerId, short producerEpoch,
                                            int coordinatorEpoch, boolean commit) {
+        return append(topic, partition, producerId, producerEpoch, coordinatorEpoch, commit, false);
+    }
+
+    /**
+     * As {@link #append(String, int, long, short, int, boolean)}; with {@code bumpedEpoch} (a transactions-V2 marker,
+     * WriteTxnMarkers v2 {@code TransactionVersion} 2, KIP-1228) the coordinator has bumped the producer's epoch for
+     * the marker, so, as Kafka 4.4, an epoch not above the one the partition knows for the producer is
+     * INVALID_PRODUCER_EPOCH: a late duplicate of an earlier transaction's marker is refused, not written.
+     */
+    public CompletableFuture<Short> append(String topic, int partition, long producerId, short producerEpoch,
+                                           int coordinatorEpoch, boolean commit, boolean bumpedEpoch) {
         PartitionLog log = topics.log(topic, partition);
         if (log == null) {
             // As Kafka: a partition that exists but is written by another broker (or by none yet) is not led here.
@@ -69,6 +81,23 @@ public final class MarkerAppender {
                 && topics.topic(topic).map(t -> partition < t.partitionCount()).orElse(false);
             return CompletableFuture.completedFuture(exists ? Errors.NOT_LEADER_OR_FOLLOWER
                 : Errors.UNKNOWN_TOPIC_OR_PARTITION);
+        }
+        if (bumpedEpoch) {
+            try {
+                for (ProducerState state : log.producers()) {
+                    if (state.producerId() == producerId && producerEpoch <= state.producerEpoch()) {
+                        LOG.atWarn().addKeyValue("topic", topic).addKeyValue("partition", partition)
+                            .addKeyValue("producerId", producerId).addKeyValue("producerEpoch", producerEpoch)
+                            .log("{} marker (transactions V2) of producer {} at epoch {} not written to {}-{}: the"
+                                + " partition already has epoch {}; answered INVALID_PRODUCER_EPOCH",
+                                commit ? "COMMIT" : "ABORT", producerId, producerEpoch, topic, partition,
+                                state.producerEpoch());
+                        return CompletableFuture.completedFuture(Errors.INVALID_PRODUCER_EPOCH);
+                    }
+                }
+            } catch (RuntimeException e) {
+                return CompletableFuture.completedFuture(failed(topic, partition, producerId, producerEpoch, commit, e));
+            }
         }
         long now = clock.millis();
         ProducedBatches marker;

@@ -205,10 +205,13 @@ class BrokerConfigTest {
         values.put("offset.metadata.max.bytes", "100");
         values.put("group.consumer.session.timeout.ms", "10000");
         values.put("group.consumer.heartbeat.interval.ms", "500");
+        values.put("group.consumer.min.session.timeout.ms", "10000");
+        values.put("group.consumer.min.heartbeat.interval.ms", "500");
         values.put("group.consumer.max.size", "3");
         values.put("group.consumer.assignors", " org.apache.kafka.coordinator.group.assignor.RangeAssignor, uniform,range ");
         assertThat(BrokerConfig.of(values).groupCoordinator()).isEqualTo(new GroupCoordinatorConfig(1000, 60000, 0, 10,
-            3_600_000L, 5000, 100, 10000, 500, 3, List.of("range", "uniform")));
+            3_600_000L, 5000, 100, 10000, 500, 3, List.of("range", "uniform"),
+            new GroupCoordinatorConfig.ConsumerBounds(10000, 60000, 500, 15000)));
         assertThat(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0", "group.consumer.assignors", " "))
             .groupCoordinator().consumerAssignors()).containsExactly("uniform", "range");
     }
@@ -223,8 +226,30 @@ class BrokerConfigTest {
                 "group.consumer.assignors", ",")))
             .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.assignors");
         assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.min.session.timeout.ms", "5000",
                 "group.consumer.session.timeout.ms", "5000", "group.consumer.heartbeat.interval.ms", "5000")))
+            .hasMessageContaining("group.consumer.heartbeat.interval.ms must be less than "
+                + "group.consumer.session.timeout.ms")
             .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.heartbeat.interval.ms");
+        // Kafka 4.4 refuses start-up when a default lies outside its bounds, with its message
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.heartbeat.interval.ms", "500")))
+            .hasMessageContaining("group.consumer.heartbeat.interval.ms must be greater than or equal to "
+                + "group.consumer.min.heartbeat.interval.ms")
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.heartbeat.interval.ms");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.heartbeat.interval.ms", "16000")))
+            .hasMessageContaining("group.consumer.heartbeat.interval.ms must be less than or equal to "
+                + "group.consumer.max.heartbeat.interval.ms");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.session.timeout.ms", "10000")))
+            .hasMessageContaining("group.consumer.session.timeout.ms must be greater than or equal to "
+                + "group.consumer.min.session.timeout.ms")
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.session.timeout.ms");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.session.timeout.ms", "70000")))
+            .hasMessageContaining("group.consumer.session.timeout.ms must be less than or equal to "
+                + "group.consumer.max.session.timeout.ms");
         assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
                 "group.consumer.min.session.timeout.ms", "50000", "group.consumer.max.session.timeout.ms", "49999")))
             .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.max.session.timeout.ms");

@@ -14,8 +14,8 @@ import org.apache.kafka.common.protocol.types.CompactArrayOf;
 import org.apache.kafka.common.protocol.types.Schema;
 import org.apache.kafka.common.protocol.types.TaggedFields;
 import org.apache.kafka.common.protocol.types.Type;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
  * Well-formed requests of any API and version with random field values, encoded from the request schemas of
@@ -200,7 +200,10 @@ final class RandomRequests {
         } else if (type == Type.NULLABLE_BYTES || type == Type.COMPACT_NULLABLE_BYTES) {
             out.blob(random.nextInt(6) == 0 ? null : randomBytes(16), type == Type.COMPACT_NULLABLE_BYTES);
         } else if (type == Type.RECORDS || type == Type.COMPACT_RECORDS) {
-            out.blob(random.nextInt(8) == 0 ? null : records(), type == Type.COMPACT_RECORDS);
+            out.blob(records(), type == Type.COMPACT_RECORDS);
+        } else if (type == Type.NULLABLE_RECORDS || type == Type.COMPACT_NULLABLE_RECORDS) {
+            // Kafka 4.4's schemas tell nullable records fields (Produce's) from the others
+            out.blob(random.nextInt(8) == 0 ? null : records(), type == Type.COMPACT_NULLABLE_RECORDS);
         } else {
             throw new IllegalStateException("no generator for type " + type + " of field " + name);
         }

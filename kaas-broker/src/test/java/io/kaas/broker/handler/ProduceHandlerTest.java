@@ -53,8 +53,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -347,8 +347,8 @@ class ProduceHandlerTest {
     @Test
     void aControlBatchIsRefusedWhateverItsKeyButACorruptOneIsCorrupt() throws Exception {
         ByteBuffer marker = MemoryRecords.withEndTransactionMarker(1_000L, 5L, (short) 0,
-                new org.apache.kafka.common.record.EndTransactionMarker(
-                        org.apache.kafka.common.record.ControlRecordType.ABORT, 0)).buffer();
+                new org.apache.kafka.common.record.internal.EndTransactionMarker(
+                        org.apache.kafka.common.record.internal.ControlRecordType.ABORT, 0)).buffer();
         // A marker is a transactional batch: without a transactional id, Kafka refuses the whole request first.
         assertThat(produce(marker.duplicate(), (short) 1).errorCode()).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
         ProduceResponseData.PartitionProduceResponse valid = produce(marker.duplicate(), (short) 1, "txn-a");

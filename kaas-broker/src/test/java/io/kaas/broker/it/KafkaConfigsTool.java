@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs {@code kafka-configs} (kafka.admin.ConfigCommand, Kafka 4.1's core) against a broker in its own JVM, as the
+ * Runs {@code kafka-configs} (org.apache.kafka.tools.ConfigCommand, Kafka 4.4's tools) against a broker in its own JVM, as the
  * script runs it, with this test's class path; at most 60 s.
  */
 public final class KafkaConfigsTool {
@@ -28,7 +28,7 @@ public final class KafkaConfigsTool {
             classpath = classpath + File.pathSeparator + modulePath;
         }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", classpath, "kafka.admin.ConfigCommand", "--bootstrap-server", broker.bootstrap()));
+            "-cp", classpath, "org.apache.kafka.tools.ConfigCommand", "--bootstrap-server", broker.bootstrap()));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();

@@ -57,8 +57,8 @@ import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.RequestUtils;
@@ -309,8 +309,9 @@ class TransactionHandlersIT {
             assertThat(latest(admin, TP, IsolationLevel.READ_COMMITTED)).as("LSO at the open transaction").isEqualTo(start);
 
             DescribeProducersResponseData producers = send(ApiKeys.DESCRIBE_PRODUCERS, 0, new DescribeProducersRequestData()
-                    .setTopics(List.of(new DescribeProducersRequestData.TopicRequest().setName(TOPIC)
-                            .setPartitionIndexes(List.of(0, 5)))));
+                    .setTopics(new DescribeProducersRequestData.TopicRequestCollection(List.of(
+                            new DescribeProducersRequestData.TopicRequest().setName(TOPIC)
+                                    .setPartitionIndexes(List.of(0, 5))).iterator())));
             var partitions = producers.topics().get(0).partitions();
             assertThat(partitions.get(0).errorCode()).isZero();
             assertThat(partitions.get(0).activeProducers()).anySatisfy(s -> {
@@ -514,9 +515,11 @@ class TransactionHandlersIT {
     @Test
     void describeProducersAnswersInvalidAndUnknownTopics() throws Exception {
         DescribeProducersResponseData r = send(ApiKeys.DESCRIBE_PRODUCERS, 0, new DescribeProducersRequestData()
-                .setTopics(List.of(new DescribeProducersRequestData.TopicRequest().setName("no-such-topic")
+                .setTopics(new DescribeProducersRequestData.TopicRequestCollection(List.of(
+                        new DescribeProducersRequestData.TopicRequest().setName("no-such-topic")
                                 .setPartitionIndexes(List.of(0)),
-                        new DescribeProducersRequestData.TopicRequest().setName("bad name!").setPartitionIndexes(List.of(0)))));
+                        new DescribeProducersRequestData.TopicRequest().setName("bad name!")
+                                .setPartitionIndexes(List.of(0))).iterator())));
         assertThat(Errors.forCode(r.topics().get(0).partitions().get(0).errorCode()))
                 .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
         assertThat(Errors.forCode(r.topics().get(1).partitions().get(0).errorCode())).isEqualTo(Errors.INVALID_TOPIC_EXCEPTION);

@@ -119,7 +119,7 @@ class NetworkBadInputTest {
             assertThat(r.errorCode()).isZero();
             assertThat(r.apiKeys()).extracting(k -> List.of(k.apiKey(), k.minVersion(), k.maxVersion()))
                 .containsExactly(List.of((short) 0, (short) 0, (short) 13), List.of((short) 3, (short) 0, (short) 12),
-                    List.of((short) 12, (short) 0, (short) 4), List.of((short) 18, (short) 0, (short) 4));
+                    List.of((short) 12, (short) 0, (short) 4), List.of((short) 18, (short) 0, (short) 5));
             assertThat(r.finalizedFeatures()).isEmpty();
             assertThat(c.apiVersions((short) 4, 8).errorCode()).isZero();
             assertThat(c.apiVersions((short) 0, 9).apiKeys()).hasSize(4);

@@ -289,7 +289,9 @@ public final class OffsetManager {
      * simple group (ILLEGAL_GENERATION with a generation); a classic group checks the member only when one is
      * named (Dead → COORDINATOR_NOT_AVAILABLE, FENCED_INSTANCE_ID, UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION) and not
      * its state; a consumer group accepts no member epoch while it has no members, else checks the member
-     * (UNKNOWN_MEMBER_ID) and its epoch (ILLEGAL_GENERATION, as Kafka maps STALE_MEMBER_EPOCH for transactions).
+     * (UNKNOWN_MEMBER_ID) and its epoch (STALE_MEMBER_EPOCH). An unknown group named with a generation is
+     * GROUP_ID_NOT_FOUND. As Kafka 4.4, TxnOffsetCommit answers these two as such from v6 (KIP-1319) and as
+     * ILLEGAL_GENERATION below: the handler maps them by version.
      */
     public short validateTransactionalCommit(String groupId, String memberId, String groupInstanceId, int generationId) {
         if (groupId == null) {
@@ -311,14 +313,14 @@ public final class OffsetManager {
                     if (m == null) {
                         return Errors.UNKNOWN_MEMBER_ID;
                     }
-                    return m.memberEpoch == generationId ? Errors.NONE : Errors.ILLEGAL_GENERATION;
+                    return m.memberEpoch == generationId ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
                 }
             }
         }
         ClassicGroup group = coordinator.group(groupId);
         if (group == null || group.is(GroupState.DEAD)) {
             if (generationId >= 0) {
-                return Errors.ILLEGAL_GENERATION;
+                return Errors.GROUP_ID_NOT_FOUND;
             }
             group = coordinator.getOrCreate(groupId);
             if (group == null) {

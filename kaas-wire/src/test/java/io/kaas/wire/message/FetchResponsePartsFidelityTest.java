@@ -31,9 +31,9 @@ import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.network.Send;
 import org.apache.kafka.common.network.TransferableChannel;
 import org.apache.kafka.common.protocol.SendBuilder;
-import org.apache.kafka.common.record.FileRecords;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.FileRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.ResponseHeader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -202,7 +202,7 @@ class FetchResponsePartsFidelityTest {
     }
 
     private static org.apache.kafka.common.message.FetchResponseData.PartitionData kafkaPartition(
-            short v, int index, org.apache.kafka.common.record.BaseRecords records) {
+            short v, int index, org.apache.kafka.common.record.internal.BaseRecords records) {
         var p = new org.apache.kafka.common.message.FetchResponseData.PartitionData().setPartitionIndex(index)
             .setHighWatermark(1000 + index).setLastStableOffset(900 + index).setRecords(records)
             .setAbortedTransactions(new ArrayList<>(List.of(

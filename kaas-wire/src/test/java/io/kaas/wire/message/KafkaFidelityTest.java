@@ -11,15 +11,18 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.ObjectSerializationCache;
 import org.apache.kafka.common.protocol.Readable;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -46,6 +49,37 @@ class KafkaFidelityTest {
             }
         }
         return cases;
+    }
+
+    /**
+     * Every request, response and header schema of the jar is generated and checked, none skipped: the count of
+     * such files (read as text, not through the generator's parser) is the count of specs the cases come from, and
+     * each API's highest version is that of Kafka's own registry (its unstable latest version included).
+     */
+    @Test
+    void everyApiSchemaOfTheKafkaClientsJarIsCovered() throws IOException {
+        Pattern apiOrHeader = Pattern.compile("\"type\"\\s*:\\s*\"(request|response|header)\"");
+        long files;
+        try (Stream<Path> all = Files.list(SCHEMAS)) {
+            files = all.filter(p -> p.toString().endsWith(".json")).filter(p -> {
+                try {
+                    return apiOrHeader.matcher(Files.readString(p)).find();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).count();
+        }
+        List<MessageSpec> specs = CodeGenerator.load(SCHEMAS);
+        assertThat(specs).hasSize((int) files);
+        List<Case> cases = cases();
+        for (org.apache.kafka.common.message.ApiMessageType k : org.apache.kafka.common.message.ApiMessageType.values()) {
+            if (k.highestSupportedVersion(true) < k.lowestSupportedVersion()) {
+                continue; // removed APIs (validVersions "none")
+            }
+            assertThat(cases.stream().filter(c -> c.spec().isApi() && c.spec().apiKey() == k.apiKey()
+                    && c.spec().type().equals("request")).mapToInt(Case::version).max().orElse(-1))
+                .as("%s: the highest version checked", k.name).isEqualTo(k.highestSupportedVersion(true));
+        }
     }
 
     @TestFactory

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 
 /**
  * Fills a message instance with random values through its setters, driven by the schema so that only the

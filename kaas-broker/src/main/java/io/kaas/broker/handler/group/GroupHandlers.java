@@ -4,6 +4,7 @@ import io.kaas.broker.BrokerContext;
 import io.kaas.broker.request.ApiContracts;
 import io.kaas.broker.request.RequestContext;
 import io.kaas.broker.request.ServedApi;
+import io.kaas.broker.topic.TopicManager;
 import io.kaas.broker.cluster.ClusterView;
 import io.kaas.broker.coordinator.CoordinatorTopic;
 import io.kaas.coordinator.group.GroupCoordinator;
@@ -19,10 +20,12 @@ public final class GroupHandlers {
      * The classic-protocol group APIs, the offset APIs and the KIP-848 consumer protocol
      * (ConsumerGroupHeartbeat, ConsumerGroupDescribe). Advertising ConsumerGroupHeartbeat is what makes
      * the Java client accept {@code group.protocol=consumer} and franz-go switch to KIP-848 (ApiVersions also
-     * finalizes {@code group.version} 1, as Kafka 4.x).
+     * finalizes {@code group.version} 1, as Kafka 4.x). {@code topics} names the topic ids of OffsetCommit v10 and
+     * OffsetFetch v10.
      */
     public static List<ServedApi<?, ?>> create(BrokerContext ctx, GroupCoordinator coordinator, ClusterView cluster,
-                                               CoordinatorTopic offsets, CoordinatorTopic transactionState) {
+                                               CoordinatorTopic offsets, CoordinatorTopic transactionState,
+                                               TopicManager topics) {
         return List.of(
                 ServedApi.of(ApiContracts.FIND_COORDINATOR,
                         new FindCoordinatorHandler(ctx, cluster, offsets, transactionState)),
@@ -30,8 +33,8 @@ public final class GroupHandlers {
                 ServedApi.of(ApiContracts.SYNC_GROUP, new SyncGroupHandler(coordinator)),
                 ServedApi.of(ApiContracts.HEARTBEAT, new HeartbeatHandler(coordinator)),
                 ServedApi.of(ApiContracts.LEAVE_GROUP, new LeaveGroupHandler(coordinator)),
-                ServedApi.of(ApiContracts.OFFSET_COMMIT, new OffsetCommitHandler(coordinator)),
-                ServedApi.of(ApiContracts.OFFSET_FETCH, new OffsetFetchHandler(coordinator)),
+                ServedApi.of(ApiContracts.OFFSET_COMMIT, new OffsetCommitHandler(coordinator, topics)),
+                ServedApi.of(ApiContracts.OFFSET_FETCH, new OffsetFetchHandler(coordinator, topics)),
                 ServedApi.of(ApiContracts.LIST_GROUPS, new ListGroupsHandler(coordinator)),
                 ServedApi.of(ApiContracts.DESCRIBE_GROUPS, new DescribeGroupsHandler(coordinator)),
                 ServedApi.of(ApiContracts.DELETE_GROUPS, new DeleteGroupsHandler(coordinator)),

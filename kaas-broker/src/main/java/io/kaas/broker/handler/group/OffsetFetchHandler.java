@@ -5,6 +5,8 @@ import io.kaas.api.auth.ResourceType;
 import io.kaas.api.cluster.CommittedOffset;
 import io.kaas.broker.request.ApiHandler;
 import io.kaas.broker.request.RequestContext;
+import io.kaas.broker.topic.Topic;
+import io.kaas.broker.topic.TopicManager;
 import io.kaas.coordinator.group.GroupCoordinator;
 import io.kaas.coordinator.group.OffsetManager;
 import io.kaas.wire.message.OffsetFetchRequestData;
@@ -23,21 +25,28 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * OffsetFetch v1-9 (v0 removed in Kafka 4.0; v10, topic ids, is unstable): one group (v1-7; null topics
- * from v2 means all) or several (v8+). A partition without a commit answers offset -1, no error.
+ * OffsetFetch v1-10 (v0 removed in Kafka 4.0): one group (v1-7; null topics from v2 means all) or several (v8+).
+ * A partition without a commit answers offset -1, no error.
  * v7+ {@code require_stable}: a partition with a transactional offset still pending (TxnOffsetCommit of an open
  * transaction) answers UNSTABLE_OFFSET_COMMIT, as Kafka; the consumer retries. v9 carries the member
  * id and epoch of a consumer (KIP-848) group member: UNKNOWN_MEMBER_ID / STALE_MEMBER_EPOCH when they do not match.
+ * v10 (KIP-848, stable in Kafka 4.4) names topics by id, as Kafka: an id this cluster does not know answers
+ * UNKNOWN_TOPIC_ID (offset -1) on each partition asked; fetching all offsets leaves out the topics that no longer
+ * exist (they have no id to be named by).
  */
 public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestData, OffsetFetchResponseData> {
     private final GroupCoordinator coordinator;
+    private final TopicManager topicManager;
 
-    public OffsetFetchHandler(GroupCoordinator coordinator) {
+    public OffsetFetchHandler(GroupCoordinator coordinator, TopicManager topicManager) {
         this.coordinator = coordinator;
+        this.topicManager = topicManager;
     }
 
     @Override
@@ -51,7 +60,7 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
                         ? Errors.GROUP_AUTHORIZATION_FAILED
                         : version >= 9 ? coordinator.offsets().validateFetch(g.groupId(), g.memberId(), g.memberEpoch())
                         : Errors.NONE;
-                groups.add(error == Errors.NONE ? fetchGroup(context, request, g)
+                groups.add(error == Errors.NONE ? fetchGroup(context, request, g, version >= 10)
                         : new OffsetFetchResponseGroup().setGroupId(g.groupId()).setErrorCode(error));
             }
             return CompletableFuture.completedFuture(response.setGroups(groups));
@@ -122,12 +131,20 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
     }
 
     private OffsetFetchResponseGroup fetchGroup(RequestContext context, OffsetFetchRequestData request,
-                                                OffsetFetchRequestGroup g) {
+                                                OffsetFetchRequestGroup g, boolean byId) {
         Map<String, List<Integer>> asked = null;
+        Map<String, UUID> ids = new LinkedHashMap<>();
+        List<OffsetFetchResponseTopics> unknownIds = new ArrayList<>();
         if (g.topics() != null) {
             asked = new LinkedHashMap<>();
             for (OffsetFetchRequestTopics t : g.topics()) {
-                asked.computeIfAbsent(t.name(), k -> new ArrayList<>()).addAll(t.partitionIndexes());
+                String name = byId ? topicManager.topic(t.topicId()).map(Topic::name).orElse(null) : t.name();
+                if (name == null) {
+                    unknownIds.add(unknownTopicId(t));
+                    continue;
+                }
+                ids.put(name, t.topicId());
+                asked.computeIfAbsent(name, k -> new ArrayList<>()).addAll(t.partitionIndexes());
             }
         }
         Map<String, List<Integer>> denied = removeUndescribable(context, asked);
@@ -139,6 +156,14 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
         Map<String, OffsetFetchResponseTopics> topics = new LinkedHashMap<>();
         for (OffsetManager.Fetched f : describable(context, asked, result)) {
             CommittedOffset o = f.offset();
+            if (byId && !ids.containsKey(f.partition().topic())) {
+                // all offsets asked for: the topic's id now, or left out if the topic is gone (as Kafka)
+                Optional<Topic> topic = topicManager.topic(f.partition().topic());
+                if (topic.isEmpty()) {
+                    continue;
+                }
+                ids.put(f.partition().topic(), topic.get().id());
+            }
             topics.computeIfAbsent(f.partition().topic(), n -> new OffsetFetchResponseTopics().setName(n))
                     .partitions().add(new OffsetFetchResponsePartitions().setPartitionIndex(f.partition().partition())
                             .setCommittedOffset(o == null ? -1 : o.offset())
@@ -153,8 +178,22 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequestDa
                 topics.computeIfAbsent(name, n -> new OffsetFetchResponseTopics().setName(n)).partitions()
                         .add(new OffsetFetchResponsePartitions().setPartitionIndex(p).setCommittedOffset(-1)
                                 .setCommittedLeaderEpoch(-1).setMetadata("").setErrorCode(Errors.NONE))));
-        return new OffsetFetchResponseGroup().setGroupId(g.groupId()).setErrorCode(result.errorCode())
-                .setTopics(new ArrayList<>(topics.values()));
+        List<OffsetFetchResponseTopics> out = new ArrayList<>(topics.values());
+        if (byId) {
+            out.forEach(t -> t.setTopicId(ids.get(t.name())));
+        }
+        out.addAll(unknownIds);
+        return new OffsetFetchResponseGroup().setGroupId(g.groupId()).setErrorCode(result.errorCode()).setTopics(out);
+    }
+
+    /** A v10 topic whose id this cluster does not know: UNKNOWN_TOPIC_ID on each partition asked, offset -1. */
+    private static OffsetFetchResponseTopics unknownTopicId(OffsetFetchRequestTopics t) {
+        OffsetFetchResponseTopics topic = new OffsetFetchResponseTopics().setTopicId(t.topicId()).setName("");
+        for (int p : t.partitionIndexes()) {
+            topic.partitions().add(new OffsetFetchResponsePartitions().setPartitionIndex(p).setCommittedOffset(-1)
+                    .setCommittedLeaderEpoch(-1).setMetadata("").setErrorCode(Errors.UNKNOWN_TOPIC_ID));
+        }
+        return topic;
     }
 
     /**

@@ -26,7 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 /**
- * TxnOffsetCommit v0-5 (KIP-98, KIP-447 member fields from v3): offsets committed inside a transaction, made
+ * TxnOffsetCommit v0-6 (KIP-98, KIP-447 member fields from v3): offsets committed inside a transaction, made
  * durable as pending in the transaction's state and visible to consumers only once it commits (OffsetFetch with
  * {@code require_stable} answers UNSTABLE_OFFSET_COMMIT meanwhile). v5+ (transactions V2) adds the group to the
  * transaction itself; below, AddOffsetsToTxn must have. The contract checks WRITE on the transactional id and
@@ -34,6 +34,11 @@ import java.util.concurrent.Executor;
  * topic or partition UNKNOWN_TOPIC_OR_PARTITION, and the rest goes to the transaction coordinator when it is this
  * broker, else to {@link RemoteTxnOffsetCommit} (Kafka's path: the offsets wait in {@code __consumer_offsets} for the
  * transaction's marker).
+ *
+ * <p>v6 (KIP-1319, Kafka 4.4) names topics by id (an id this cluster does not know: UNKNOWN_TOPIC_ID on its
+ * partitions, before authorization, as OffsetCommit v10), carries the member epoch of a consumer-protocol member in
+ * {@code GenerationIdOrMemberEpoch}, and answers GROUP_ID_NOT_FOUND (an unknown group named with a generation) and
+ * STALE_MEMBER_EPOCH as such; below v6 both are ILLEGAL_GENERATION, as Kafka.
  */
 public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitRequestData, TxnOffsetCommitResponseData> {
     private final TopicManager topics;
@@ -54,8 +59,15 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
     @Override
     public CompletableFuture<TxnOffsetCommitResponseData> handle(RequestContext context, TxnOffsetCommitRequestData request) {
         short version = context.apiVersion();
+        boolean byId = version >= 6;
+        if (byId) {
+            for (TxnOffsetCommitRequestTopic t : request.topics()) {
+                t.setName(topics.topic(t.topicId()).map(Topic::name).orElse(""));
+            }
+        }
         Set<String> readable = context.access().allowedTopics(Operation.READ,
-                request.topics().stream().map(TxnOffsetCommitRequestTopic::name).toList());
+                request.topics().stream().map(TxnOffsetCommitRequestTopic::name).filter(n -> !byId || !n.isEmpty())
+                        .toList());
         List<OffsetManager.Commit> commits = new ArrayList<>();
         for (TxnOffsetCommitRequestTopic t : request.topics()) {
             Optional<Topic> topic = topics.topic(t.name());
@@ -77,12 +89,14 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
         } else if (coordinator.coordinatorError(request.transactionalId()) == Errors.NOT_COORDINATOR) {
             // the transaction's coordinator is another broker: the offsets wait in __consumer_offsets for its marker
             committed = remote.commit(request.transactionalId(), request.producerId(), request.producerEpoch(),
-                    request.groupId(), version >= 3 ? request.memberId() : "", version >= 3 ? request.generationId() : -1,
+                    request.groupId(), version >= 3 ? request.memberId() : "",
+                    version >= 3 ? request.generationIdOrMemberEpoch() : -1,
                     version >= 3 ? request.groupInstanceId() : null, commits, version >= 5);
         } else {
             committed = coordinator.commitOffsets(request.transactionalId(), request.producerId(),
                     request.producerEpoch(), request.groupId(), version >= 3 ? request.memberId() : "",
-                    version >= 3 ? request.generationId() : -1, version >= 3 ? request.groupInstanceId() : null,
+                    version >= 3 ? request.generationIdOrMemberEpoch() : -1,
+                    version >= 3 ? request.groupInstanceId() : null,
                     commits, version >= 5);
         }
         return committed.thenApply(errors -> {
@@ -92,7 +106,9 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
                 List<TxnOffsetCommitResponsePartition> partitions = new ArrayList<>();
                 for (TxnOffsetCommitRequestPartition p : t.partitions()) {
                     short code;
-                    if (!readable.contains(t.name())) {
+                    if (byId && t.name().isEmpty()) {
+                        code = Errors.UNKNOWN_TOPIC_ID;
+                    } else if (!readable.contains(t.name())) {
                         code = Errors.TOPIC_AUTHORIZATION_FAILED;
                     } else if (topic.isEmpty() || !exists(topic.get(), p.partitionIndex())) {
                         code = Errors.UNKNOWN_TOPIC_OR_PARTITION;
@@ -103,11 +119,16 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
                         if (version < 2 && code == Errors.COORDINATOR_LOAD_IN_PROGRESS) {
                             code = Errors.COORDINATOR_NOT_AVAILABLE;
                         }
+                        // As Kafka: errors v6 introduced (KIP-1319) are ILLEGAL_GENERATION to older clients.
+                        if (!byId && (code == Errors.GROUP_ID_NOT_FOUND || code == Errors.STALE_MEMBER_EPOCH)) {
+                            code = Errors.ILLEGAL_GENERATION;
+                        }
                     }
                     partitions.add(new TxnOffsetCommitResponsePartition().setPartitionIndex(p.partitionIndex())
                             .setErrorCode(code));
                 }
-                out.add(new TxnOffsetCommitResponseTopic().setName(t.name()).setPartitions(partitions));
+                out.add(new TxnOffsetCommitResponseTopic().setName(t.name()).setTopicId(t.topicId())
+                        .setPartitions(partitions));
             }
             return new TxnOffsetCommitResponseData().setThrottleTimeMs(0).setTopics(out);
         });

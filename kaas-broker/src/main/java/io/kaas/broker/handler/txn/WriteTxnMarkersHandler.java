@@ -18,10 +18,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 
 /**
- * WriteTxnMarkers v1, sent by a transaction coordinator: appends each COMMIT or ABORT marker to each of its
+ * WriteTxnMarkers v1-2, sent by a transaction coordinator: appends each COMMIT or ABORT marker to each of its
  * partitions, durably ({@link MarkerAppender}, the path the in-process coordinator uses too), answering each
  * partition's error once its marker is fsynced: UNKNOWN_TOPIC_OR_PARTITION for a partition that does not exist,
- * INVALID_PRODUCER_EPOCH for an epoch older than the partition's. As Kafka, the sender needs ALTER or
+ * INVALID_PRODUCER_EPOCH for an epoch older than the partition's. v2 (KIP-1228, Kafka 4.4) says which transaction
+ * version wrote each marker: a transactions-V2 marker (2+) carries an epoch the coordinator bumped, so one not
+ * strictly above the partition's epoch for the producer is INVALID_PRODUCER_EPOCH too; 0-1 as v1. As Kafka, the
+ * sender needs ALTER or
  * CLUSTER_ACTION on the cluster, else every partition is answered CLUSTER_AUTHORIZATION_FAILED.
  */
 public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersRequestData, WriteTxnMarkersResponseData> {
@@ -39,8 +42,10 @@ public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersR
                     CompletableFuture.completedFuture(Errors.CLUSTER_AUTHORIZATION_FAILED)));
         }
         List<CompletableFuture<Void>> set = new ArrayList<>();
+        boolean versioned = context.apiVersion() >= 2;
         WriteTxnMarkersResponseData pending = answer(request, set, (marker, p) -> appender.append(p.topic, p.partition,
-                marker.producerId(), marker.producerEpoch(), marker.coordinatorEpoch(), marker.transactionResult()));
+                marker.producerId(), marker.producerEpoch(), marker.coordinatorEpoch(), marker.transactionResult(),
+                versioned && marker.transactionVersion() >= 2));
         return CompletableFuture.allOf(set.toArray(CompletableFuture[]::new)).thenApply(v -> pending);
     }
 

@@ -129,6 +129,6 @@ class CommittedOffsetsKillIT {
 
     private static BrokerJvm start(Path data, int port, Path log) throws Exception {
         return BrokerJvm.start(data, port, log, "group.initial.rebalance.delay.ms=0",
-                "group.consumer.heartbeat.interval.ms=500");
+                "group.consumer.heartbeat.interval.ms=500", "group.consumer.min.heartbeat.interval.ms=500");
     }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code kafka-configs} tool (kafka.admin.ConfigCommand, Kafka 4.1's core) on group configs against
+ * The {@code kafka-configs} tool (org.apache.kafka.tools.ConfigCommand, Kafka 4.4's tools) on group configs against
  * kaas, each run in its own JVM as the script runs it: --alter --add-config / --delete-config, --describe of
  * one group and of every group, and a refused value reported with Kafka's message.
  */

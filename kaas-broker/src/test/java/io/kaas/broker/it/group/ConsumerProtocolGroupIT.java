@@ -48,7 +48,8 @@ class ConsumerProtocolGroupIT {
     @BeforeAll
     static void start() throws Exception {
         broker = TestBroker.builder(dataDir).noInitialRebalanceDelay().config(Map.of("group.consumer.heartbeat.interval.ms", "500",
-                "group.consumer.session.timeout.ms", "10000")).start();
+                "group.consumer.session.timeout.ms", "10000", "group.consumer.min.heartbeat.interval.ms", "500",
+                "group.consumer.min.session.timeout.ms", "10000")).start();
     }
 
     @AfterAll

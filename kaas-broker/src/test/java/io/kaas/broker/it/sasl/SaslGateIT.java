@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import io.kaas.broker.it.TestBroker;
 import io.kaas.broker.network.RawClient;
 import io.kaas.wire.message.ApiMessageType;
+import io.kaas.wire.message.ApiVersionsRequestData;
 import io.kaas.wire.message.ApiVersionsResponseData;
 import io.kaas.wire.message.MetadataRequestData;
 import io.kaas.wire.message.ProduceRequestData;
@@ -77,6 +78,20 @@ class SaslGateIT {
                 raw.send(ApiMessageType.METADATA, (short) 12, 3, many);
                 assertThat(raw.<MetadataResponseData>read(ApiMessageType.METADATA, (short) 12).body().topics()).hasSize(100);
             }
+        }
+    }
+
+    /** As Kafka's SASL authenticator, which answers the first ApiVersions without KIP-1242's cluster check. */
+    @Test
+    void anApiVersionsV5BeforeAuthenticationIsNotCheckedAgainstTheCluster() throws Exception {
+        try (TestBroker broker = SaslClients.plainBroker(dir, Map.of()).start(); RawClient raw = new RawClient(broker.port())) {
+            raw.send(ApiMessageType.API_VERSIONS, (short) 5, 1, new ApiVersionsRequestData()
+                .setClientSoftwareName("kaas-test").setClientSoftwareVersion("1.0")
+                .setClusterId("another-cluster").setNodeId(99));
+            ApiVersionsResponseData versions = raw.<ApiVersionsResponseData>read(ApiMessageType.API_VERSIONS, (short) 5)
+                .body();
+            assertThat(versions.errorCode()).isEqualTo(Errors.NONE);
+            assertThat(versions.apiKeys()).isNotEmpty();
         }
     }
 

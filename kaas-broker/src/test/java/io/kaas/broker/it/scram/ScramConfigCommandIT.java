@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code kafka-configs --entity-type users} (kafka.admin.ConfigCommand, Kafka 4.1's core) on SCRAM credentials,
+ * {@code kafka-configs --entity-type users} (org.apache.kafka.tools.ConfigCommand, Kafka 4.4's tools) on SCRAM credentials,
  * each run in its own JVM as the script runs it: --alter --add-config, --describe (which asks
  * DescribeClientQuotas first), --delete-config, and a refused iteration count reported with the tool's message.
  */
