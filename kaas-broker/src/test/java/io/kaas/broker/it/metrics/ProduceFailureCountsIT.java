@@ -20,9 +20,9 @@ import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.RecordBatch;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -148,7 +148,9 @@ class ProduceFailureCountsIT {
         // A plain batch with the control flag set (its CRC recomputed): a client may not write control records.
         ByteBuffer control = batch();
         control.putShort(21, (short) (control.getShort(21) | 0x20));
-        control.putInt(17, (int) org.apache.kafka.common.utils.Crc32C.compute(control, 21, control.limit() - 21));
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(control.duplicate().position(21));
+        control.putInt(17, (int) crc.getValue());
         assertThat(delta(TOPIC, 0, control, Errors.INVALID_RECORD))
                 .as("record validation: a failed produce").containsExactly(1, 1, 1, 1);
 
