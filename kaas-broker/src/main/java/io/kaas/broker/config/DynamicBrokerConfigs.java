@@ -72,9 +72,18 @@ public final class DynamicBrokerConfigs {
         return null;
     }
 
+    /** The default of a broker config key (what APPEND and SUBTRACT start from when none is stored), or null. */
+    public static String defaultValue(String key) {
+        ConfigKey k = BrokerConfigDef.KEYS.get(key);
+        return k == null ? null : k.defaultValue();
+    }
+
     /** Kafka's {@code ConfigDef} words for a value the key cannot take, or null. */
     private static String valueProblem(ConfigKey key, String raw) {
         String v = raw == null ? "" : raw.trim();
+        if (key.name().equals(BrokerConfigDef.LOG_CLEANUP_POLICY)) {
+            return cleanupPolicyProblem(v);
+        }
         switch (key.type()) {
             case BOOLEAN:
                 return v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false") ? null
@@ -123,6 +132,26 @@ public final class DynamicBrokerConfigs {
      */
     public static boolean valueShown(String key) {
         return BrokerConfigDef.KEYS.containsKey(key) && !BrokerConfigDef.isSensitive(key);
+    }
+
+    /**
+     * Each element delete or compact, as Kafka's ValidList. An empty list (Kafka 4.4: neither deletes nor compacts)
+     * is refused: kaas's log defaults need one policy, and a stored value the broker cannot run with would break every
+     * later DescribeConfigs and topic default.
+     */
+    private static String cleanupPolicyProblem(String v) {
+        List<String> policies = java.util.Arrays.stream(v.split(",")).map(String::trim).filter(p -> !p.isEmpty())
+                .toList();
+        if (policies.isEmpty()) {
+            return "kaas needs at least one of compact, delete";
+        }
+        for (String p : policies) {
+            if (!p.equals("delete") && !p.equals("compact")) {
+                return "Invalid value " + p + " for configuration " + BrokerConfigDef.LOG_CLEANUP_POLICY
+                        + ": String must be one of: compact, delete";
+            }
+        }
+        return null;
     }
 
     /** The effective dynamic values of one broker: its own over the cluster default's. */

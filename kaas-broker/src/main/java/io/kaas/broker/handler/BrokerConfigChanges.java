@@ -89,7 +89,9 @@ final class BrokerConfigChanges {
                             + (op == TopicConfigChanges.APPEND ? "append" : "subtract")
                             + " is not allowed for config key: " + name);
                 }
-                List<String> list = split(configs.get(name));
+                // as Kafka's controller: the resource's stored value, else the key's default (never an empty start)
+                List<String> list = split(configs.containsKey(name) ? configs.get(name)
+                        : DynamicBrokerConfigs.defaultValue(name));
                 for (String v : split(value)) {
                     if (op == TopicConfigChanges.APPEND && !list.contains(v)) {
                         list.add(v);

@@ -75,10 +75,10 @@ final class ConsumerProtocol {
             if (r.topicPartitions() == null || !r.topicPartitions().isEmpty()) {
                 throw invalid("TopicPartitions must be empty when (re-)joining.");
             }
-            boolean names = r.subscribedTopicNames() != null && !r.subscribedTopicNames().isEmpty();
-            boolean regex = r.subscribedTopicRegex() != null && !r.subscribedTopicRegex().isEmpty();
-            if (!names && !regex) {
-                throw invalid("SubscribedTopicNames or SubscribedTopicRegex must be set in first request.");
+            // As Kafka 4.4: an empty list of names (or an empty regex) joins subscribed to nothing; librdkafka
+            // (re)joins that way when its subscription changes right after an unsubscribe
+            if (r.subscribedTopicNames() == null && r.subscribedTopicRegex() == null) {
+                throw invalid("Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.");
             }
         } else if (epoch == ConsumerMember.LEAVE_STATIC_EPOCH) {
             if (r.instanceId() == null) {

@@ -277,6 +277,17 @@ class ConsumerProtocolTest {
     }
 
     @Test
+    void aMemberJoinsWithAnEmptySubscriptionAndLaterSubscribes() {
+        ConsumerGroupHeartbeatResponseData empty = join("a");
+        assertThat(empty.errorCode()).as(empty.errorMessage()).isEqualTo(Errors.NONE);
+        assertThat(empty.memberEpoch()).isPositive();
+        assertThat(partitions(empty)).isEmpty();
+        ConsumerGroupHeartbeatResponseData subscribed = send(joinRequest("a", "orders").setMemberEpoch(empty.memberEpoch()));
+        assertThat(subscribed.errorCode()).as(subscribed.errorMessage()).isEqualTo(Errors.NONE);
+        assertThat(partitions(subscribed)).isEqualTo(range(0, 6));
+    }
+
+    @Test
     void invalidRequestsAreRefusedWithKafkasMessages() {
         assertThat(send(joinRequest("a", "orders").setGroupId("")).errorMessage()).isEqualTo("GroupId can't be empty.");
         assertThat(send(joinRequest("", "orders")).errorMessage()).isEqualTo("MemberId can't be empty.");
@@ -284,8 +295,8 @@ class ConsumerProtocolTest {
                 .isEqualTo("RebalanceTimeoutMs must be provided in first request.");
         assertThat(send(joinRequest("a", "orders").setTopicPartitions(null)).errorMessage())
                 .isEqualTo("TopicPartitions must be empty when (re-)joining.");
-        assertThat(send(joinRequest("a")).errorMessage())
-                .isEqualTo("SubscribedTopicNames or SubscribedTopicRegex must be set in first request.");
+        assertThat(send(joinRequest("a").setSubscribedTopicNames(null)).errorMessage())
+                .isEqualTo("Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.");
         assertThat(send(joinRequest("a", "orders").setInstanceId("")).errorMessage()).isEqualTo("InstanceId can't be empty.");
         assertThat(send(joinRequest("a", "orders").setMemberEpoch(-3)).errorMessage()).isEqualTo("MemberEpoch is invalid.");
         assertThat(send(joinRequest("a", "orders").setMemberEpoch(-2)).errorMessage()).isEqualTo("InstanceId can't be null.");
