@@ -232,12 +232,16 @@ class ProduceHandlerTest {
 
     /** A coordinator that answers CONCURRENT_TRANSACTIONS {@code busyAnswers} times, then adds the partitions. */
     private ProduceHandler busyCoordinator(int busyAnswers) {
+        return busyCoordinator(busyAnswers, RETRY);
+    }
+
+    private ProduceHandler busyCoordinator(int busyAnswers, ImplicitAddRetry retry) {
         return new ProduceHandler(topics, (id, pid, epoch, partitions, verifyOnly) -> {
             short code = verifications.incrementAndGet() <= busyAnswers ? Errors.CONCURRENT_TRANSACTIONS : Errors.NONE;
             Map<TopicPartitionRef, Short> out = new HashMap<>();
             partitions.forEach(p -> out.put(p, code));
             return CompletableFuture.completedFuture(out);
-        }, guards, RETRY);
+        }, guards, retry);
     }
 
     private static ByteBuffer transactionalBatch() {
@@ -304,13 +308,15 @@ class ProduceHandlerTest {
 
     @Test
     void anImplicitAddStillConcurrentAfterTheRetryWindowIsNotEnoughReplicasAndNotStored() throws Exception {
-        handler = busyCoordinator(Integer.MAX_VALUE);
+        // A window of 1 s at 20 ms backoffs: retried (even on a loaded machine, where 100 ms can pass in one attempt),
+        // and bounded (at most one attempt per backoff).
+        handler = busyCoordinator(Integer.MAX_VALUE, new ImplicitAddRetry(20, 1_000));
         ProduceResponseData.PartitionProduceResponse response =
                 produce(transactionalBatch(), (short) 1, "txn-a", (short) 12);
         assertThat(response.errorCode()).isEqualTo(Errors.NOT_ENOUGH_REPLICAS);
         assertThat(response.errorMessage()).contains("Unable to verify");
         assertThat(verifications.get()).as("retried within add.partitions.to.txn.retry.backoff.max.ms")
-                .isBetween(2, 6);
+                .isBetween(2, 1_000 / 20 + 1);
         assertThat(topics.log("t", 0).offsets().highWatermark()).isZero();
     }
 
