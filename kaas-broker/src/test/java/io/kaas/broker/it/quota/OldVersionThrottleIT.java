@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kaas.broker.it.TestBroker;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -23,6 +25,7 @@ import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.RequestUtils;
@@ -33,13 +36,15 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Throttling as Kafka does it for request versions older than KIP-219 (Produce below v6): the throttled response
- * is held for its throttle time; from v6 it is sent at once and the connection waits instead. Raw requests
- * encoded by kafka-clients, a producer_byte_rate quota over a one-second window so the throttle times are seconds.
+ * Throttling as Kafka does it for request versions older than KIP-219 (Produce below v6, Fetch below v8): the
+ * throttled response is held for its throttle time; from Produce v6 it is sent at once and the connection waits
+ * instead. Raw requests encoded by kafka-clients; producer_byte_rate and consumer_byte_rate quotas over a one-second
+ * window, so the throttle times are seconds.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class OldVersionThrottleIT {
     private static final String TOPIC = "throttle-old";
+    private static final String FETCHED = "throttle-old-fetch";
     /** Bytes per second; a request of three times this over the one-second window is throttled about 2 s. */
     private static final int RATE = 20_000;
 
@@ -52,7 +57,17 @@ class OldVersionThrottleIT {
         broker = TestBroker.start(dir.resolve("data"), Map.of("quota.window.num", "2",
                 "quota.window.size.seconds", "1"));
         broker.createTopic(TOPIC, 1);
+        broker.createTopic(FETCHED, 1);
+        try (Connection loader = new Connection("loader")) {
+            ProduceResponse loaded = (ProduceResponse) loader.read(loader.send(ApiKeys.PRODUCE, (short) 9, 1,
+                    bigProduce(FETCHED)));
+            assertThat(loaded.throttleTimeMs()).isZero();
+        }
         try (Admin admin = broker.admin()) {
+            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                    new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "old-consumer")),
+                    List.of(new ClientQuotaAlteration.Op("consumer_byte_rate", (double) RATE)))))
+                    .all().get(20, TimeUnit.SECONDS);
             for (String client : List.of("old-producer", "new-producer")) {
                 admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
                         new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, client)),
@@ -73,7 +88,7 @@ class OldVersionThrottleIT {
     void produceV5ResponseIsHeldForItsThrottleTimeAndLaterResponsesKeepTheirOrder() throws Exception {
         try (Connection connection = new Connection("old-producer")) {
             long sent = System.nanoTime();
-            RequestHeader produce = connection.send(ApiKeys.PRODUCE, (short) 5, 1, bigProduce());
+            RequestHeader produce = connection.send(ApiKeys.PRODUCE, (short) 5, 1, bigProduce(TOPIC));
             // Pipelined behind it: answered only after it, in order.
             RequestHeader versions = connection.send(ApiKeys.API_VERSIONS, (short) 3, 2, new ApiVersionsRequestData()
                     .setClientSoftwareName("raw").setClientSoftwareVersion("1"));
@@ -94,7 +109,7 @@ class OldVersionThrottleIT {
         try (Connection connection = new Connection("new-producer")) {
             long sent = System.nanoTime();
             ProduceResponse response = (ProduceResponse) connection.read(
-                    connection.send(ApiKeys.PRODUCE, (short) 6, 1, bigProduce()));
+                    connection.send(ApiKeys.PRODUCE, (short) 6, 1, bigProduce(TOPIC)));
             long received = System.nanoTime();
             long elapsedMs = TimeUnit.NANOSECONDS.toMillis(received - sent);
             int throttleMs = response.throttleTimeMs();
@@ -108,14 +123,35 @@ class OldVersionThrottleIT {
         }
     }
 
+    @Test
+    void fetchV7ResponseIsHeldForItsThrottleTime() throws Exception {
+        FetchRequestData fetch = new FetchRequestData().setReplicaId(-1).setMaxWaitMs(0).setMinBytes(1)
+                .setMaxBytes(1 << 20).setSessionId(0).setSessionEpoch(-1).setTopics(List.of(
+                        new FetchRequestData.FetchTopic().setTopic(FETCHED).setPartitions(List.of(
+                                new FetchRequestData.FetchPartition().setPartition(0).setFetchOffset(0)
+                                        .setLogStartOffset(-1).setPartitionMaxBytes(1 << 20)))));
+        try (Connection connection = new Connection("old-consumer")) {
+            long sent = System.nanoTime();
+            FetchResponse response = (FetchResponse) connection.read(connection.send(ApiKeys.FETCH, (short) 7, 1, fetch));
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+            var partition = response.data().responses().get(0).partitions().get(0);
+            assertThat(partition.errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(partition.records().sizeInBytes())
+                    .isGreaterThan(2 * RATE);
+            int throttleMs = response.throttleTimeMs();
+            assertThat(throttleMs).as("throttle time carried").isGreaterThan(1000);
+            assertThat(elapsedMs).as("the response waited its throttle time").isGreaterThanOrEqualTo(throttleMs - 50L);
+        }
+    }
+
     /** One Produce of about three times the quota's bytes per second. */
-    private static ProduceRequestData bigProduce() {
+    private static ProduceRequestData bigProduce(String topic) {
         SimpleRecord[] records = new SimpleRecord[6];
         for (int i = 0; i < records.length; i++) {
             records[i] = new SimpleRecord(System.currentTimeMillis(), null, new byte[RATE / 2]);
         }
         ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
-        topics.add(new ProduceRequestData.TopicProduceData().setName(TOPIC)
+        topics.add(new ProduceRequestData.TopicProduceData().setName(topic)
                 .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(0)
                         .setRecords(MemoryRecords.withRecords(Compression.NONE, records)))));
         return new ProduceRequestData().setAcks((short) 1).setTimeoutMs(10_000).setTopicData(topics);
@@ -154,7 +190,7 @@ class OldVersionThrottleIT {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws IOException {
             socket.close();
         }
     }
