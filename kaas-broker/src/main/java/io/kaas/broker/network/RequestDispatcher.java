@@ -289,17 +289,23 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             state.slowRequests().completed(api, context, body, received, System.nanoTime());
             state.observer().completed(api, context, slot.frameBytes(), received, System.nanoTime());
             ResponseQueue.Outcome outcome = outcome(ctx, api, context, response, error);
+            boolean delayed = throttleMs > 0 && !ClientThrottling.throttlesItself(api, context.apiVersion());
             try {
                 loop.execute(() -> {
-                lastActivity = System.nanoTime();
-                queue.complete(slot, outcome);
-                if (throttleMs > 0) {
-                    mute(ctx, throttleMs);
-                }
-                if (!parked.isEmpty()) {
-                    processParked(ctx);
-                }
-            });
+                    lastActivity = System.nanoTime();
+                    if (delayed) {
+                        mute(ctx, throttleMs);
+                        completeLater(ctx, slot, outcome, throttleMs);
+                        return;
+                    }
+                    queue.complete(slot, outcome);
+                    if (throttleMs > 0) {
+                        mute(ctx, throttleMs);
+                    }
+                    if (!parked.isEmpty()) {
+                        processParked(ctx);
+                    }
+                });
             } catch (RejectedExecutionException e) {
                 // The event loop is gone (shutdown): nothing can be written; free what the slot holds.
                 if (outcome instanceof ResponseQueue.Send send) {
@@ -321,6 +327,23 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             LOG.atError().setCause(e).addKeyValue("remote", context.clientAddress()).addKeyValue("api", api.apiName())
                 .log("client quota check failed; the request is not throttled");
             return 0;
+        }
+    }
+
+    /**
+     * Before KIP-219 a client does not throttle itself: as Kafka, its throttled response is held for the throttle
+     * time (the connection muted meanwhile), then sent. Later responses on the connection wait behind it, in order.
+     * Event loop only.
+     */
+    private void completeLater(ChannelHandlerContext ctx, ResponseQueue.Slot slot, ResponseQueue.Outcome outcome,
+                               long throttleMs) {
+        try {
+            ctx.executor().schedule(() -> {
+                lastActivity = System.nanoTime();
+                queue.complete(slot, outcome);
+            }, throttleMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            queue.complete(slot, outcome); // shutting down: nothing to wait for
         }
     }
 

@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * Fetch its response's bytes ({@code consumer_byte_rate}), every request but the exempt ones its handler's time as
  * a percentage of one thread ({@code request_percentage}); CreateTopics, CreatePartitions and DeleteTopics come with
  * the throttle time their handler's {@code controller_mutation_rate} check set. The response carries the larger
- * throttle time and the connection is muted for it. With no quota set, two volatile reads per request.
+ * throttle time and the connection is muted for it (a request version older than KIP-219 also has its response held
+ * back for that time, by the dispatcher). With no quota set, two volatile reads per request.
  */
 public final class QuotaThrottle implements RequestThrottle {
     /** As Kafka: the APIs a client needs to learn of its throttling or to authenticate are not request-throttled. */
