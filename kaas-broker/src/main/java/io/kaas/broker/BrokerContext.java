@@ -43,6 +43,14 @@ public interface BrokerContext {
     /** The authorizer the request pipeline asks ({@link AccessGate#ALLOW_ALL} for {@code authorizer=none}). */
     AccessGate accessGate();
 
+    /**
+     * Why this broker's TLS listeners cannot take {@code configs} (its own dynamic broker configs after a change,
+     * {@code listener.name.<l>.ssl.keystore.location} and the like), in Kafka's words, or null if they can.
+     */
+    default String listenerTlsProblem(java.util.Map<String, String> configs) {
+        return null;
+    }
+
     default int nodeId() {
         return config().nodeId();
     }

@@ -118,7 +118,9 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private GroupCoordinator groups;
     private TransactionCoordinator transactions;
     private InterBroker interBroker;
-    private List<ServedListener> listeners = List.of();
+    private volatile List<ServedListener> listeners = List.of();
+    private final io.kaas.broker.network.DynamicListenerTls listenerTls =
+        new io.kaas.broker.network.DynamicListenerTls(() -> listeners);
     private Map<String, BrokerEndpoint> advertised = Map.of();
     private boolean closed;
     private volatile boolean serving;
@@ -350,6 +352,12 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private void applyDynamicConnectionConfigs(Map<String, String> merged) {
         server.reconfigureConnections(config.connectionLimits(merged));
         connectionRates.brokerRate(config.maxConnectionCreationRate(merged));
+        listenerTls.apply(merged);
+    }
+
+    @Override
+    public String listenerTlsProblem(Map<String, String> configs) {
+        return listenerTls.problem(configs);
     }
 
     /**

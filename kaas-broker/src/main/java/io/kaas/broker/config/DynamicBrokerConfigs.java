@@ -1,5 +1,6 @@
 package io.kaas.broker.config;
 
+import io.kaas.security.tls.SslKeys;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,14 +47,36 @@ public final class DynamicBrokerConfigs {
      * Kafka's words, or null if it can.
      */
     public static String invalidReason(Map<String, String> props) {
+        return invalidReason(props, true);
+    }
+
+    /**
+     * As {@link #invalidReason(Map)}, for one broker's own set ({@code perBroker}) or the cluster default's: the
+     * listener TLS keys are per broker only, as Kafka's {@code DynamicBrokerConfig.validateConfigs} has it.
+     */
+    public static String invalidReason(Map<String, String> props, boolean perBroker) {
         Set<String> readOnly = new TreeSet<>();
+        Set<String> unprefixed = new TreeSet<>();
+        Set<String> listenerTls = new TreeSet<>();
         for (String key : props.keySet()) {
-            if (BrokerConfigDef.KEYS.containsKey(key) && !DYNAMIC.contains(key)) {
+            if (SslKeys.DYNAMIC.contains(key)) {
+                unprefixed.add(key);
+            } else if (BrokerConfigDef.KEYS.containsKey(key) && !DYNAMIC.contains(key)) {
                 readOnly.add(key);
+            } else if (isListenerTlsKey(key)) {
+                listenerTls.add(key);
             }
         }
         if (!readOnly.isEmpty()) {
             return "Cannot update these configs dynamically: " + scalaSet(readOnly);
+        }
+        if (!unprefixed.isEmpty()) {
+            return "These security configs can be dynamically updated only per-listener using the listener prefix: "
+                    + scalaSet(unprefixed);
+        }
+        if (!perBroker && !listenerTls.isEmpty()) {
+            return "Cannot update these configs at default cluster level, broker id must be specified: "
+                    + scalaSet(listenerTls);
         }
         for (Map.Entry<String, String> e : new java.util.TreeMap<>(props).entrySet()) {
             ConfigKey key = BrokerConfigDef.KEYS.get(e.getKey());
@@ -159,6 +182,18 @@ public final class DynamicBrokerConfigs {
         Map<String, String> out = new LinkedHashMap<>(clusterDefault);
         out.putAll(perBroker);
         return out;
+    }
+
+    /** Whether {@code key} (or the key a {@code listener.name.<l>.} override stands for) holds a secret. */
+    public static boolean isSensitive(String key) {
+        return BrokerConfigDef.isSensitive(key);
+    }
+
+    /** Whether {@code key} is a listener's dynamic TLS key: {@code listener.name.<l>.} and one of {@link SslKeys#DYNAMIC}. */
+    public static boolean isListenerTlsKey(String key) {
+        String prefix = "listener.name.";
+        int dot = key.startsWith(prefix) ? key.indexOf('.', prefix.length()) : -1;
+        return dot > prefix.length() && SslKeys.DYNAMIC.contains(key.substring(dot + 1));
     }
 
     private static String scalaSet(Set<String> names) {

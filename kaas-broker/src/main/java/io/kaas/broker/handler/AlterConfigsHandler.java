@@ -28,9 +28,18 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
     private final BrokerConfigChanges brokers;
 
     public AlterConfigsHandler(TopicManager topics, GroupConfigs groupConfigs, io.kaas.api.cluster.ClusterStateStore store) {
+        this(topics, groupConfigs, store, -1, configs -> null);
+    }
+
+    /**
+     * @param listenerTls why this broker's ({@code nodeId}) TLS listeners cannot take its own dynamic configs, or
+     *                    null: the per-broker {@code listener.name.<l>.ssl.*} changes are checked there first
+     */
+    public AlterConfigsHandler(TopicManager topics, GroupConfigs groupConfigs, io.kaas.api.cluster.ClusterStateStore store, int nodeId,
+            java.util.function.Function<java.util.Map<String, String>, String> listenerTls) {
         this.topics = topics;
         this.groups = new GroupConfigChanges(groupConfigs);
-        this.brokers = new BrokerConfigChanges(store);
+        this.brokers = new BrokerConfigChanges(store, nodeId, listenerTls);
     }
 
     @Override

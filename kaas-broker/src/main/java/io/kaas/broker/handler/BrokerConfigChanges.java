@@ -24,9 +24,22 @@ final class BrokerConfigChanges {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerConfigChanges.class);
 
     private final ClusterStateStore store;
+    private final int nodeId;
+    private final java.util.function.Function<Map<String, String>, String> listenerTls;
 
     BrokerConfigChanges(ClusterStateStore store) {
+        this(store, -1, configs -> null);
+    }
+
+    /**
+     * @param listenerTls why this broker's TLS listeners cannot take its own dynamic configs (Kafka's words), or null;
+     *                    asked for changes of broker {@code nodeId} only
+     */
+    BrokerConfigChanges(ClusterStateStore store, int nodeId,
+                        java.util.function.Function<Map<String, String>, String> listenerTls) {
         this.store = store;
+        this.nodeId = nodeId;
+        this.listenerTls = listenerTls;
     }
 
     /** The broker a BROKER resource names, or empty for the cluster default; INVALID_REQUEST as Kafka's controller. */
@@ -55,7 +68,10 @@ final class BrokerConfigChanges {
      * logging who changed which keys (old -> new, a secret's values hidden).
      */
     void replace(OptionalInt target, Map<String, String> configs, boolean validateOnly, Requester by) {
-        String invalid = DynamicBrokerConfigs.invalidReason(configs);
+        String invalid = DynamicBrokerConfigs.invalidReason(configs, target.isPresent());
+        if (invalid == null && target.isPresent() && target.getAsInt() == nodeId) {
+            invalid = listenerTls.apply(configs);
+        }
         if (invalid != null) {
             throw new TopicException(Errors.INVALID_REQUEST, invalid);
         }

@@ -187,6 +187,16 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
             }
             synonyms.put(e.name(), list);
         }
+        // the listeners' dynamic TLS keys (listener.name.<l>.ssl.keystore.location...), as Kafka lists them
+        for (Map.Entry<String, String> d : new java.util.TreeMap<>(own).entrySet()) {
+            if (DynamicBrokerConfigs.isListenerTlsKey(d.getKey())) {
+                boolean sensitive = DynamicBrokerConfigs.isSensitive(d.getKey());
+                String value = sensitive ? null : d.getValue();
+                out.add(new DescribedConfig(d.getKey(), value, ConfigSource.DYNAMIC_BROKER_CONFIG,
+                        sensitive ? ConfigType.PASSWORD : ConfigType.STRING, false, sensitive, null));
+                synonyms.put(d.getKey(), List.of(synonym(d.getKey(), value, ConfigSource.DYNAMIC_BROKER_CONFIG)));
+            }
+        }
         return out;
     }
 

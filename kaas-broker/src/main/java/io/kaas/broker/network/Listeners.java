@@ -55,6 +55,11 @@ public final class Listeners {
                 out.put(key, v);
             }
         }
+        for (String key : List.of(SslKeys.ALLOW_DN_CHANGES, SslKeys.ALLOW_SAN_CHANGES)) {
+            if (lc.value(key) != null) {
+                out.put(key, lc.value(key));
+            }
+        }
         return out;
     }
 }

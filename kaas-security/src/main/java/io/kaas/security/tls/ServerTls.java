@@ -26,18 +26,22 @@ public final class ServerTls {
     private static final Logger LOG = LoggerFactory.getLogger(ServerTls.class);
 
     private final String listenerName;
-    private final Map<String, String> ssl;
+    private final Map<String, String> staticSsl;
     private final SslPrincipalMapper principalMapper;
-    private final StoreFiles files;
+    private volatile Map<String, String> ssl;
+    private volatile StoreFiles files;
     private volatile SslContext context;
+    private volatile KeyStoreIdentity identity; // null: no key store file (PEM)
 
     private ServerTls(String listenerName, Map<String, String> ssl, SslPrincipalMapper principalMapper,
                       StoreFiles files, SslContext context) {
         this.listenerName = listenerName;
+        this.staticSsl = ssl;
         this.ssl = ssl;
         this.principalMapper = principalMapper;
         this.files = files;
         this.context = context;
+        this.identity = identity(ssl);
     }
 
     /**
@@ -80,13 +84,15 @@ public final class ServerTls {
      *
      * @return true if a new context is in use
      */
-    public boolean reloadIfChanged() {
+    public synchronized boolean reloadIfChanged() {
         StoreFiles.Change change = files.changed();
         if (change == null) {
             return false;
         }
         try {
-            context = ServerSslContextFactory.build(ssl);
+            Map<String, String> current = ssl;
+            context = ServerSslContextFactory.build(current);
+            identity = identity(current);
             files.accept(change);
             LOG.atInfo().addKeyValue("listener", listenerName).addKeyValue("files", change.paths())
                 .log("TLS listener {}: reloaded its key and trust stores ({} changed); new connections use them",
@@ -99,6 +105,82 @@ public final class ServerTls {
                     listenerName, change.paths(), e.key(), e.getMessage());
             return false;
         }
+    }
+
+    /**
+     * Checks that the listener can take the per-broker dynamic values {@code dynamic} ({@link SslKeys#DYNAMIC} keys,
+     * without the listener prefix; absent ones at their static value), as Kafka's {@code SslFactory} validates a
+     * reconfiguration: the stores open with their passwords, the key store holds a private key, and its entries keep
+     * their DNs and SANs unless {@code ssl.allow.dn.changes} / {@code ssl.allow.san.changes}.
+     *
+     * @throws TlsConfigException in Kafka's words if they cannot be used
+     */
+    public void check(Map<String, String> dynamic) {
+        Map<String, String> next = effective(dynamic);
+        if (!next.equals(ssl)) {
+            validated(next);
+        }
+    }
+
+    /**
+     * Takes the per-broker dynamic values {@code dynamic} (as {@link #check}): new connections get the new context,
+     * open ones keep theirs. Nothing changes if they cannot be used.
+     *
+     * @return true if a new context is in use
+     * @throws TlsConfigException in Kafka's words if they cannot be used
+     */
+    public synchronized boolean reconfigure(Map<String, String> dynamic) {
+        Map<String, String> next = effective(dynamic);
+        if (next.equals(ssl)) {
+            return false;
+        }
+        SslContext built = validated(next);
+        files = StoreFiles.of(next.get(SslKeys.KEYSTORE_LOCATION), next.get(SslKeys.TRUSTSTORE_LOCATION));
+        identity = identity(next);
+        ssl = Map.copyOf(next);
+        context = built;
+        LOG.atInfo().addKeyValue("listener", listenerName).addKeyValue("keys", new java.util.TreeSet<>(dynamic.keySet()))
+            .log("TLS listener {}: dynamic key and trust store configs applied ({}); new connections use them",
+                listenerName, new java.util.TreeSet<>(dynamic.keySet()));
+        return true;
+    }
+
+    private Map<String, String> effective(Map<String, String> dynamic) {
+        Map<String, String> next = new HashMap<>(staticSsl);
+        dynamic.forEach((k, v) -> {
+            if (SslKeys.DYNAMIC.contains(k) && v != null) {
+                next.put(k, v);
+            }
+        });
+        return next;
+    }
+
+    private SslContext validated(Map<String, String> next) {
+        KeyStoreIdentity now = identity(next);
+        if (now != null && !now.hasKey()) {
+            throw new TlsConfigException(SslKeys.KEYSTORE_LOCATION, "the key store "
+                + next.get(SslKeys.KEYSTORE_LOCATION) + " holds no private key");
+        }
+        KeyStoreIdentity before = identity;
+        if (before != null && now != null) {
+            String why = before.incompatibility(now, Boolean.parseBoolean(next.get(SslKeys.ALLOW_DN_CHANGES)),
+                Boolean.parseBoolean(next.get(SslKeys.ALLOW_SAN_CHANGES)));
+            if (why != null) {
+                throw new TlsConfigException(SslKeys.KEYSTORE_LOCATION, why);
+            }
+        }
+        return ServerSslContextFactory.build(next);
+    }
+
+    /** The key entries of the key store file {@code values} name, or null for a PEM key store. */
+    private static KeyStoreIdentity identity(Map<String, String> values) {
+        String location = values.get(SslKeys.KEYSTORE_LOCATION);
+        String type = values.getOrDefault(SslKeys.KEYSTORE_TYPE, SslKeys.DEFAULT_STORE_TYPE).toUpperCase(java.util.Locale.ROOT);
+        if (location == null || type.equals(SslKeys.PEM)) {
+            return null;
+        }
+        return KeyStoreIdentity.of(ServerSslContextFactory.load(SslKeys.KEYSTORE_TYPE, SslKeys.KEYSTORE_LOCATION,
+            SslKeys.KEYSTORE_PASSWORD, type, location, values.get(SslKeys.KEYSTORE_PASSWORD)));
     }
 
     /**

@@ -23,6 +23,9 @@ public final class SslKeys {
     public static final String TRUSTMANAGER_ALGORITHM = "ssl.trustmanager.algorithm";
     public static final String CLIENT_AUTH = "ssl.client.auth";
     public static final String PRINCIPAL_MAPPING_RULES = "ssl.principal.mapping.rules";
+    /** Kafka's broker keys that let a dynamic key store change the certificate's DN / drop SANs (default false). */
+    public static final String ALLOW_DN_CHANGES = "ssl.allow.dn.changes";
+    public static final String ALLOW_SAN_CHANGES = "ssl.allow.san.changes";
 
     public static final String DEFAULT_PROTOCOL = "TLSv1.3";
     public static final String DEFAULT_ENABLED_PROTOCOLS = "TLSv1.2,TLSv1.3";
@@ -40,6 +43,13 @@ public final class SslKeys {
     /** The secrets among them (Kafka's PASSWORD type): never logged, DescribeConfigs answers null. */
     public static final Set<String> SENSITIVE = Set.of(KEYSTORE_PASSWORD, KEY_PASSWORD, KEYSTORE_KEY,
         KEYSTORE_CERTIFICATE_CHAIN, TRUSTSTORE_PASSWORD, TRUSTSTORE_CERTIFICATES);
+
+    /**
+     * The keys a listener takes as per-broker dynamic configs ({@code listener.name.<l>.<key>}, KIP-226): the key
+     * store and trust store files, their types and passwords.
+     */
+    public static final Set<String> DYNAMIC = Set.of(KEYSTORE_TYPE, KEYSTORE_LOCATION, KEYSTORE_PASSWORD, KEY_PASSWORD,
+        TRUSTSTORE_TYPE, TRUSTSTORE_LOCATION, TRUSTSTORE_PASSWORD);
 
     private SslKeys() {
     }
