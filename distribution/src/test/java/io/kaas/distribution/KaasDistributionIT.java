@@ -217,7 +217,7 @@ class KaasDistributionIT {
 
         CliTool.Result produce = tools.runWithInput("org.apache.kafka.tools.ConsoleProducer", stdin.toString(),
             "--bootstrap-server", bootstrap, "--topic", TOPIC,
-            "--property", "parse.key=true", "--property", "key.separator=:",
+            "--reader-property", "parse.key=true", "--reader-property", "key.separator=:",
             "--producer-property", "acks=all");
         assertSucceeded(produce, broker);
         return byPartition;
@@ -229,7 +229,7 @@ class KaasDistributionIT {
             "--bootstrap-server", bootstrap, "--topic", TOPIC,
             "--partition", String.valueOf(partition), "--offset", offset,
             "--max-messages", String.valueOf(count), "--timeout-ms", "30000",
-            "--property", "print.key=true", "--property", "key.separator=:");
+            "--formatter-property", "print.key=true", "--formatter-property", "key.separator=:");
         assertThat(consume.stderr()).as(consume.toString()).contains("Processed a total of " + count + " messages");
         return consume.stdoutLines();
     }
