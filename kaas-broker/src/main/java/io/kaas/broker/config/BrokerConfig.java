@@ -607,11 +607,9 @@ public final class BrokerConfig {
         if (!ts.equals("CreateTime") && !ts.equals("LogAppendTime")) {
             throw new ConfigException(LOG_MESSAGE_TIMESTAMP_TYPE, "expected CreateTime or LogAppendTime, got '" + ts + "'");
         }
-        for (String p : logCleanupPolicy().split(",")) {
-            String policy = p.trim();
-            if (!policy.equals("delete") && !policy.equals("compact")) {
-                throw new ConfigException(LOG_CLEANUP_POLICY, "expected delete and/or compact, got '" + policy + "'");
-            }
+        String policyProblem = CleanupPolicies.problem(LOG_CLEANUP_POLICY, logCleanupPolicy());
+        if (policyProblem != null) {
+            throw new ConfigException(LOG_CLEANUP_POLICY, policyProblem);
         }
         validateListeners();
         String dirs = string(LOG_DIRS);

@@ -163,18 +163,7 @@ public final class DynamicBrokerConfigs {
      * later DescribeConfigs and topic default.
      */
     private static String cleanupPolicyProblem(String v) {
-        List<String> policies = java.util.Arrays.stream(v.split(",")).map(String::trim).filter(p -> !p.isEmpty())
-                .toList();
-        if (policies.isEmpty()) {
-            return "kaas needs at least one of compact, delete";
-        }
-        for (String p : policies) {
-            if (!p.equals("delete") && !p.equals("compact")) {
-                return "Invalid value " + p + " for configuration " + BrokerConfigDef.LOG_CLEANUP_POLICY
-                        + ": String must be one of: compact, delete";
-            }
-        }
-        return null;
+        return CleanupPolicies.problem(BrokerConfigDef.LOG_CLEANUP_POLICY, v);
     }
 
     /** The effective dynamic values of one broker: its own over the cluster default's. */

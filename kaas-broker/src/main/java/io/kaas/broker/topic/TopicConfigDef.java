@@ -40,8 +40,40 @@ public record TopicConfigDef(String name, ConfigType type, String kafkaDefault, 
         if (typeError != null) {
             return "Invalid value " + value + " for configuration " + name + ": " + typeError;
         }
+        if (type == ConfigType.LIST && validator instanceof ElementValidator elements) {
+            return listError(v, elements);
+        }
         String error = validator.check(v);
         return error == null ? null : "Invalid value " + value + " for configuration " + name + ": " + error;
+    }
+
+    /**
+     * Kafka 4.4's {@code ValidList}: a blank value is the empty list (allowed), an empty or repeated element is
+     * refused, and each element is checked on its own.
+     */
+    private String listError(String v, ElementValidator elements) {
+        if (v.isEmpty()) {
+            return null;
+        }
+        List<String> items = java.util.Arrays.stream(v.split(",", -1)).map(String::trim).toList();
+        if (items.contains("")) {
+            return "Configuration '" + name + "' values must not be empty.";
+        }
+        if (new java.util.HashSet<>(items).size() != items.size()) {
+            return "Configuration '" + name + "' values must not be duplicated.";
+        }
+        for (String item : items) {
+            String error = elements.check(item);
+            if (error != null) {
+                return "Invalid value " + item + " for configuration " + name + ": " + error;
+            }
+        }
+        return null;
+    }
+
+    /** Checks each element of a LIST value on its own. */
+    @FunctionalInterface
+    interface ElementValidator extends Validator {
     }
 
     private String typeError(String v) {
@@ -86,16 +118,9 @@ public record TopicConfigDef(String name, ConfigType type, String kafkaDefault, 
         return v -> values.contains(v) ? null : "String must be one of: " + String.join(", ", values);
     }
 
+    /** A LIST whose elements are each one of {@code allowed}; the empty list is allowed, as in Kafka 4.4. */
     static Validator listOf(String... allowed) {
-        List<String> values = List.of(allowed);
-        return v -> {
-            for (String item : v.split(",")) {
-                String s = item.trim();
-                if (!values.contains(s)) {
-                    return "Invalid value " + s + " for configuration; the valid values are [" + String.join(", ", values) + "]";
-                }
-            }
-            return null;
-        };
+        List<String> values = java.util.Arrays.stream(allowed).sorted().toList();
+        return (ElementValidator) v -> values.contains(v) ? null : "String must be one of: " + String.join(", ", values);
     }
 }

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * APPEND and SUBTRACT on a broker's {@code log.cleanup.policy} start from its default when no dynamic value is stored,
  * as Kafka's controller does (librdkafka's 0081_admin: APPEND compact, then SUBTRACT compact, leaves {@code delete});
- * a value the broker cannot run with is refused and nothing is stored, so DescribeConfigs and keyless produces to new
- * topics keep working.
+ * the empty list is allowed, as in Kafka 4.4; a value Kafka refuses (an unknown, empty or repeated element) is refused
+ * with Kafka's message and nothing is stored, so DescribeConfigs and keyless produces to new topics keep working.
  */
 @Timeout(90)
 class BrokerCleanupPolicyListOpsIT {
@@ -62,13 +62,20 @@ class BrokerCleanupPolicyListOpsIT {
             alter(admin, AlterConfigOp.OpType.SUBTRACT, "compact");
             assertThat(described(admin)).as("SUBTRACT from the stored delete,compact").isEqualTo("delete");
 
-            assertThat(failure(admin, AlterConfigOp.OpType.SUBTRACT, "delete")).as("nothing left")
-                    .isInstanceOf(InvalidRequestException.class).hasMessageContaining(KEY);
-            assertThat(failure(admin, AlterConfigOp.OpType.SET, "")).isInstanceOf(InvalidRequestException.class)
-                    .hasMessageContaining(KEY);
+            // Kafka 4.4: the empty list is allowed (no cleanup policy at all)
+            alter(admin, AlterConfigOp.OpType.SUBTRACT, "delete");
+            assertThat(described(admin)).as("SUBTRACT of the last policy leaves the empty list").isEmpty();
+            alter(admin, AlterConfigOp.OpType.SET, "delete");
             assertThat(failure(admin, AlterConfigOp.OpType.SET, "delete,shred"))
                     .isInstanceOf(InvalidRequestException.class)
-                    .hasMessageContaining("String must be one of: compact, delete");
+                    .hasMessageContaining("Invalid value shred for configuration log.cleanup.policy: "
+                            + "String must be one of: compact, delete");
+            assertThat(failure(admin, AlterConfigOp.OpType.SET, "delete,delete"))
+                    .isInstanceOf(InvalidRequestException.class)
+                    .hasMessageContaining("Configuration 'log.cleanup.policy' values must not be duplicated.");
+            assertThat(failure(admin, AlterConfigOp.OpType.SET, "delete,"))
+                    .isInstanceOf(InvalidRequestException.class)
+                    .hasMessageContaining("Configuration 'log.cleanup.policy' values must not be empty.");
             assertThat(described(admin)).as("nothing refused was stored").isEqualTo("delete");
 
             // a new topic takes the delete default: a keyless record is accepted

@@ -73,6 +73,28 @@ class RetentionThroughClientsIT {
     }
 
     @Test
+    void anEmptyCleanupPolicyKeepsTheLogWhole() throws Exception {
+        // Kafka 4.4: an empty cleanup.policy is neither delete nor compact, "infinite retention"
+        try (TestBroker broker = TestBroker.start(dataDir, FAST_PASS); Admin admin = broker.admin()) {
+            Map<String, String> shortLived = Map.of("segment.ms", "300", "retention.ms", "1000");
+            KafkaClients.createTopic(admin, "by-time", 1, shortLived);
+            Map<String, String> noPolicy = new java.util.HashMap<>(shortLived);
+            noPolicy.put("cleanup.policy", "");
+            KafkaClients.createTopic(admin, "no-policy", 1, noPolicy);
+            produce(broker, "by-time", 50, "v");
+            produce(broker, "no-policy", 50, "v");
+            awaitAtLeast(() -> earliest(admin, new TopicPartition("by-time", 0)), 50, Duration.ofSeconds(10));
+            TopicPartition kept = new TopicPartition("no-policy", 0);
+            assertThat(earliest(admin, kept)).as("the same retention.ms, and no policy to apply it").isZero();
+            assertThat(latest(admin, kept)).isEqualTo(50);
+            org.apache.kafka.common.config.ConfigResource topic = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "no-policy");
+            assertThat(admin.describeConfigs(List.of(topic)).all().get(20, TimeUnit.SECONDS).get(topic)
+                    .get("cleanup.policy").value()).isEmpty();
+        }
+    }
+
+    @Test
     void deleteRecordsToTheHighWatermarkSurvivesRestart() throws Exception {
         TopicPartition tp = new TopicPartition("trimmed", 0);
         try (TestBroker broker = TestBroker.start(dataDir, FAST_PASS); Admin admin = broker.admin()) {
