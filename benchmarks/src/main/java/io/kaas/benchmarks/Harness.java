@@ -26,7 +26,7 @@ import org.apache.kafka.clients.admin.NewTopic;
  * java -cp &lt;benchmarks runtime classpath&gt; io.kaas.benchmarks.Harness
  *     --kaas-home distribution/target/kaas-0.1.0-SNAPSHOT [--out benchmarks/results] [--mode full|smoke]
  *     [--rounds N] [--systems kaas,kaas-rocksdb,kaas-tv1,kaas-tls,kafka,kafka-flush1,kafka-tv1,kafka-tls] [--work DIR]
- *     [--workloads all|produce,consume,consume-assigned,e2e,wide,large,txn-produce,txn-e2e] [--name BASENAME]
+ *     [--workloads all|produce,consume,consume-assigned,e2e,wide,large,txn-produce,txn-e2e,settings] [--name BASENAME]
  * </pre>
  */
 public final class Harness {
@@ -35,6 +35,14 @@ public final class Harness {
     static final String WIDE_TOPIC = "bench-wide";
     static final String LARGE_TOPIC = "bench-16k";
     static final String TXN_TOPIC = "bench-txn";
+    /** The producer settings users run, each with a topic of its own: Kafka's default batch, and a larger one. */
+    static final List<ProducerSetting> SETTINGS = List.of(
+            new ProducerSetting("batch.size=16384", "bench-b16k", List.of("batch.size=16384")),
+            new ProducerSetting("batch.size=65536 linger.ms=5", "bench-b64k", List.of("batch.size=65536", "linger.ms=5")));
+
+    /** One producer setting of the settings workload: its name in the figures, its topic, its producer properties. */
+    record ProducerSetting(String name, String topic, List<String> props) {
+    }
     static final String TXN_E2E_TOPIC = "bench-txn-e2e";
     /** The transactional produce workload's name (the prefix of its figures and of its target's). */
     static final String TXN_PRODUCE = "produce 1 KiB x3p transactional " + Sizes.TRANSACTION_MILLIS + " ms";
@@ -190,8 +198,58 @@ public final class Harness {
                         () -> tools.transactionalEndToEnd(b.bootstrap(), TXN_E2E_TOPIC, sizes.e2eMessages(),
                                 sizes.e2eRecordSize()));
             }
+            if (workloads.has("settings")) {
+                for (ProducerSetting setting : SETTINGS) {
+                    runSetting(label, round, b, tools, setting, dir);
+                }
+            }
         } finally {
             b.stop();
+        }
+    }
+
+    /**
+     * One producer setting: {@code recordsSettings} records at acks=all, then as many at acks=1, then read back once,
+     * as a user's plain ProducerPerformance / ConsumerPerformance run does. Besides throughput and latency, what the
+     * broker process spends: CPU seconds per GB produced (split into the JIT compilers, the GC and the rest, as
+     * warm-up is a large share of a run this short) and per GB consumed, and the heap it allocates per MB produced.
+     */
+    private void runSetting(String label, int round, BrokerUnderTest.Running b, LoadTools tools, ProducerSetting setting,
+                            Path dir) throws IOException, InterruptedException {
+        int n = sizes.recordsSettings();
+        long pid = b.process().pid();
+        double gb = 2.0 * n * 1024 / 1e9;
+        BrokerAllocations allocations = startAllocations(pid, dir.resolve("jfr-" + setting.topic()));
+        ProcStats.CpuSplit before = ProcStats.cpuSplit(pid);
+        String prefix = "produce 1 KiB x3p " + setting.name();
+        boolean produced = step(label, round, prefix + " acks=all",
+                () -> tools.produce(b.bootstrap(), setting.topic(), n, 1024, "all", setting.props()))
+                & step(label, round, prefix + " acks=1",
+                () -> tools.produce(b.bootstrap(), setting.topic(), n, 1024, "1", setting.props()));
+        ProcStats.CpuSplit spent = ProcStats.cpuSplit(pid).minus(before);
+        double allocatedMiB = allocations == null ? Double.NaN : allocations.stopMiB();
+        if (!produced) {
+            return;
+        }
+        results.add("CPU s per GB produced, " + setting.name(), label, (spent.jit() + spent.gc() + spent.other()) / gb);
+        results.add("CPU s per GB produced, " + setting.name() + ": JIT compiler threads", label, spent.jit() / gb);
+        results.add("CPU s per GB produced, " + setting.name() + ": GC threads", label, spent.gc() / gb);
+        results.add("CPU s per GB produced, " + setting.name() + ": other threads", label, spent.other() / gb);
+        results.add("heap MB allocated per MB produced, " + setting.name(), label, allocatedMiB / (gb * 1e9 / (1 << 20)));
+        double cpu0 = ProcStats.cpuSeconds(pid);
+        if (step(label, round, "consume 1 KiB x3p after " + setting.name(),
+                () -> tools.consume(b.bootstrap(), setting.topic(), 2 * n))) {
+            results.add("CPU s per GB consumed, after " + setting.name(), label, (ProcStats.cpuSeconds(pid) - cpu0) / gb);
+        }
+    }
+
+    /** A JFR allocation recording in the broker, or null (and a line saying why) if jcmd cannot start one. */
+    private static BrokerAllocations startAllocations(long pid, Path dir) throws InterruptedException {
+        try {
+            return BrokerAllocations.start(pid, dir);
+        } catch (IOException e) {
+            System.out.println("   (no allocation figures: " + e.getMessage() + ")");
+            return null;
         }
     }
 
@@ -257,6 +315,9 @@ public final class Harness {
                 new NewTopic(E2E_TOPIC, 1, (short) 1), new NewTopic(LARGE_TOPIC, 3, (short) 1)));
         if (workloads.has("wide")) {
             topics.add(new NewTopic(WIDE_TOPIC, sizes.widePartitions(), (short) 1));
+        }
+        if (workloads.has("settings")) {
+            SETTINGS.forEach(setting -> topics.add(new NewTopic(setting.topic(), 3, (short) 1)));
         }
         if (workloads.transactional()) {
             topics.add(new NewTopic(TXN_TOPIC, 3, (short) 1));

@@ -44,9 +44,16 @@ final class LoadTools {
     /** ProducerPerformance at full speed; figures: records/s, MB/s, latency avg/p50/p99/p999 (ms). */
     Map<String, Double> produce(String bootstrap, String topic, int records, int recordSize, String acks)
             throws IOException, InterruptedException {
+        return produce(bootstrap, topic, records, recordSize, acks, List.of());
+    }
+
+    /** As {@link #produce(String, String, int, int, String)}, with producer properties ({@code batch.size=65536}). */
+    Map<String, Double> produce(String bootstrap, String topic, int records, int recordSize, String acks,
+                                List<String> producerProps) throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(List.of("--topic", topic,
                 "--num-records", Integer.toString(records), "--record-size", Integer.toString(recordSize),
                 "--throughput", "-1", "--producer-props", "bootstrap.servers=" + bootstrap, "acks=" + acks));
+        args.addAll(producerProps);
         if (tls != null) {
             tls.clientProperties().forEach((k, v) -> args.add(k + "=" + v));
         }

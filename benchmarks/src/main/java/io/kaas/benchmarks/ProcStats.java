@@ -35,6 +35,47 @@ final class ProcStats {
     }
 
     /**
+     * CPU seconds of the process so far, split by what its threads do: the JIT compilers ({@code C1/C2 CompilerThre…}),
+     * the garbage collector ({@code GC Thread#…}, {@code G1 …}), and everything else (the broker's own work). JIT
+     * warm-up is a large share of a short run's CPU on both brokers, so it is shown apart.
+     */
+    static CpuSplit cpuSplit(long pid) throws IOException {
+        double jit = 0;
+        double gc = 0;
+        double other = 0;
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        try (var threads = Files.list(tasks)) {
+            for (Path t : threads.toList()) {
+                String name;
+                String stat;
+                try {
+                    name = Files.readString(t.resolve("comm")).strip();
+                    stat = Files.readString(t.resolve("stat"));
+                } catch (IOException e) {
+                    continue; // the thread ended meanwhile
+                }
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                double seconds = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS_PER_SECOND;
+                if (name.contains("CompilerThre")) {
+                    jit += seconds;
+                } else if (name.startsWith("GC Thread") || name.startsWith("G1 ")) {
+                    gc += seconds;
+                } else {
+                    other += seconds;
+                }
+            }
+        }
+        return new CpuSplit(jit, gc, other);
+    }
+
+    /** CPU seconds by thread role; see {@link #cpuSplit}. Threads that ended are not counted. */
+    record CpuSplit(double jit, double gc, double other) {
+        CpuSplit minus(CpuSplit before) {
+            return new CpuSplit(jit - before.jit, gc - before.gc, other - before.other);
+        }
+    }
+
+    /**
      * The machine's 1-minute load average ({@code /proc/loadavg}); NaN off Linux. Taken before a broker
      * starts, it shows how busy the machine was with other work (on 2 cores, anything above about 1
      * means the broker and its load generator shared the cores with someone else).

@@ -12,7 +12,7 @@ import java.util.Set;
 record Workloads(Set<String> names) {
     /** Every workload, in the order a round runs them. */
     static final List<String> ALL = List.of("produce", "consume", "consume-assigned", "e2e", "wide", "large",
-            "txn-produce", "txn-e2e");
+            "txn-produce", "txn-e2e", "settings");
 
     static Workloads all() {
         return new Workloads(new LinkedHashSet<>(ALL));

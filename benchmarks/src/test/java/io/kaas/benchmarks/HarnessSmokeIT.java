@@ -46,6 +46,11 @@ class HarnessSmokeIT {
             assertThat(results.median("transaction.version finalized", system)).as(system).isEqualTo(2.0);
             assertCameOut(results, "end-to-end 1 KiB one transaction each, read_committed: latency p99 ms", system);
             assertCameOut(results, Harness.TXN_PRODUCE + ": records/s", system);
+            for (Harness.ProducerSetting setting : Harness.SETTINGS) {
+                assertCameOut(results, "produce 1 KiB x3p " + setting.name() + " acks=all: records/s", system);
+                assertCameOut(results, "CPU s per GB produced, " + setting.name() + ": other threads", system);
+                assertCameOut(results, "heap MB allocated per MB produced, " + setting.name(), system);
+            }
         }
         assertThat(Files.readString(out.resolve("smoke.md"))).contains("| figure |", "kaas/kafka");
         assertThat(Files.readString(out.resolve("smoke.json"))).contains("\"figures\"", "\"targets\"");
