@@ -2,9 +2,6 @@ package io.kaas.broker.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -24,16 +21,11 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.ControlRecordType;
 import org.apache.kafka.common.record.internal.EndTransactionMarker;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
-import org.apache.kafka.common.requests.AbstractResponse;
-import org.apache.kafka.common.requests.ProduceResponse;
-import org.apache.kafka.common.requests.RequestHeader;
-import org.apache.kafka.common.requests.RequestUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,30 +70,12 @@ class RawProduceIT {
     }
 
     private static ProduceRequestData request(String topic, Uuid id, short acks, ByteBuffer records) {
-        ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
-        topics.add(new ProduceRequestData.TopicProduceData().setName(topic).setTopicId(id)
-                .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(0)
-                        .setRecords(MemoryRecords.readableRecords(records)))));
-        return new ProduceRequestData().setAcks(acks).setTimeoutMs(10_000).setTopicData(topics);
+        return KafkaWire.produce(topic, id, 0, acks, records);
     }
 
     /** Sends one request and returns the single partition's response. */
     private static ProduceResponseData.PartitionProduceResponse send(ProduceRequestData data, short version) throws Exception {
-        RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, version, "raw-test", 7);
-        ByteBuffer bytes = RequestUtils.serialize(header.data(), header.headerVersion(), data, version);
-        try (Socket socket = new Socket("127.0.0.1", broker.port())) {
-            socket.setSoTimeout(10_000);
-            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            out.writeInt(bytes.remaining());
-            out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
-            out.flush();
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            byte[] response = new byte[in.readInt()];
-            in.readFully(response);
-            ProduceResponse parsed = (ProduceResponse) AbstractResponse.parseResponse(ByteBuffer.wrap(response), header);
-            var topicResponse = parsed.data().responses().iterator().next();
-            return topicResponse.partitionResponses().get(0);
-        }
+        return KafkaWire.produceOne(broker.port(), "raw-test", data, version);
     }
 
     @Test

@@ -2,31 +2,22 @@ package io.kaas.broker.it.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.broker.it.KafkaWire;
 import io.kaas.broker.it.TestBroker;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ProduceRequestData;
-import org.apache.kafka.common.message.ProduceResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
-import org.apache.kafka.common.requests.AbstractResponse;
-import org.apache.kafka.common.requests.ProduceResponse;
-import org.apache.kafka.common.requests.RequestHeader;
-import org.apache.kafka.common.requests.RequestUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,28 +78,8 @@ class ProduceFailureCountsIT {
     }
 
     private static Errors send(TestBroker broker, String topic, int partition, ByteBuffer records) throws Exception {
-        ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
-        topics.add(new ProduceRequestData.TopicProduceData().setName(topic).setTopicId(Uuid.ZERO_UUID)
-                .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(partition)
-                        .setRecords(MemoryRecords.readableRecords(records)))));
-        ProduceRequestData data = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(10_000).setTopicData(topics);
-        short version = 12;
-        RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, version, "raw-test", 7);
-        ByteBuffer bytes = RequestUtils.serialize(header.data(), header.headerVersion(), data, version);
-        try (Socket socket = new Socket("127.0.0.1", broker.port())) {
-            socket.setSoTimeout(10_000);
-            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            out.writeInt(bytes.remaining());
-            out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
-            out.flush();
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            byte[] response = new byte[in.readInt()];
-            in.readFully(response);
-            ProduceResponse parsed = (ProduceResponse) AbstractResponse.parseResponse(ByteBuffer.wrap(response), header);
-            ProduceResponseData.PartitionProduceResponse p = parsed.data().responses().iterator().next()
-                    .partitionResponses().get(0);
-            return Errors.forCode(p.errorCode());
-        }
+        ProduceRequestData data = KafkaWire.produce(topic, Uuid.ZERO_UUID, partition, (short) -1, records);
+        return Errors.forCode(KafkaWire.produceOne(broker.port(), "raw-test", data, (short) 12).errorCode());
     }
 
     /** Sends, checks the error, and answers the change of {failed, total} broker-wide and for the topic. */

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kaas.broker.it.KafkaClients;
+import io.kaas.broker.it.KafkaWire;
 import io.kaas.broker.it.TestBroker;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -31,14 +29,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
-import org.apache.kafka.common.requests.AbstractResponse;
-import org.apache.kafka.common.requests.ProduceResponse;
-import org.apache.kafka.common.requests.RequestHeader;
-import org.apache.kafka.common.requests.RequestUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,29 +80,12 @@ class RecordErrorsIT {
     }
 
     private static ProduceRequestData request(String topic, int partition, ByteBuffer records) {
-        ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
-        topics.add(new ProduceRequestData.TopicProduceData().setName(topic)
-                .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(partition)
-                        .setRecords(MemoryRecords.readableRecords(records)))));
-        return new ProduceRequestData().setAcks((short) -1).setTimeoutMs(10_000).setTopicData(topics);
+        return KafkaWire.produce(topic, org.apache.kafka.common.Uuid.ZERO_UUID, partition, (short) -1, records);
     }
 
     /** Sends one request, encoded by kafka-clients, over a plain socket; returns the single partition's response. */
     private static ProduceResponseData.PartitionProduceResponse send(ProduceRequestData data, short version) throws Exception {
-        RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, version, "record-errors-test", 11);
-        ByteBuffer bytes = RequestUtils.serialize(header.data(), header.headerVersion(), data, version);
-        try (Socket socket = new Socket("127.0.0.1", broker.port())) {
-            socket.setSoTimeout(10_000);
-            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            out.writeInt(bytes.remaining());
-            out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
-            out.flush();
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            byte[] response = new byte[in.readInt()];
-            in.readFully(response);
-            ProduceResponse parsed = (ProduceResponse) AbstractResponse.parseResponse(ByteBuffer.wrap(response), header);
-            return parsed.data().responses().iterator().next().partitionResponses().get(0);
-        }
+        return KafkaWire.produceOne(broker.port(), "record-errors-test", data, version);
     }
 
     private static long endOffset(TopicPartition tp) {

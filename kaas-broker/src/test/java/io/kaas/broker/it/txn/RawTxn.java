@@ -6,7 +6,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +13,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
@@ -31,8 +29,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.AbstractResponse;
-import org.apache.kafka.common.requests.RequestHeader;
-import org.apache.kafka.common.requests.RequestUtils;
+import io.kaas.broker.it.KafkaWire;
 import org.awaitility.Awaitility;
 
 /**
@@ -41,7 +38,6 @@ import org.awaitility.Awaitility;
  * before the previous one's effects are complete). Every read is bounded by a 10 s socket timeout.
  */
 final class RawTxn {
-    private static final AtomicInteger CORRELATION = new AtomicInteger(1);
 
     private final int port;
 
@@ -55,7 +51,7 @@ final class RawTxn {
 
     /** Sends one request on a new connection and returns its response. */
     AbstractResponse send(ApiKeys api, short version, ApiMessage data) throws IOException {
-        return sendPipelined(List.of(new Request(api, version, data))).get(0);
+        return KafkaWire.send(port, "raw-txn-test", api, version, data);
     }
 
     /** One request of {@link #sendPipelined}. */
@@ -67,28 +63,8 @@ final class RawTxn {
      * flight does), then reads the answers in order.
      */
     List<AbstractResponse> sendPipelined(List<Request> requests) throws IOException {
-        List<RequestHeader> headers = new ArrayList<>();
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            socket.setSoTimeout(10_000);
-            socket.setTcpNoDelay(true);
-            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            for (Request r : requests) {
-                RequestHeader header = new RequestHeader(r.api(), r.version(), "raw-txn-test", CORRELATION.incrementAndGet());
-                headers.add(header);
-                ByteBuffer bytes = RequestUtils.serialize(header.data(), header.headerVersion(), r.data(), r.version());
-                out.writeInt(bytes.remaining());
-                out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
-            }
-            out.flush();
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            List<AbstractResponse> responses = new ArrayList<>();
-            for (RequestHeader header : headers) {
-                byte[] response = new byte[in.readInt()];
-                in.readFully(response);
-                responses.add(AbstractResponse.parseResponse(ByteBuffer.wrap(response), header));
-            }
-            return responses;
-        }
+        return KafkaWire.sendPipelined(port, "raw-txn-test",
+                requests.stream().map(r -> new KafkaWire.Request(r.api(), r.version(), r.data())).toList());
     }
 
     /**
