@@ -58,7 +58,8 @@ public final class CreateAclsHandler implements ApiHandler<CreateAclsRequestData
             }
             AclCreateResult r = created.get(next++);
             if (r.succeeded()) {
-                results.add(result(Errors.NONE, null));
+                // Kafka leaves a stored ACL's message at the schema's default, the empty string (not null)
+                results.add(result(Errors.NONE, ""));
                 stored.add(check.binding());
             } else {
                 results.add(result(r.errorCode(), r.errorMessage()));

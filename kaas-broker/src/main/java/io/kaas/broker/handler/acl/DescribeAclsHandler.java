@@ -37,7 +37,8 @@ public final class DescribeAclsHandler implements ApiHandler<DescribeAclsRequest
 
     @Override
     public CompletableFuture<DescribeAclsResponseData> handle(RequestContext context, DescribeAclsRequestData request) {
-        DescribeAclsResponseData response = new DescribeAclsResponseData().setErrorCode(Errors.NONE).setErrorMessage(null);
+        // on success Kafka leaves the message at the schema's default, the empty string (not null)
+        DescribeAclsResponseData response = new DescribeAclsResponseData().setErrorCode(Errors.NONE).setErrorMessage("");
         Optional<AclAdmin> manager = admin;
         if (manager.isEmpty()) {
             return done(response.setErrorCode(Errors.SECURITY_DISABLED).setErrorMessage(NO_AUTHORIZER));
