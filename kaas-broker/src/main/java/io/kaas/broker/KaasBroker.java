@@ -255,7 +255,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             new io.kaas.broker.request.BrokerIdentity(this::clusterId, config.nodeId()));
         // dynamic broker configs (kafka-configs --entity-type brokers): before the topics load, so they open with them
         new io.kaas.broker.topic.DynamicBrokerConfigApplier(clusterStore, config.nodeId(), topics, scheduler,
-            this::applyDynamicConnectionConfigs).start();
+            merged -> applyDynamicServerConfigs(merged, engineProvider)).start();
         topics.open();
         cluster.start(storageEngine, topics);
         if (!cluster.awaitReady(READY_WAIT, (topic, partition) -> topics.log(topic, partition) != null)) {
@@ -348,10 +348,15 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         return quotaStore;
     }
 
-    /** The connection limits and rate of this broker's effective dynamic broker configs {@code merged}. */
-    private void applyDynamicConnectionConfigs(Map<String, String> merged) {
+    /**
+     * The connection limits and rate, the request-handler threads and the storage engine's cleaner settings of this
+     * broker's effective dynamic broker configs {@code merged}.
+     */
+    private void applyDynamicServerConfigs(Map<String, String> merged, StorageEngineProvider engineProvider) {
         server.reconfigureConnections(config.connectionLimits(merged));
         connectionRates.brokerRate(config.maxConnectionCreationRate(merged));
+        server.resizeRequestHandlers(config.numIoThreads(merged));
+        storageEngine.reconfigure(config.engineConfig(engineProvider.name(), engineProvider.configKeys(), merged));
         listenerTls.apply(merged);
     }
 

@@ -23,6 +23,11 @@ public final class DynamicBrokerConfigs {
             BrokerConfigDef.LOG_MESSAGE_TIMESTAMP_TYPE, BrokerConfigDef.MESSAGE_MAX_BYTES,
             BrokerConfigDef.LOG_CLEANER_DELETE_RETENTION_MS, BrokerConfigDef.LOG_CLEANER_MIN_CLEANABLE_RATIO,
             BrokerConfigDef.LOG_CLEANER_MIN_COMPACTION_LAG_MS, BrokerConfigDef.LOG_CLEANER_MAX_COMPACTION_LAG_MS,
+            // Kafka's LogCleaner.ReconfigurableConfigs (the ones the engine's cleaner reads)
+            BrokerConfigDef.LOG_CLEANER_THREADS, BrokerConfigDef.LOG_CLEANER_IO_MAX_BYTES_PER_SECOND,
+            BrokerConfigDef.LOG_CLEANER_BACKOFF_MS,
+            // Kafka's DynamicThreadPool.ReconfigurableConfigs (the one kaas has)
+            BrokerConfigDef.NUM_IO_THREADS,
             // Kafka's SocketServer.ReconfigurableConfigs
             BrokerConfigDef.MAX_CONNECTIONS, BrokerConfigDef.MAX_CONNECTIONS_PER_IP,
             BrokerConfigDef.MAX_CONNECTIONS_PER_IP_OVERRIDES, BrokerConfigDef.MAX_CONNECTION_CREATION_RATE);
@@ -136,6 +141,10 @@ public final class DynamicBrokerConfigs {
                 }
                 if (key.name().equals(BrokerConfigDef.LOG_CLEANER_MIN_CLEANABLE_RATIO)) {
                     return d < 0 ? "Value must be no less than 0" : d > 1 ? "Value must be no more than 1" : null;
+                }
+                if (key.name().equals(BrokerConfigDef.LOG_CLEANER_IO_MAX_BYTES_PER_SECOND)) {
+                    // Kafka takes any number; 0 or less would stop its cleaner (or throttle nothing): kaas refuses it
+                    return d > 0 ? null : "Value must be greater than 0";
                 }
                 return null;
             }

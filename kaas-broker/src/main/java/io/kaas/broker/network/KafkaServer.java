@@ -18,11 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +43,7 @@ public final class KafkaServer implements AutoCloseable {
     private final Transport transport = Transport.best();
     private EventLoopGroup bossGroup;
     private EventLoopGroup workerGroup;
-    private ExecutorService requestExecutor;
+    private final RequestHandlerPool requestExecutor;
     private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
     private boolean bound;
     private boolean closed;
@@ -77,6 +73,7 @@ public final class KafkaServer implements AutoCloseable {
         this.settings = listeners.get(0).settings();
         this.connectionLimits = new ConnectionLimits(limits);
         this.requestQueue = new RequestQueueBound(limits.queuedMaxRequests(), limits.queuedMaxRequestBytes());
+        this.requestExecutor = RequestHandlerPool.of(settings.ioThreads());
         for (ServedListener l : this.listeners) {
             if (states.put(l.settings().listenerName(), new ServerState(l.settings(), connectionLimits, requestQueue)) != null) {
                 throw new IllegalArgumentException("listener " + l.settings().listenerName() + " given twice");
@@ -135,6 +132,21 @@ public final class KafkaServer implements AutoCloseable {
         connectionLimits.reconfigure(limits);
     }
 
+    /**
+     * Resizes the request-handler pool to {@code threads} ({@code num.io.threads}, a dynamic broker config), at once,
+     * bound or not: requests already read are neither lost nor reordered.
+     *
+     * @throws IllegalArgumentException if {@code threads} is below 1; nothing changes then
+     */
+    public void resizeRequestHandlers(int threads) {
+        requestExecutor.resize(threads);
+    }
+
+    /** The request-handler threads the server runs with ({@code num.io.threads} as last applied). */
+    public int requestHandlerThreads() {
+        return requestExecutor.size();
+    }
+
     /** Throttles requests as {@code throttle} says (client quotas): every listener, from now on. */
     public void throttleWith(RequestThrottle throttle) {
         states.values().forEach(s -> s.throttleWith(throttle));
@@ -153,7 +165,7 @@ public final class KafkaServer implements AutoCloseable {
             throw new IllegalStateException("already started or closed");
         }
         bound = true;
-        requestExecutor = newRequestExecutor(settings.ioThreads());
+        requestExecutor.prestartAllCoreThreads();
         bossGroup = transport.newGroup(1, "kaas-acceptor");
         workerGroup = transport.newGroup(settings.networkThreads(), "kaas-network");
         for (ServedListener listener : listeners) {
@@ -333,15 +345,5 @@ public final class KafkaServer implements AutoCloseable {
         if (group != null) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
-    }
-
-    private static ExecutorService newRequestExecutor(int threads) {
-        AtomicInteger n = new AtomicInteger();
-        ThreadFactory factory = r -> {
-            Thread t = new Thread(r, "kaas-request-handler-" + n.getAndIncrement());
-            t.setDaemon(true);
-            return t;
-        };
-        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), factory);
     }
 }
