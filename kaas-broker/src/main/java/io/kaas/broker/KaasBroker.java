@@ -396,6 +396,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         listeners = Listeners.of(config);
         server = new KafkaServer(listeners, config.connectionLimits());
         server.logSlowRequests(new SlowRequestLog(config.slowRequestLogThresholdMs()));
+        server.protectListener(config.interBrokerListenerName());
         bound = new FutureTask<>(server::bind);
         Thread binder = new Thread(bound, "kaas-bind");
         binder.setDaemon(true);

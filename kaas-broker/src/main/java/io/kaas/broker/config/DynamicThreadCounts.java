@@ -6,7 +6,10 @@ import java.util.Map;
  * Kafka's checks of a dynamic thread-count change against the count the broker runs with: a new count at least 1, at
  * least half and at most double the current one ({@code DynamicThreadPool.validateReconfiguration} for
  * {@code num.io.threads}, {@code LogCleaner.validateReconfiguration} for {@code log.cleaner.threads}), in Kafka's
- * words, which the broker answers with INVALID_REQUEST as Kafka does.
+ * words, which the broker answers with INVALID_REQUEST as Kafka does. Kafka 4.4 runs these checks inside its
+ * reconfiguration pass, which wraps what they throw as {@code new ConfigException("Invalid dynamic configuration",
+ * cause)}: the client reads {@code Invalid value org.apache.kafka.common.config.ConfigException: <the check's words> for
+ * configuration Invalid dynamic configuration}, and so it does from kaas.
  */
 public final class DynamicThreadCounts {
     private DynamicThreadCounts() {
@@ -19,7 +22,14 @@ public final class DynamicThreadCounts {
     public static String problem(BrokerConfig config, Map<String, String> before, Map<String, String> after) {
         String io = threadPoolProblem(BrokerConfigDef.NUM_IO_THREADS, config.numIoThreads(before),
                 config.numIoThreads(after));
-        return io != null ? io : cleanerProblem(config.logCleanerThreads(before), config.logCleanerThreads(after));
+        String problem = io != null ? io : cleanerProblem(config.logCleanerThreads(before), config.logCleanerThreads(after));
+        return problem == null ? null : wrapped(problem);
+    }
+
+    /** The text of Kafka's {@code new ConfigException("Invalid dynamic configuration", new ConfigException(problem))}. */
+    static String wrapped(String problem) {
+        return "Invalid value org.apache.kafka.common.config.ConfigException: " + problem
+                + " for configuration Invalid dynamic configuration";
     }
 
     /** {@code DynamicThreadPool.validateReconfiguration}'s words for {@code key} going from {@code current} to {@code next}. */

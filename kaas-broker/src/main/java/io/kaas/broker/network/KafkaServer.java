@@ -45,6 +45,7 @@ public final class KafkaServer implements AutoCloseable {
     private EventLoopGroup workerGroup;
     private final RequestHandlerPool requestExecutor;
     private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
+    private volatile String protectedListener;
     private boolean bound;
     private boolean closed;
 
@@ -130,6 +131,50 @@ public final class KafkaServer implements AutoCloseable {
      */
     public void reconfigureConnections(ConnectionLimitsConfig limits) {
         connectionLimits.reconfigure(limits);
+        closeExcessConnections(limits.maxConnections());
+    }
+
+    /**
+     * The inter-broker listener ({@code inter.broker.listener.name}), whose connections a lowered
+     * {@code max.connections} never closes when the broker has more than one listener, as Kafka's protected listener.
+     */
+    public void protectListener(String listenerName) {
+        protectedListener = listenerName;
+    }
+
+    /**
+     * Above a lowered {@code max.connections}, closes the least recently used connections (last read or write) until
+     * the connections held fit it, as Kafka's processors do ({@code closeExcessConnections}); the inter-broker
+     * listener's are kept when there is more than one listener. The clients reconnect (and wait for a slot).
+     */
+    private void closeExcessConnections(int maxConnections) {
+        int held = connectionLimits.connections();
+        if (held <= maxConnections) {
+            return;
+        }
+        String kept = states.size() > 1 ? protectedListener : null;
+        List<Channel> open = new java.util.ArrayList<>();
+        states.forEach((name, state) -> {
+            if (!name.equals(kept)) {
+                state.connections().keySet().stream().filter(Channel::isActive).forEach(open::add);
+            }
+        });
+        open.sort(java.util.Comparator.comparingLong(KafkaServer::lastActivity));
+        List<Channel> closing = open.subList(0, Math.min(held - maxConnections, open.size()));
+        if (closing.isEmpty()) {
+            return;
+        }
+        List<String> remotes = closing.stream().map(ch -> String.valueOf(ch.remoteAddress())).toList();
+        LOG.atInfo().addKeyValue("maxConnections", maxConnections).addKeyValue("connections", held)
+            .addKeyValue("closing", remotes)
+            .log("max.connections {} is below the {} connections held: closing the {} least recently used {}",
+                maxConnections, held, closing.size(), remotes);
+        closing.forEach(Channel::close);
+    }
+
+    private static long lastActivity(Channel ch) {
+        RequestDispatcher d = ch.pipeline().get(RequestDispatcher.class);
+        return d == null ? Long.MIN_VALUE : d.lastActivityNanos();
     }
 
     /**

@@ -14,11 +14,12 @@ class DynamicThreadCountsTest {
         assertThat(DynamicThreadCounts.problem(STATIC, Map.of(), Map.of("num.io.threads", "8"))).isNull();
         assertThat(DynamicThreadCounts.problem(STATIC, Map.of(), Map.of("num.io.threads", "2"))).isNull();
         assertThat(DynamicThreadCounts.problem(STATIC, Map.of(), Map.of("num.io.threads", "9"))).isEqualTo(
-                "Dynamic thread count update validation failed for num.io.threads=9, value should not be greater than "
-                        + "double the current value 4");
+                "Invalid value org.apache.kafka.common.config.ConfigException: Dynamic thread count update validation "
+                        + "failed for num.io.threads=9, value should not be greater than double the current value 4 for "
+                        + "configuration Invalid dynamic configuration");
         assertThat(DynamicThreadCounts.problem(STATIC, Map.of(), Map.of("num.io.threads", "1"))).isEqualTo(
-                "Dynamic thread count update validation failed for num.io.threads=1, value should be at least half the "
-                        + "current value 4");
+                DynamicThreadCounts.wrapped("Dynamic thread count update validation failed for num.io.threads=1, value "
+                        + "should be at least half the current value 4"));
         // the current count is the effective one before the change, dynamic or static
         assertThat(DynamicThreadCounts.problem(STATIC, Map.of("num.io.threads", "8"), Map.of("num.io.threads", "16")))
                 .isNull();
@@ -32,11 +33,13 @@ class DynamicThreadCountsTest {
     void logCleanerThreadsFollowTheCleanersOwnWords() {
         assertThat(DynamicThreadCounts.problem(STATIC, Map.of(), Map.of("log.cleaner.threads", "4"))).isNull();
         assertThat(DynamicThreadCounts.problem(STATIC, Map.of(), Map.of("log.cleaner.threads", "5")))
-                .isEqualTo("Log cleaner threads cannot be increased to more than double the current value 2");
+                .isEqualTo(DynamicThreadCounts.wrapped(
+                        "Log cleaner threads cannot be increased to more than double the current value 2"));
         assertThat(DynamicThreadCounts.problem(STATIC, Map.of("log.cleaner.threads", "8"), Map.of("log.cleaner.threads", "3")))
-                .isEqualTo("Log cleaner threads cannot be reduced to less than half the current value 8");
+                .isEqualTo(DynamicThreadCounts.wrapped(
+                        "Log cleaner threads cannot be reduced to less than half the current value 8"));
         assertThat(DynamicThreadCounts.problem(STATIC, Map.of(), Map.of("log.cleaner.threads", "0")))
-                .isEqualTo("Log cleaner threads should be at least 1");
+                .isEqualTo(DynamicThreadCounts.wrapped("Log cleaner threads should be at least 1"));
         // an unrelated change is not held to a count that does not change
         assertThat(DynamicThreadCounts.problem(BrokerConfig.of(Map.of("log.cleaner.threads", "0")), Map.of(),
                 Map.of("log.retention.ms", "1000"))).isNull();
