@@ -337,6 +337,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         connectionRates = new ConnectionRateQuotas(config.quotaWindowNum(),
             TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), config.maxConnectionCreationRate(),
             clock.millis());
+        connectionRates.listenerRates(config.listenerConnectionCreationRates(Map.of()));
         quotaStore.onChange(() -> {
             quotaManager.update(quotaStore.clientQuotas());
             connectionRates.update(quotaStore.clientQuotas());
@@ -355,6 +356,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private void applyDynamicServerConfigs(Map<String, String> merged, StorageEngineProvider engineProvider) {
         server.reconfigureConnections(config.connectionLimits(merged));
         connectionRates.brokerRate(config.maxConnectionCreationRate(merged));
+        connectionRates.listenerRates(config.listenerConnectionCreationRates(merged));
         server.resizeRequestHandlers(config.numIoThreads(merged));
         storageEngine.reconfigure(config.engineConfig(engineProvider.name(), engineProvider.configKeys(), merged));
         listenerTls.apply(merged);

@@ -336,6 +336,35 @@ public final class BrokerConfig {
         return dynamicInt(dynamic, MAX_CONNECTION_CREATION_RATE);
     }
 
+    /**
+     * Each listener's own {@code listener.name.<listener>.max.connection.creation.rate} (KIP-612), the listener's name in
+     * lower case in the key as Kafka's, with the dynamic value of {@code dynamic} over the static one; listeners without
+     * one are left out. Keyed by the listener's name as {@code listeners} spells it.
+     *
+     * @throws ConfigException naming the key if a value is not a number of at least 0
+     */
+    public Map<String, Integer> listenerConnectionCreationRates(Map<String, String> dynamic) {
+        Map<String, Integer> out = new java.util.LinkedHashMap<>();
+        for (ListenerConfig l : listenerConfigs()) {
+            String name = l.bind().name();
+            String key = listenerKey(name, MAX_CONNECTION_CREATION_RATE);
+            String raw = dynamic.containsKey(key) ? dynamic.get(key) : explicit.get(key);
+            if (raw != null) {
+                try {
+                    out.put(name, ((Number) KEYS.get(MAX_CONNECTION_CREATION_RATE).parse(raw)).intValue());
+                } catch (ConfigException e) {
+                    throw new ConfigException(key, "expected a number of at least 0, got '" + raw + "'");
+                }
+            }
+        }
+        return out;
+    }
+
+    /** {@code listener.name.<listener in lower case>.<key>}, as Kafka's listener prefix. */
+    static String listenerKey(String listenerName, String key) {
+        return "listener.name." + listenerName.toLowerCase(java.util.Locale.ROOT) + "." + key;
+    }
+
     private int dynamicInt(Map<String, String> dynamic, String key) {
         String raw = dynamic.get(key);
         return raw == null ? integer(key) : ((Number) KEYS.get(key).parse(raw)).intValue();

@@ -95,6 +95,14 @@ public final class DynamicBrokerConfigs {
                 if (problem != null) {
                     return "Invalid value " + e.getValue() + " for configuration " + e.getKey() + ": " + problem;
                 }
+            } else if (isListenerRateKey(e.getKey())) {
+                // as Kafka's validateConfigTypes: a listener's key is checked as its base key, and named so
+                String problem = valueProblem(BrokerConfigDef.KEYS.get(BrokerConfigDef.MAX_CONNECTION_CREATION_RATE),
+                        e.getValue());
+                if (problem != null) {
+                    return "Invalid value " + e.getValue() + " for configuration "
+                            + BrokerConfigDef.MAX_CONNECTION_CREATION_RATE + ": " + problem;
+                }
             }
         }
         return null;
@@ -163,7 +171,18 @@ public final class DynamicBrokerConfigs {
      * know is stored as given and might).
      */
     public static boolean valueShown(String key) {
-        return BrokerConfigDef.KEYS.containsKey(key) && !BrokerConfigDef.isSensitive(key);
+        return (BrokerConfigDef.KEYS.containsKey(key) && !BrokerConfigDef.isSensitive(key)) || isListenerRateKey(key);
+    }
+
+    /**
+     * Whether {@code key} is a listener's {@code listener.name.<l>.max.connection.creation.rate} (KIP-612; dynamic, at
+     * the cluster default too, as Kafka's cluster-level listener configs).
+     */
+    public static boolean isListenerRateKey(String key) {
+        String prefix = "listener.name.";
+        String suffix = "." + BrokerConfigDef.MAX_CONNECTION_CREATION_RATE;
+        return key.startsWith(prefix) && key.endsWith(suffix) && key.length() > prefix.length() + suffix.length()
+                && key.indexOf('.', prefix.length()) == key.length() - suffix.length();
     }
 
     /**

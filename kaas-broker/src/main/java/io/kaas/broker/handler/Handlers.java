@@ -68,10 +68,17 @@ public final class Handlers {
                 ServedApi.of(ApiContracts.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(ctx, topics)));
     }
 
-    /** Kafka's checks of a dynamic thread-count change against what this broker runs with. */
+    /**
+     * Kafka's checks of a dynamic change against what this broker runs with: the thread counts, then the listeners'
+     * connection quotas.
+     */
     private static java.util.function.BiFunction<Map<String, String>, Map<String, String>, String> threadCounts(
             BrokerContext ctx) {
-        return (before, after) -> io.kaas.broker.config.DynamicThreadCounts.problem(ctx.config(), before, after);
+        return (before, after) -> {
+            String threads = io.kaas.broker.config.DynamicThreadCounts.problem(ctx.config(), before, after);
+            return threads != null ? threads
+                    : io.kaas.broker.config.ListenerQuotaChecks.problem(ctx.config(), before, after);
+        };
     }
 
     /** Produce's view of this broker's coordinator: verification, and the completion a retried implicit add waits for. */

@@ -44,4 +44,24 @@ class DynamicThreadCountsTest {
         assertThat(DynamicThreadCounts.problem(BrokerConfig.of(Map.of("log.cleaner.threads", "0")), Map.of(),
                 Map.of("log.retention.ms", "1000"))).isNull();
     }
+
+    @Test
+    void aListenersConnectionQuotaMustStayAboveZeroAsKafkasListenerQuotaChecksIt() {
+        BrokerConfig config = BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0,INTERNAL://127.0.0.1:0",
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,INTERNAL:PLAINTEXT",
+                "inter.broker.listener.name", "INTERNAL"));
+        assertThat(config.listenerConnectionCreationRates(Map.of("listener.name.internal.max.connection.creation.rate",
+                "5"))).containsExactly(Map.entry("INTERNAL", 5));
+        assertThat(ListenerQuotaChecks.problem(config, Map.of(),
+                Map.of("listener.name.internal.max.connection.creation.rate", "5"))).isNull();
+        assertThat(ListenerQuotaChecks.problem(config, Map.of(),
+                Map.of("listener.name.internal.max.connection.creation.rate", "0")))
+                .isEqualTo(DynamicThreadCounts.wrapped("Invalid max.connection.creation.rate 0"));
+        assertThat(ListenerQuotaChecks.problem(config, Map.of(), Map.of("max.connection.creation.rate", "0")))
+                .isEqualTo(DynamicThreadCounts.wrapped("Invalid max.connection.creation.rate 0"));
+        assertThat(ListenerQuotaChecks.problem(config, Map.of(), Map.of("max.connections", "0")))
+                .isEqualTo(DynamicThreadCounts.wrapped("Invalid max.connections 0"));
+        assertThat(ListenerQuotaChecks.problem(config, Map.of(), Map.of("max.connections", "10"))).isNull();
+        assertThat(ListenerQuotaChecks.problem(config, Map.of(), Map.of("log.retention.ms", "10"))).isNull();
+    }
 }
