@@ -350,14 +350,15 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     }
 
     /**
-     * The connection limits and rate, the request-handler threads and the storage engine's cleaner settings of this
-     * broker's effective dynamic broker configs {@code merged}.
+     * The connection limits and rates, the request-handler and network threads and the storage engine's cleaner
+     * settings of this broker's effective dynamic broker configs {@code merged}.
      */
     private void applyDynamicServerConfigs(Map<String, String> merged, StorageEngineProvider engineProvider) {
         server.reconfigureConnections(config.connectionLimits(merged));
         connectionRates.brokerRate(config.maxConnectionCreationRate(merged));
         connectionRates.listenerRates(config.listenerConnectionCreationRates(merged));
         server.resizeRequestHandlers(config.numIoThreads(merged));
+        server.resizeNetworkThreads(config.numNetworkThreads(merged));
         storageEngine.reconfigure(config.engineConfig(engineProvider.name(), engineProvider.configKeys(), merged));
         listenerTls.apply(merged);
     }

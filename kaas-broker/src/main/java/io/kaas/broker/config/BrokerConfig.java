@@ -267,6 +267,11 @@ public final class BrokerConfig {
         return integer(NUM_IO_THREADS);
     }
 
+    /** {@code num.network.threads} with the dynamic value of {@code dynamic} over the static one. */
+    public int numNetworkThreads(Map<String, String> dynamic) {
+        return dynamicInt(dynamic, NUM_NETWORK_THREADS);
+    }
+
     /** {@code num.io.threads} with the dynamic value of {@code dynamic} over the static one. */
     public int numIoThreads(Map<String, String> dynamic) {
         return dynamicInt(dynamic, NUM_IO_THREADS);

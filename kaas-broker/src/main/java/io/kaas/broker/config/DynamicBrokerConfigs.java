@@ -26,8 +26,8 @@ public final class DynamicBrokerConfigs {
             // Kafka's LogCleaner.ReconfigurableConfigs (the ones the engine's cleaner reads)
             BrokerConfigDef.LOG_CLEANER_THREADS, BrokerConfigDef.LOG_CLEANER_IO_MAX_BYTES_PER_SECOND,
             BrokerConfigDef.LOG_CLEANER_BACKOFF_MS,
-            // Kafka's DynamicThreadPool.ReconfigurableConfigs (the one kaas has)
-            BrokerConfigDef.NUM_IO_THREADS,
+            // Kafka's DynamicThreadPool.ReconfigurableConfigs (the one kaas has), and its acceptors' network threads
+            BrokerConfigDef.NUM_IO_THREADS, BrokerConfigDef.NUM_NETWORK_THREADS,
             // Kafka's SocketServer.ReconfigurableConfigs
             BrokerConfigDef.MAX_CONNECTIONS, BrokerConfigDef.MAX_CONNECTIONS_PER_IP,
             BrokerConfigDef.MAX_CONNECTIONS_PER_IP_OVERRIDES, BrokerConfigDef.MAX_CONNECTION_CREATION_RATE);

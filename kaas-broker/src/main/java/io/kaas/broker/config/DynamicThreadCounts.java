@@ -5,7 +5,8 @@ import java.util.Map;
 /**
  * Kafka's checks of a dynamic thread-count change against the count the broker runs with: a new count at least 1, at
  * least half and at most double the current one ({@code DynamicThreadPool.validateReconfiguration} for
- * {@code num.io.threads}, {@code LogCleaner.validateReconfiguration} for {@code log.cleaner.threads}), in Kafka's
+ * {@code num.io.threads}, the acceptor's {@code validateReconfiguration} for {@code num.network.threads} (the same
+ * words), {@code LogCleaner.validateReconfiguration} for {@code log.cleaner.threads}), in Kafka's
  * words, which the broker answers with INVALID_REQUEST as Kafka does. Kafka 4.4 runs these checks inside its
  * reconfiguration pass, which wraps what they throw as {@code new ConfigException("Invalid dynamic configuration",
  * cause)}: the client reads {@code Invalid value org.apache.kafka.common.config.ConfigException: <the check's words> for
@@ -20,9 +21,15 @@ public final class DynamicThreadCounts {
      * over the cluster default, already validated by type) under its static {@code config}, or null if it can.
      */
     public static String problem(BrokerConfig config, Map<String, String> before, Map<String, String> after) {
-        String io = threadPoolProblem(BrokerConfigDef.NUM_IO_THREADS, config.numIoThreads(before),
+        String problem = threadPoolProblem(BrokerConfigDef.NUM_IO_THREADS, config.numIoThreads(before),
                 config.numIoThreads(after));
-        String problem = io != null ? io : cleanerProblem(config.logCleanerThreads(before), config.logCleanerThreads(after));
+        if (problem == null) {
+            problem = threadPoolProblem(BrokerConfigDef.NUM_NETWORK_THREADS, config.numNetworkThreads(before),
+                    config.numNetworkThreads(after));
+        }
+        if (problem == null) {
+            problem = cleanerProblem(config.logCleanerThreads(before), config.logCleanerThreads(after));
+        }
         return problem == null ? null : wrapped(problem);
     }
 

@@ -42,10 +42,11 @@ public final class KafkaServer implements AutoCloseable {
     private final RequestQueueBound requestQueue;
     private final Transport transport = Transport.best();
     private EventLoopGroup bossGroup;
-    private EventLoopGroup workerGroup;
+    private NetworkThreads workerGroup;
     private final RequestHandlerPool requestExecutor;
     private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
     private volatile String protectedListener;
+    private int pendingNetworkThreads; // guarded by this: a resize before bind
     private boolean bound;
     private boolean closed;
 
@@ -187,6 +188,44 @@ public final class KafkaServer implements AutoCloseable {
         requestExecutor.resize(threads);
     }
 
+    /**
+     * Resizes the listeners' network threads to {@code threads} ({@code num.network.threads}, a dynamic broker config):
+     * new connections go to every thread from now on; on a shrink the connections of the removed threads are closed
+     * (their clients reconnect), as Kafka closes a removed processor's. Before {@link #bind()}: the size it binds with.
+     *
+     * @throws IllegalArgumentException if {@code threads} is below 1; nothing changes then
+     */
+    public synchronized void resizeNetworkThreads(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("num.network.threads must be at least 1, got " + threads);
+        }
+        if (workerGroup == null) {
+            pendingNetworkThreads = threads;
+            return;
+        }
+        int old = workerGroup.size();
+        workerGroup.resize(threads, removed -> {
+            int closing = 0;
+            for (ServerState state : states.values()) {
+                for (Channel ch : state.connections().keySet()) {
+                    if (removed.contains(ch.eventLoop())) {
+                        ch.close();
+                        closing++;
+                    }
+                }
+            }
+            LOG.atInfo().addKeyValue("connections", closing)
+                .log("Closing the {} connections of the {} network threads removed; their clients reconnect", closing,
+                    old - threads);
+        });
+    }
+
+    /** The network threads the listeners run with ({@code num.network.threads} as last applied). */
+    public synchronized int networkThreads() {
+        return workerGroup == null ? (pendingNetworkThreads > 0 ? pendingNetworkThreads : settings.networkThreads())
+            : workerGroup.size();
+    }
+
     /** The request-handler threads the server runs with ({@code num.io.threads} as last applied). */
     public int requestHandlerThreads() {
         return requestExecutor.size();
@@ -212,7 +251,8 @@ public final class KafkaServer implements AutoCloseable {
         bound = true;
         requestExecutor.prestartAllCoreThreads();
         bossGroup = transport.newGroup(1, "kaas-acceptor");
-        workerGroup = transport.newGroup(settings.networkThreads(), "kaas-network");
+        workerGroup = new NetworkThreads(transport, pendingNetworkThreads > 0 ? pendingNetworkThreads
+            : settings.networkThreads());
         for (ServedListener listener : listeners) {
             serverChannels.put(listener.settings().listenerName(), bind(listener));
         }

@@ -208,6 +208,67 @@ class DynamicThreadsAndCleanerIT {
     }
 
     @Test
+    void numNetworkThreadsGrowsAndShrinksClosingTheRemovedThreadsConnectionsWhichReconnect() throws Exception {
+        String network = "kaas-network-";
+        long others = othersThreads(network);
+        ListAppender<ILoggingEvent> log = capture(Class.forName("io.kaas.broker.network.NetworkThreads"));
+        try (TestBroker broker = TestBroker.builder(dir).config("num.network.threads", "2").start();
+             Admin admin = broker.admin()) {
+            awaitThreads(network, others, 2);
+            KafkaClients.createTopic(admin, "net", 1, Map.of());
+            assertThat(alter(admin, BROKER_1, "num.network.threads", "4", false)).isNull();
+            awaitThreads(network, others, 4);
+            awaitLine(log, l -> l.equals("Network threads resized: num.network.threads 2 -> 4"));
+            assertThat(describe(admin, "num.network.threads").source())
+                    .isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG);
+
+            // connections spread over the four threads; a shrink to two closes the other two's, and the clients
+            // reconnect by themselves
+            List<KafkaProducer<String, String>> producers = new ArrayList<>();
+            try {
+                for (int i = 0; i < 4; i++) {
+                    KafkaProducer<String, String> p = broker.producer();
+                    producers.add(p);
+                    p.send(new ProducerRecord<>("net", 0, "k", "before-" + i)).get(20, TimeUnit.SECONDS);
+                }
+                ListAppender<ILoggingEvent> serverLog = capture(Class.forName("io.kaas.broker.network.KafkaServer"));
+                try {
+                    assertThat(alter(admin, BROKER_1, "num.network.threads", "2", false)).isNull();
+                    awaitThreads(network, others, 2);
+                    // eight or more connections were handed to the four threads in turn: the removed two held some
+                    awaitLine(serverLog, l -> l.matches(
+                            "Closing the [1-9][0-9]* connections of the 2 network threads removed; their clients reconnect"));
+                } finally {
+                    ((Logger) LoggerFactory.getLogger(Class.forName("io.kaas.broker.network.KafkaServer")))
+                            .detachAppender(serverLog);
+                }
+                for (int i = 0; i < 4; i++) {
+                    producers.get(i).send(new ProducerRecord<>("net", 0, "k", "after-" + i)).get(30, TimeUnit.SECONDS);
+                }
+            } finally {
+                producers.forEach(KafkaProducer::close);
+            }
+            assertThat(alter(admin, BROKER_1, "num.network.threads", "1", false)).as("half of 2").isNull();
+            awaitThreads(network, others, 1);
+            // bad input: Kafka's words (wrapped as its reconfiguration pass wraps them), nothing changed
+            assertThat(alter(admin, BROKER_1, "num.network.threads", "3", false)).isInstanceOf(InvalidRequestException.class)
+                    .hasMessage(invalidDynamic("Dynamic thread count update validation failed for num.network.threads=3, "
+                            + "value should not be greater than double the current value 1"));
+            assertThat(alter(admin, BROKER_1, "num.network.threads", "0", false)).isInstanceOf(InvalidRequestException.class)
+                    .hasMessage("Invalid value 0 for configuration num.network.threads: Value must be at least 1");
+            assertThat(describe(admin, "num.network.threads").value()).isEqualTo("1");
+            try (KafkaConsumer<String, String> consumer = broker.consumer()) {
+                assertThat(KafkaClients.readAll(consumer, new TopicPartition("net", 0), Duration.ofSeconds(20)))
+                        .extracting(ConsumerRecord::value).containsExactly("before-0", "before-1", "before-2", "before-3",
+                                "after-0", "after-1", "after-2", "after-3");
+            }
+            assertThat(threads(network) - others).isEqualTo(1);
+        } finally {
+            ((Logger) LoggerFactory.getLogger(Class.forName("io.kaas.broker.network.NetworkThreads"))).detachAppender(log);
+        }
+    }
+
+    @Test
     void theCleanersThreadsBackoffAndRateChangeAtRunTime() throws Exception {
         String cleaner = "kaas-segments-cleaner-";
         long others = othersThreads(cleaner);
