@@ -63,5 +63,7 @@ class DynamicThreadCountsTest {
                 .isEqualTo(DynamicThreadCounts.wrapped("Invalid max.connections 0"));
         assertThat(ListenerQuotaChecks.problem(config, Map.of(), Map.of("max.connections", "10"))).isNull();
         assertThat(ListenerQuotaChecks.problem(config, Map.of(), Map.of("log.retention.ms", "10"))).isNull();
+        assertThat(ListenerQuotaChecks.problem(config, Map.of(), Map.of("max.connections.per.ip", "0")))
+                .as("left to the broker applying it, as before").isNull();
     }
 }
