@@ -338,6 +338,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), config.maxConnectionCreationRate(),
             clock.millis());
         connectionRates.listenerRates(config.listenerConnectionCreationRates(Map.of()));
+        connectionRates.protectListener(config.listenerConfigs().size() > 1 ? config.interBrokerListenerName() : null);
         quotaStore.onChange(() -> {
             quotaManager.update(quotaStore.clientQuotas());
             connectionRates.update(quotaStore.clientQuotas());

@@ -29,6 +29,7 @@ public final class ConnectionRateQuotas implements ConnectionRateLimit {
     private volatile int defaultPerIp = Integer.MAX_VALUE;
     private final Map<InetAddress, RateSensor> ipSensors = new ConcurrentHashMap<>();
     private volatile Map<String, Integer> listenerRates = Map.of();
+    private volatile String protectedListener;
     private final Map<String, RateSensor> listenerSensors = new ConcurrentHashMap<>();
 
     /**
@@ -47,6 +48,14 @@ public final class ConnectionRateQuotas implements ConnectionRateLimit {
             LOG.atInfo().addKeyValue("rate", rate).log("Updating broker-wide max.connection.creation.rate: {}", rate);
             brokerRate = rate;
         }
+    }
+
+    /**
+     * The inter-broker listener of a broker with several listeners, which the broker-wide rate does not hold (only its
+     * own listener rate), as Kafka's protected listener; null for none.
+     */
+    public void protectListener(String listenerName) {
+        protectedListener = listenerName;
     }
 
     /**
@@ -114,7 +123,7 @@ public final class ConnectionRateQuotas implements ConnectionRateLimit {
 
     @Override
     public long acceptDelayMs(String listenerName, long nowMs) {
-        long brokerDelay = acceptDelayMs(nowMs);
+        long brokerDelay = listenerName.equals(protectedListener) ? 0 : acceptDelayMs(nowMs);
         Integer rate = listenerRates.get(listenerName);
         if (rate == null || rate == Integer.MAX_VALUE) {
             return brokerDelay;
@@ -125,7 +134,7 @@ public final class ConnectionRateQuotas implements ConnectionRateLimit {
 
     @Override
     public long ipThrottleMs(String listenerName, InetAddress address, long nowMs) {
-        long throttle = ipThrottleMs(address, nowMs);
+        long throttle = ipThrottleMs(address, nowMs, !listenerName.equals(protectedListener));
         RateSensor listener = listenerSensors.get(listenerName);
         if (throttle > 0 && listener != null) {
             listener.add(-1, nowMs); // not accepted: not counted on its listener either
@@ -135,6 +144,11 @@ public final class ConnectionRateQuotas implements ConnectionRateLimit {
 
     @Override
     public long ipThrottleMs(InetAddress address, long nowMs) {
+        return ipThrottleMs(address, nowMs, true);
+    }
+
+    /** As {@link #ipThrottleMs(InetAddress, long)}; {@code brokerCounted}: the connection was on the broker-wide rate. */
+    private long ipThrottleMs(InetAddress address, long nowMs, boolean brokerCounted) {
         int rate = ipQuota(address);
         if (rate == Integer.MAX_VALUE) {
             return 0;
@@ -144,7 +158,7 @@ public final class ConnectionRateQuotas implements ConnectionRateLimit {
         if (throttle > 0) {
             // As Kafka: a connection that is not accepted is not counted.
             sensor.add(-1, nowMs);
-            if (brokerRate != Integer.MAX_VALUE) {
+            if (brokerCounted && brokerRate != Integer.MAX_VALUE) {
                 broker.add(-1, nowMs);
             }
         }

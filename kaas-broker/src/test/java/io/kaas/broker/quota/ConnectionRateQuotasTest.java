@@ -60,4 +60,17 @@ class ConnectionRateQuotasTest {
         rates.brokerRate(Integer.MAX_VALUE);
         assertThat(rates.acceptDelayMs("EXTERNAL", T0)).as("removed").isZero();
     }
+
+    @Test
+    void theInterBrokerListenerIsHeldToItsOwnRateOnlyAsKafkasProtectedListener() {
+        ConnectionRateQuotas rates = new ConnectionRateQuotas(2, 1000, 1, T0);
+        rates.protectListener("INTERNAL");
+        assertThat(rates.acceptDelayMs("PLAINTEXT", T0)).isZero();
+        assertThat(rates.acceptDelayMs("PLAINTEXT", T0)).as("over the broker-wide 1/s").isEqualTo(1000);
+        assertThat(rates.acceptDelayMs("INTERNAL", T0)).as("not held to the broker-wide rate").isZero();
+        assertThat(rates.acceptDelayMs("INTERNAL", T0)).isZero();
+        rates.listenerRates(Map.of("INTERNAL", 1));
+        rates.acceptDelayMs("INTERNAL", T0);
+        assertThat(rates.acceptDelayMs("INTERNAL", T0)).as("its own rate").isEqualTo(1000);
+    }
 }
