@@ -255,7 +255,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             new io.kaas.broker.request.BrokerIdentity(this::clusterId, config.nodeId()));
         // dynamic broker configs (kafka-configs --entity-type brokers): before the topics load, so they open with them
         new io.kaas.broker.topic.DynamicBrokerConfigApplier(clusterStore, config.nodeId(), topics, scheduler,
-            this::applyDynamicConnectionConfigs).start();
+            merged -> applyDynamicServerConfigs(merged, engineProvider)).start();
         topics.open();
         cluster.start(storageEngine, topics);
         if (!cluster.awaitReady(READY_WAIT, (topic, partition) -> topics.log(topic, partition) != null)) {
@@ -337,6 +337,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         connectionRates = new ConnectionRateQuotas(config.quotaWindowNum(),
             TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), config.maxConnectionCreationRate(),
             clock.millis());
+        connectionRates.listenerRates(config.listenerConnectionCreationRates(Map.of()));
+        connectionRates.protectListener(config.listenerConfigs().size() > 1 ? config.interBrokerListenerName() : null);
         quotaStore.onChange(() -> {
             quotaManager.update(quotaStore.clientQuotas());
             connectionRates.update(quotaStore.clientQuotas());
@@ -348,10 +350,17 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         return quotaStore;
     }
 
-    /** The connection limits and rate of this broker's effective dynamic broker configs {@code merged}. */
-    private void applyDynamicConnectionConfigs(Map<String, String> merged) {
+    /**
+     * The connection limits and rates, the request-handler and network threads and the storage engine's cleaner
+     * settings of this broker's effective dynamic broker configs {@code merged}.
+     */
+    private void applyDynamicServerConfigs(Map<String, String> merged, StorageEngineProvider engineProvider) {
         server.reconfigureConnections(config.connectionLimits(merged));
         connectionRates.brokerRate(config.maxConnectionCreationRate(merged));
+        connectionRates.listenerRates(config.listenerConnectionCreationRates(merged));
+        server.resizeRequestHandlers(config.numIoThreads(merged));
+        server.resizeNetworkThreads(config.numNetworkThreads(merged));
+        storageEngine.reconfigure(config.engineConfig(engineProvider.name(), engineProvider.configKeys(), merged));
         listenerTls.apply(merged);
     }
 
@@ -391,6 +400,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         listeners = Listeners.of(config);
         server = new KafkaServer(listeners, config.connectionLimits());
         server.logSlowRequests(new SlowRequestLog(config.slowRequestLogThresholdMs()));
+        server.protectListener(config.interBrokerListenerName());
         bound = new FutureTask<>(server::bind);
         Thread binder = new Thread(bound, "kaas-bind");
         binder.setDaemon(true);

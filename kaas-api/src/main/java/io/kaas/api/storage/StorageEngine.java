@@ -70,6 +70,19 @@ public interface StorageEngine extends AutoCloseable {
     void deletePartition(PartitionKey key) throws IOException;
 
     /**
+     * The engine's settings changed while it runs: {@code settings} is what {@link EngineContext#config()} would hold
+     * now (the broker's dynamic broker configs of the Kafka keys that stand for engine settings, such as
+     * {@code log.cleaner.threads} for the segment engine's {@code cleaner.threads}, over the static ones). The engine
+     * applies, from now on, the settings it can change at run time and keeps the others as it opened with them. Called
+     * at start-up after {@link StorageEngineProvider#open} and after every dynamic change, never on a network thread;
+     * the values were checked by the broker's config definitions. The default ignores every change.
+     *
+     * @throws io.kaas.api.plugin.PluginConfigException naming the key if a setting is unusable; nothing changes then
+     */
+    default void reconfigure(io.kaas.api.plugin.PluginConfig settings) {
+    }
+
+    /**
      * Flushes every partition to stable storage and releases all resources. After a clean close a
      * restart needs no recovery scan.
      */

@@ -267,6 +267,21 @@ public final class BrokerConfig {
         return integer(NUM_IO_THREADS);
     }
 
+    /** {@code num.network.threads} with the dynamic value of {@code dynamic} over the static one. */
+    public int numNetworkThreads(Map<String, String> dynamic) {
+        return dynamicInt(dynamic, NUM_NETWORK_THREADS);
+    }
+
+    /** {@code num.io.threads} with the dynamic value of {@code dynamic} over the static one. */
+    public int numIoThreads(Map<String, String> dynamic) {
+        return dynamicInt(dynamic, NUM_IO_THREADS);
+    }
+
+    /** {@code log.cleaner.threads} with the dynamic value of {@code dynamic} over the static one. */
+    public int logCleanerThreads(Map<String, String> dynamic) {
+        return dynamicInt(dynamic, LOG_CLEANER_THREADS);
+    }
+
     public int numNetworkThreads() {
         return integer(NUM_NETWORK_THREADS);
     }
@@ -324,6 +339,35 @@ public final class BrokerConfig {
     /** {@code max.connection.creation.rate} with the dynamic value of {@code dynamic} over the static one. */
     public int maxConnectionCreationRate(Map<String, String> dynamic) {
         return dynamicInt(dynamic, MAX_CONNECTION_CREATION_RATE);
+    }
+
+    /**
+     * Each listener's own {@code listener.name.<listener>.max.connection.creation.rate} (KIP-612), the listener's name in
+     * lower case in the key as Kafka's, with the dynamic value of {@code dynamic} over the static one; listeners without
+     * one are left out. Keyed by the listener's name as {@code listeners} spells it.
+     *
+     * @throws ConfigException naming the key if a value is not a number of at least 0
+     */
+    public Map<String, Integer> listenerConnectionCreationRates(Map<String, String> dynamic) {
+        Map<String, Integer> out = new java.util.LinkedHashMap<>();
+        for (ListenerConfig l : listenerConfigs()) {
+            String name = l.bind().name();
+            String key = listenerKey(name, MAX_CONNECTION_CREATION_RATE);
+            String raw = dynamic.containsKey(key) ? dynamic.get(key) : explicit.get(key);
+            if (raw != null) {
+                try {
+                    out.put(name, ((Number) KEYS.get(MAX_CONNECTION_CREATION_RATE).parse(raw)).intValue());
+                } catch (ConfigException e) {
+                    throw new ConfigException(key, "expected a number of at least 0, got '" + raw + "'");
+                }
+            }
+        }
+        return out;
+    }
+
+    /** {@code listener.name.<listener in lower case>.<key>}, as Kafka's listener prefix. */
+    static String listenerKey(String listenerName, String key) {
+        return "listener.name." + listenerName.toLowerCase(java.util.Locale.ROOT) + "." + key;
     }
 
     private int dynamicInt(Map<String, String> dynamic, String key) {
@@ -457,14 +501,29 @@ public final class BrokerConfig {
      * The settings of storage engine {@code engine} ({@code storage.<engine>.*}, prefix removed), plus the Kafka keys
      * that stand for one of the settings it reads ({@code engineKeys}) when that setting is not set itself:
      * {@code log.retention.check.interval.ms} for {@code retention.check.interval.ms}, {@code log.flush.interval.ms}
-     * for {@code flush.interval.ms} (0, "at once", as the least interval an engine takes: 1 ms).
+     * for {@code flush.interval.ms} (0, "at once", as the least interval an engine takes: 1 ms), and the cleaner's
+     * {@code log.cleaner.threads}, {@code log.cleaner.io.max.bytes.per.second}, {@code log.cleaner.backoff.ms} for
+     * {@code cleaner.threads}, {@code cleaner.io.max.bytes.per.second}, {@code cleaner.backoff.ms}.
      */
     public PluginConfig engineConfig(String engine, Set<String> engineKeys) {
+        return engineConfig(engine, engineKeys, Map.of());
+    }
+
+    /**
+     * As {@link #engineConfig(String, Set)} with this broker's effective dynamic broker configs {@code dynamic} (already
+     * validated) over the explicit Kafka keys: what a running engine is reconfigured with after a dynamic change.
+     */
+    public PluginConfig engineConfig(String engine, Set<String> engineKeys, Map<String, String> dynamic) {
         Map<String, String> settings = new HashMap<>(backendConfig(enginePrefix(engine)).asMap());
         ENGINE_FALLBACKS.forEach((kafkaKey, engineKey) -> {
-            if (explicit.containsKey(kafkaKey) && engineKeys.contains(engineKey) && !settings.containsKey(engineKey)) {
-                long v = longValue(kafkaKey);
-                settings.put(engineKey, String.valueOf(kafkaKey.equals(LOG_FLUSH_INTERVAL_MS) ? Math.max(1, v) : v));
+            boolean set = explicit.containsKey(kafkaKey) || dynamic.containsKey(kafkaKey);
+            if (set && engineKeys.contains(engineKey) && !settings.containsKey(engineKey)) {
+                Object v = dynamic.containsKey(kafkaKey) ? KEYS.get(kafkaKey).parse(dynamic.get(kafkaKey))
+                    : parsed.get(kafkaKey);
+                if (kafkaKey.equals(LOG_FLUSH_INTERVAL_MS)) {
+                    v = Math.max(1, (Long) v);
+                }
+                settings.put(engineKey, String.valueOf(v));
             }
         });
         return PluginConfig.of(settings);

@@ -53,6 +53,9 @@ final class BrokerConfigDef {
     static final String LOG_CLEANER_MIN_CLEANABLE_RATIO = "log.cleaner.min.cleanable.ratio";
     static final String LOG_CLEANER_MIN_COMPACTION_LAG_MS = "log.cleaner.min.compaction.lag.ms";
     static final String LOG_CLEANER_MAX_COMPACTION_LAG_MS = "log.cleaner.max.compaction.lag.ms";
+    static final String LOG_CLEANER_THREADS = "log.cleaner.threads";
+    static final String LOG_CLEANER_IO_MAX_BYTES_PER_SECOND = "log.cleaner.io.max.bytes.per.second";
+    static final String LOG_CLEANER_BACKOFF_MS = "log.cleaner.backoff.ms";
     static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
     static final String SOCKET_SEND_BUFFER_BYTES = "socket.send.buffer.bytes";
     static final String SOCKET_RECEIVE_BUFFER_BYTES = "socket.receive.buffer.bytes";
@@ -200,6 +203,15 @@ final class BrokerConfigDef {
             "Minimum time a record stays uncompacted: the default of min.compaction.lag.ms."),
         ConfigKey.atLeast(LOG_CLEANER_MAX_COMPACTION_LAG_MS, LONG, Long.MAX_VALUE, 1,
             "Maximum time a record stays uncompacted: the default of max.compaction.lag.ms."),
+        // the log cleaner itself (dynamic): the storage engine's cleaner.* settings when those are not set
+        ConfigKey.atLeast(LOG_CLEANER_THREADS, INT, 1, 0,
+            "Partitions compacted at once: the storage engine's cleaner.threads when that is not set."),
+        ConfigKey.of(LOG_CLEANER_IO_MAX_BYTES_PER_SECOND, ConfigType.DOUBLE, Double.MAX_VALUE,
+            "Bytes per second the log cleaner reads and writes, every cleaner thread together: the storage "
+                + "engine's cleaner.io.max.bytes.per.second when that is not set."),
+        ConfigKey.atLeast(LOG_CLEANER_BACKOFF_MS, LONG, 15000, 0,
+            "How long a cleaner thread sleeps when no partition needs compacting: the storage engine's "
+                + "cleaner.backoff.ms when that is not set."),
         ConfigKey.atLeast(SOCKET_REQUEST_MAX_BYTES, INT, 104857600, 1, "Largest request frame accepted."),
         ConfigKey.atLeast(SOCKET_SEND_BUFFER_BYTES, INT, 102400, -1, "SO_SNDBUF of client sockets; -1 is the OS default."),
         ConfigKey.atLeast(SOCKET_RECEIVE_BUFFER_BYTES, INT, 102400, -1, "SO_RCVBUF of client sockets; -1 is the OS default."),
@@ -326,7 +338,10 @@ final class BrokerConfigDef {
      */
     static final Map<String, String> ENGINE_FALLBACKS = Map.of(
         LOG_RETENTION_CHECK_INTERVAL_MS, "retention.check.interval.ms",
-        LOG_FLUSH_INTERVAL_MS, "flush.interval.ms");
+        LOG_FLUSH_INTERVAL_MS, "flush.interval.ms",
+        LOG_CLEANER_THREADS, "cleaner.threads",
+        LOG_CLEANER_IO_MAX_BYTES_PER_SECOND, "cleaner.io.max.bytes.per.second",
+        LOG_CLEANER_BACKOFF_MS, "cleaner.backoff.ms");
 
     /** Prefixes of Kafka keys kaas accepts without using. */
     static final List<String> ACCEPTED_UNUSED_PREFIXES = List.of(

@@ -23,6 +23,11 @@ public final class DynamicBrokerConfigs {
             BrokerConfigDef.LOG_MESSAGE_TIMESTAMP_TYPE, BrokerConfigDef.MESSAGE_MAX_BYTES,
             BrokerConfigDef.LOG_CLEANER_DELETE_RETENTION_MS, BrokerConfigDef.LOG_CLEANER_MIN_CLEANABLE_RATIO,
             BrokerConfigDef.LOG_CLEANER_MIN_COMPACTION_LAG_MS, BrokerConfigDef.LOG_CLEANER_MAX_COMPACTION_LAG_MS,
+            // Kafka's LogCleaner.ReconfigurableConfigs (the ones the engine's cleaner reads)
+            BrokerConfigDef.LOG_CLEANER_THREADS, BrokerConfigDef.LOG_CLEANER_IO_MAX_BYTES_PER_SECOND,
+            BrokerConfigDef.LOG_CLEANER_BACKOFF_MS,
+            // Kafka's DynamicThreadPool.ReconfigurableConfigs (the one kaas has), and its acceptors' network threads
+            BrokerConfigDef.NUM_IO_THREADS, BrokerConfigDef.NUM_NETWORK_THREADS,
             // Kafka's SocketServer.ReconfigurableConfigs
             BrokerConfigDef.MAX_CONNECTIONS, BrokerConfigDef.MAX_CONNECTIONS_PER_IP,
             BrokerConfigDef.MAX_CONNECTIONS_PER_IP_OVERRIDES, BrokerConfigDef.MAX_CONNECTION_CREATION_RATE);
@@ -90,6 +95,14 @@ public final class DynamicBrokerConfigs {
                 if (problem != null) {
                     return "Invalid value " + e.getValue() + " for configuration " + e.getKey() + ": " + problem;
                 }
+            } else if (isListenerRateKey(e.getKey())) {
+                // as Kafka's validateConfigTypes: a listener's key is checked as its base key, and named so
+                String problem = valueProblem(BrokerConfigDef.KEYS.get(BrokerConfigDef.MAX_CONNECTION_CREATION_RATE),
+                        e.getValue());
+                if (problem != null) {
+                    return "Invalid value " + e.getValue() + " for configuration "
+                            + BrokerConfigDef.MAX_CONNECTION_CREATION_RATE + ": " + problem;
+                }
             }
         }
         return null;
@@ -137,6 +150,10 @@ public final class DynamicBrokerConfigs {
                 if (key.name().equals(BrokerConfigDef.LOG_CLEANER_MIN_CLEANABLE_RATIO)) {
                     return d < 0 ? "Value must be no less than 0" : d > 1 ? "Value must be no more than 1" : null;
                 }
+                if (key.name().equals(BrokerConfigDef.LOG_CLEANER_IO_MAX_BYTES_PER_SECOND)) {
+                    // Kafka takes any number; 0 or less would stop its cleaner (or throttle nothing): kaas refuses it
+                    return d > 0 ? null : "Value must be greater than 0";
+                }
                 return null;
             }
             default:
@@ -154,7 +171,18 @@ public final class DynamicBrokerConfigs {
      * know is stored as given and might).
      */
     public static boolean valueShown(String key) {
-        return BrokerConfigDef.KEYS.containsKey(key) && !BrokerConfigDef.isSensitive(key);
+        return (BrokerConfigDef.KEYS.containsKey(key) && !BrokerConfigDef.isSensitive(key)) || isListenerRateKey(key);
+    }
+
+    /**
+     * Whether {@code key} is a listener's {@code listener.name.<l>.max.connection.creation.rate} (KIP-612; dynamic, at
+     * the cluster default too, as Kafka's cluster-level listener configs).
+     */
+    public static boolean isListenerRateKey(String key) {
+        String prefix = "listener.name.";
+        String suffix = "." + BrokerConfigDef.MAX_CONNECTION_CREATION_RATE;
+        return key.startsWith(prefix) && key.endsWith(suffix) && key.length() > prefix.length() + suffix.length()
+                && key.indexOf('.', prefix.length()) == key.length() - suffix.length();
     }
 
     /**

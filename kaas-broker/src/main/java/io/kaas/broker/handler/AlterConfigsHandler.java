@@ -37,9 +37,20 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
      */
     public AlterConfigsHandler(TopicManager topics, GroupConfigs groupConfigs, io.kaas.api.cluster.ClusterStateStore store, int nodeId,
             java.util.function.Function<java.util.Map<String, String>, String> listenerTls) {
+        this(topics, groupConfigs, store, nodeId, listenerTls, (before, after) -> null);
+    }
+
+    /**
+     * @param reconfiguration why this broker ({@code nodeId}) cannot go from its effective dynamic configs before a
+     *                        change to those after it (its own over the cluster default), or null: the thread counts
+     */
+    public AlterConfigsHandler(TopicManager topics, GroupConfigs groupConfigs, io.kaas.api.cluster.ClusterStateStore store,
+            int nodeId, java.util.function.Function<java.util.Map<String, String>, String> listenerTls,
+            java.util.function.BiFunction<java.util.Map<String, String>, java.util.Map<String, String>, String>
+                reconfiguration) {
         this.topics = topics;
         this.groups = new GroupConfigChanges(groupConfigs);
-        this.brokers = new BrokerConfigChanges(store, nodeId, listenerTls);
+        this.brokers = new BrokerConfigChanges(store, nodeId, listenerTls, reconfiguration);
     }
 
     @Override

@@ -26,20 +26,26 @@ final class BrokerConfigChanges {
     private final ClusterStateStore store;
     private final int nodeId;
     private final java.util.function.Function<Map<String, String>, String> listenerTls;
+    private final java.util.function.BiFunction<Map<String, String>, Map<String, String>, String> reconfiguration;
 
     BrokerConfigChanges(ClusterStateStore store) {
-        this(store, -1, configs -> null);
+        this(store, -1, configs -> null, (before, after) -> null);
     }
 
     /**
      * @param listenerTls why this broker's TLS listeners cannot take its own dynamic configs (Kafka's words), or null;
      *                    asked for changes of broker {@code nodeId} only
+     * @param reconfiguration why broker {@code nodeId} cannot go from its effective dynamic configs (its own over the
+     *                    cluster default) before the change to those after it, in Kafka's words, or null (Kafka's
+     *                    thread-count rules); asked for changes of broker {@code nodeId} and of the cluster default
      */
     BrokerConfigChanges(ClusterStateStore store, int nodeId,
-                        java.util.function.Function<Map<String, String>, String> listenerTls) {
+                        java.util.function.Function<Map<String, String>, String> listenerTls,
+                        java.util.function.BiFunction<Map<String, String>, Map<String, String>, String> reconfiguration) {
         this.store = store;
         this.nodeId = nodeId;
         this.listenerTls = listenerTls;
+        this.reconfiguration = reconfiguration;
     }
 
     /** The broker a BROKER resource names, or empty for the cluster default; INVALID_REQUEST as Kafka's controller. */
@@ -71,6 +77,13 @@ final class BrokerConfigChanges {
         String invalid = DynamicBrokerConfigs.invalidReason(configs, target.isPresent());
         if (invalid == null && target.isPresent() && target.getAsInt() == nodeId) {
             invalid = listenerTls.apply(configs);
+        }
+        if (invalid == null && (target.isEmpty() || target.getAsInt() == nodeId)) {
+            Map<String, String> clusterDefault = store.brokerConfigs(OptionalInt.empty());
+            Map<String, String> own = store.brokerConfigs(OptionalInt.of(nodeId));
+            invalid = reconfiguration.apply(DynamicBrokerConfigs.merged(clusterDefault, own),
+                    target.isEmpty() ? DynamicBrokerConfigs.merged(configs, own)
+                            : DynamicBrokerConfigs.merged(clusterDefault, configs));
         }
         if (invalid != null) {
             throw new TopicException(Errors.INVALID_REQUEST, invalid);

@@ -50,10 +50,10 @@ public final class Handlers {
                 ServedApi.of(ApiContracts.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds, transactions)),
                 ServedApi.of(ApiContracts.DESCRIBE_CONFIGS, new DescribeConfigsHandler(ctx, topics, groupConfigs)),
                 ServedApi.of(ApiContracts.ALTER_CONFIGS, new AlterConfigsHandler(topics, groupConfigs, ctx.clusterStore(),
-                        nodeId, ctx::listenerTlsProblem)),
+                        nodeId, ctx::listenerTlsProblem, threadCounts(ctx))),
                 ServedApi.of(ApiContracts.CREATE_PARTITIONS, new CreatePartitionsHandler(nodeId, topics, quotas)),
                 ServedApi.of(ApiContracts.INCREMENTAL_ALTER_CONFIGS, new IncrementalAlterConfigsHandler(topics, groupConfigs,
-                        ctx.clusterStore(), nodeId, ctx::listenerTlsProblem)),
+                        ctx.clusterStore(), nodeId, ctx::listenerTlsProblem, threadCounts(ctx))),
                 ServedApi.of(ApiContracts.LIST_CONFIG_RESOURCES, new ListConfigResourcesHandler(nodeId, topics, groupConfigs)),
                 ServedApi.of(ApiContracts.DESCRIBE_CLUSTER, new DescribeClusterHandler(ctx)),
                 ServedApi.of(ApiContracts.DESCRIBE_USER_SCRAM_CREDENTIALS,
@@ -66,6 +66,19 @@ public final class Handlers {
                 ServedApi.of(ApiContracts.LIST_PARTITION_REASSIGNMENTS, new ListPartitionReassignmentsHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.ELECT_LEADERS, new ElectLeadersHandler(ctx, topics)),
                 ServedApi.of(ApiContracts.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(ctx, topics)));
+    }
+
+    /**
+     * Kafka's checks of a dynamic change against what this broker runs with: the thread counts, then the listeners'
+     * connection quotas.
+     */
+    private static java.util.function.BiFunction<Map<String, String>, Map<String, String>, String> threadCounts(
+            BrokerContext ctx) {
+        return (before, after) -> {
+            String threads = io.kaas.broker.config.DynamicThreadCounts.problem(ctx.config(), before, after);
+            return threads != null ? threads
+                    : io.kaas.broker.config.ListenerQuotaChecks.problem(ctx.config(), before, after);
+        };
     }
 
     /** Produce's view of this broker's coordinator: verification, and the completion a retried implicit add waits for. */

@@ -44,12 +44,13 @@ final class ConnectionLimitHandler extends ChannelInboundHandlerAdapter implemen
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         address = ctx.channel().remoteAddress() instanceof InetSocketAddress inet ? inet.getAddress() : null;
-        long delay = limits.rates().acceptDelayMs(System.currentTimeMillis());
+        long delay = limits.rates().acceptDelayMs(listenerName, System.currentTimeMillis());
         if (delay <= 0) {
             checkIpRate();
             return;
         }
-        // max.connection.creation.rate: the listener accepts nothing more for the delay, and this connection waits it.
+        // max.connection.creation.rate (broker-wide or the listener's): the listener accepts nothing more for the delay,
+        // and this connection waits it.
         Channel acceptor = ctx.channel().parent();
         limits.holdAcceptor(acceptor);
         LOG.atDebug().addKeyValue("remote", ctx.channel().remoteAddress()).addKeyValue("listener", listenerName)
@@ -64,7 +65,7 @@ final class ConnectionLimitHandler extends ChannelInboundHandlerAdapter implemen
 
     /** The address's connection_creation_rate: over it the connection is held unread, then closed. */
     private void checkIpRate() {
-        long throttle = limits.rates().ipThrottleMs(address, System.currentTimeMillis());
+        long throttle = limits.rates().ipThrottleMs(listenerName, address, System.currentTimeMillis());
         if (throttle > 0) {
             LOG.atInfo().addKeyValue("listener", listenerName).addKeyValue("ip", address)
                 .addKeyValue("throttleMs", throttle)

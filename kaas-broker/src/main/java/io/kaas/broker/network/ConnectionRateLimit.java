@@ -32,6 +32,20 @@ public interface ConnectionRateLimit {
     long acceptDelayMs(long nowMs);
 
     /**
+     * Records a new connection of listener {@code listenerName} on the broker-wide rate and on the listener's own
+     * ({@code listener.name.<l>.max.connection.creation.rate}): the ms it (and its listener) is to wait first, the longer
+     * of the two, 0 for none. By default the broker-wide rate only.
+     */
+    default long acceptDelayMs(String listenerName, long nowMs) {
+        return acceptDelayMs(nowMs);
+    }
+
+    /** As {@link #ipThrottleMs(InetAddress, long)}; a connection held and closed is not counted on its listener either. */
+    default long ipThrottleMs(String listenerName, InetAddress address, long nowMs) {
+        return ipThrottleMs(address, nowMs);
+    }
+
+    /**
      * Records a new connection from {@code address} on its address's rate: 0 to go on, else the ms to hold it before
      * it is closed (it is then not counted, broker-wide either).
      */

@@ -18,11 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,9 +42,11 @@ public final class KafkaServer implements AutoCloseable {
     private final RequestQueueBound requestQueue;
     private final Transport transport = Transport.best();
     private EventLoopGroup bossGroup;
-    private EventLoopGroup workerGroup;
-    private ExecutorService requestExecutor;
+    private NetworkThreads workerGroup;
+    private final RequestHandlerPool requestExecutor;
     private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
+    private volatile String protectedListener;
+    private int pendingNetworkThreads; // guarded by this: a resize before bind
     private boolean bound;
     private boolean closed;
 
@@ -77,6 +75,7 @@ public final class KafkaServer implements AutoCloseable {
         this.settings = listeners.get(0).settings();
         this.connectionLimits = new ConnectionLimits(limits);
         this.requestQueue = new RequestQueueBound(limits.queuedMaxRequests(), limits.queuedMaxRequestBytes());
+        this.requestExecutor = RequestHandlerPool.of(settings.ioThreads());
         for (ServedListener l : this.listeners) {
             if (states.put(l.settings().listenerName(), new ServerState(l.settings(), connectionLimits, requestQueue)) != null) {
                 throw new IllegalArgumentException("listener " + l.settings().listenerName() + " given twice");
@@ -133,6 +132,103 @@ public final class KafkaServer implements AutoCloseable {
      */
     public void reconfigureConnections(ConnectionLimitsConfig limits) {
         connectionLimits.reconfigure(limits);
+        closeExcessConnections(limits.maxConnections());
+    }
+
+    /**
+     * The inter-broker listener ({@code inter.broker.listener.name}), whose connections a lowered
+     * {@code max.connections} never closes when the broker has more than one listener, as Kafka's protected listener.
+     */
+    public void protectListener(String listenerName) {
+        protectedListener = listenerName;
+    }
+
+    /**
+     * Above a lowered {@code max.connections}, closes the least recently used connections (last read or write) until
+     * the connections held fit it, as Kafka's processors do ({@code closeExcessConnections}); the inter-broker
+     * listener's are kept when there is more than one listener. The clients reconnect (and wait for a slot).
+     */
+    private void closeExcessConnections(int maxConnections) {
+        int held = connectionLimits.connections();
+        if (held <= maxConnections) {
+            return;
+        }
+        String kept = states.size() > 1 ? protectedListener : null;
+        List<Channel> open = new java.util.ArrayList<>();
+        states.forEach((name, state) -> {
+            if (!name.equals(kept)) {
+                state.connections().keySet().stream().filter(Channel::isActive).forEach(open::add);
+            }
+        });
+        open.sort(java.util.Comparator.comparingLong(KafkaServer::lastActivity));
+        List<Channel> closing = open.subList(0, Math.min(held - maxConnections, open.size()));
+        if (closing.isEmpty()) {
+            return;
+        }
+        List<String> remotes = closing.stream().map(ch -> String.valueOf(ch.remoteAddress())).toList();
+        LOG.atInfo().addKeyValue("maxConnections", maxConnections).addKeyValue("connections", held)
+            .addKeyValue("closing", remotes)
+            .log("max.connections {} is below the {} connections held: closing the {} least recently used {}",
+                maxConnections, held, closing.size(), remotes);
+        closing.forEach(Channel::close);
+    }
+
+    private static long lastActivity(Channel ch) {
+        RequestDispatcher d = ch.pipeline().get(RequestDispatcher.class);
+        return d == null ? Long.MIN_VALUE : d.lastActivityNanos();
+    }
+
+    /**
+     * Resizes the request-handler pool to {@code threads} ({@code num.io.threads}, a dynamic broker config), at once,
+     * bound or not: requests already read are neither lost nor reordered.
+     *
+     * @throws IllegalArgumentException if {@code threads} is below 1; nothing changes then
+     */
+    public void resizeRequestHandlers(int threads) {
+        requestExecutor.resize(threads);
+    }
+
+    /**
+     * Resizes the listeners' network threads to {@code threads} ({@code num.network.threads}, a dynamic broker config):
+     * new connections go to every thread from now on; on a shrink the connections of the removed threads are closed
+     * (their clients reconnect), as Kafka closes a removed processor's. Before {@link #bind()}: the size it binds with.
+     *
+     * @throws IllegalArgumentException if {@code threads} is below 1; nothing changes then
+     */
+    public synchronized void resizeNetworkThreads(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("num.network.threads must be at least 1, got " + threads);
+        }
+        if (workerGroup == null) {
+            pendingNetworkThreads = threads;
+            return;
+        }
+        int old = workerGroup.size();
+        workerGroup.resize(threads, removed -> {
+            int closing = 0;
+            for (ServerState state : states.values()) {
+                for (Channel ch : state.connections().keySet()) {
+                    if (removed.contains(ch.eventLoop())) {
+                        ch.close();
+                        closing++;
+                    }
+                }
+            }
+            LOG.atInfo().addKeyValue("connections", closing)
+                .log("Closing the {} connections of the {} network threads removed; their clients reconnect", closing,
+                    old - threads);
+        });
+    }
+
+    /** The network threads the listeners run with ({@code num.network.threads} as last applied). */
+    public synchronized int networkThreads() {
+        return workerGroup == null ? (pendingNetworkThreads > 0 ? pendingNetworkThreads : settings.networkThreads())
+            : workerGroup.size();
+    }
+
+    /** The request-handler threads the server runs with ({@code num.io.threads} as last applied). */
+    public int requestHandlerThreads() {
+        return requestExecutor.size();
     }
 
     /** Throttles requests as {@code throttle} says (client quotas): every listener, from now on. */
@@ -153,9 +249,10 @@ public final class KafkaServer implements AutoCloseable {
             throw new IllegalStateException("already started or closed");
         }
         bound = true;
-        requestExecutor = newRequestExecutor(settings.ioThreads());
+        requestExecutor.prestartAllCoreThreads();
         bossGroup = transport.newGroup(1, "kaas-acceptor");
-        workerGroup = transport.newGroup(settings.networkThreads(), "kaas-network");
+        workerGroup = new NetworkThreads(transport, pendingNetworkThreads > 0 ? pendingNetworkThreads
+            : settings.networkThreads());
         for (ServedListener listener : listeners) {
             serverChannels.put(listener.settings().listenerName(), bind(listener));
         }
@@ -333,15 +430,5 @@ public final class KafkaServer implements AutoCloseable {
         if (group != null) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
-    }
-
-    private static ExecutorService newRequestExecutor(int threads) {
-        AtomicInteger n = new AtomicInteger();
-        ThreadFactory factory = r -> {
-            Thread t = new Thread(r, "kaas-request-handler-" + n.getAndIncrement());
-            t.setDaemon(true);
-            return t;
-        };
-        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), factory);
     }
 }

@@ -55,7 +55,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private boolean awaitingRequestQueue;
     private boolean unparkScheduled;
     private ClientSession session;
-    private long lastActivity = System.nanoTime();
+    private volatile long lastActivity = System.nanoTime();
     /** KIP-219: no request is read or processed before this (System.nanoTime), after a throttled response. */
     private long mutedUntil;
     private boolean muted;
@@ -64,6 +64,11 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         this.registry = registry;
         this.requestExecutor = new SerialExecutor(requestExecutor);
         this.state = state;
+    }
+
+    /** When this connection last read or wrote (System.nanoTime), for closing the least recently used first. */
+    long lastActivityNanos() {
+        return lastActivity;
     }
 
     @Override

@@ -24,8 +24,12 @@ enum Transport {
     }
 
     EventLoopGroup newGroup(int threads, String threadPrefix) {
+        return newGroup(threads, new DefaultThreadFactory(threadPrefix, true));
+    }
+
+    EventLoopGroup newGroup(int threads, java.util.concurrent.ThreadFactory threadFactory) {
         IoHandlerFactory factory = this == EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(threadPrefix, true), factory);
+        return new MultiThreadIoEventLoopGroup(threads, threadFactory, factory);
     }
 
     Class<? extends ServerChannel> serverChannel() {

@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Kafka's connection creation rate quotas (KIP-612), as its {@code ConnectionQuotas}: the broker-wide
- * {@code max.connection.creation.rate} and the {@code connection_creation_rate} of ip entities (one address, or the
+ * {@code max.connection.creation.rate}, each listener's {@code listener.name.<l>.max.connection.creation.rate} (a
+ * connection waits the longer of the two delays) and the {@code connection_creation_rate} of ip entities (one address, or the
  * default for every address without its own), each a rate over {@code quota.window.num} samples of
  * {@code quota.window.size.seconds}; a throttle time is at most one window. A connection refused by its address's
  * rate is not counted on it nor on the broker-wide rate. Only accepted connections take a lock here.
@@ -27,6 +28,9 @@ public final class ConnectionRateQuotas implements ConnectionRateLimit {
     private volatile Map<InetAddress, Integer> perIp = Map.of();
     private volatile int defaultPerIp = Integer.MAX_VALUE;
     private final Map<InetAddress, RateSensor> ipSensors = new ConcurrentHashMap<>();
+    private volatile Map<String, Integer> listenerRates = Map.of();
+    private volatile String protectedListener;
+    private final Map<String, RateSensor> listenerSensors = new ConcurrentHashMap<>();
 
     /**
      * @param brokerRate {@code max.connection.creation.rate} ({@link Integer#MAX_VALUE}: none)
@@ -44,6 +48,38 @@ public final class ConnectionRateQuotas implements ConnectionRateLimit {
             LOG.atInfo().addKeyValue("rate", rate).log("Updating broker-wide max.connection.creation.rate: {}", rate);
             brokerRate = rate;
         }
+    }
+
+    /**
+     * The inter-broker listener of a broker with several listeners, which the broker-wide rate does not hold (only its
+     * own listener rate), as Kafka's protected listener; null for none.
+     */
+    public void protectListener(String listenerName) {
+        protectedListener = listenerName;
+    }
+
+    /**
+     * New listener rates ({@code listener.name.<l>.max.connection.creation.rate}, static or dynamic), keyed by listener
+     * name; a listener left out has none. Logs each change.
+     */
+    public void listenerRates(Map<String, Integer> rates) {
+        Map<String, Integer> old = listenerRates;
+        if (rates.equals(old)) {
+            return;
+        }
+        java.util.Set<String> names = new java.util.TreeSet<>(old.keySet());
+        names.addAll(rates.keySet());
+        for (String name : names) {
+            Integer before = old.get(name);
+            Integer after = rates.get(name);
+            if (!java.util.Objects.equals(before, after)) {
+                LOG.atInfo().addKeyValue("listener", name).addKeyValue("rate", after)
+                        .log("Updating max.connection.creation.rate of listener {}: {} -> {}", name,
+                                before == null ? "(none)" : before, after == null ? "(none)" : after);
+            }
+        }
+        listenerRates = Map.copyOf(rates);
+        listenerSensors.keySet().removeIf(l -> !rates.containsKey(l));
     }
 
     /** The stored quotas changed: the {@code connection_creation_rate} of every ip entity from now on. */
@@ -86,7 +122,33 @@ public final class ConnectionRateQuotas implements ConnectionRateLimit {
     }
 
     @Override
+    public long acceptDelayMs(String listenerName, long nowMs) {
+        long brokerDelay = listenerName.equals(protectedListener) ? 0 : acceptDelayMs(nowMs);
+        Integer rate = listenerRates.get(listenerName);
+        if (rate == null || rate == Integer.MAX_VALUE) {
+            return brokerDelay;
+        }
+        RateSensor sensor = listenerSensors.computeIfAbsent(listenerName, l -> new RateSensor(samples, windowMs, nowMs));
+        return Math.min(windowMs, Math.max(brokerDelay, sensor.recordAndThrottleMs(1, rate, nowMs)));
+    }
+
+    @Override
+    public long ipThrottleMs(String listenerName, InetAddress address, long nowMs) {
+        long throttle = ipThrottleMs(address, nowMs, !listenerName.equals(protectedListener));
+        RateSensor listener = listenerSensors.get(listenerName);
+        if (throttle > 0 && listener != null) {
+            listener.add(-1, nowMs); // not accepted: not counted on its listener either
+        }
+        return throttle;
+    }
+
+    @Override
     public long ipThrottleMs(InetAddress address, long nowMs) {
+        return ipThrottleMs(address, nowMs, true);
+    }
+
+    /** As {@link #ipThrottleMs(InetAddress, long)}; {@code brokerCounted}: the connection was on the broker-wide rate. */
+    private long ipThrottleMs(InetAddress address, long nowMs, boolean brokerCounted) {
         int rate = ipQuota(address);
         if (rate == Integer.MAX_VALUE) {
             return 0;
@@ -96,7 +158,7 @@ public final class ConnectionRateQuotas implements ConnectionRateLimit {
         if (throttle > 0) {
             // As Kafka: a connection that is not accepted is not counted.
             sensor.add(-1, nowMs);
-            if (brokerRate != Integer.MAX_VALUE) {
+            if (brokerCounted && brokerRate != Integer.MAX_VALUE) {
                 broker.add(-1, nowMs);
             }
         }

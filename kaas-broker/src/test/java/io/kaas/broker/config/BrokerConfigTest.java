@@ -396,6 +396,31 @@ class BrokerConfigTest {
     private static final Set<String> ROCKS_KEYS = Set.of("retention.check.interval.ms", "block.cache.bytes");
 
     @Test
+    void theLogCleanersKeysReachTheSegmentsEngineStaticallyAndWithTheirDynamicValues() {
+        Set<String> segmentKeys = Set.of("cleaner.threads", "cleaner.io.max.bytes.per.second", "cleaner.backoff.ms");
+        Map<String, String> set = new HashMap<>(LOCAL);
+        set.put("log.cleaner.threads", "2");
+        set.put("log.cleaner.backoff.ms", "500");
+        BrokerConfig c = BrokerConfig.of(set);
+        assertThat(c.unknownKeys()).isEmpty();
+        assertThat(c.ignoredKeys()).as("no longer accepted without effect").isEmpty();
+        assertThat(c.engineConfig("segments", segmentKeys).asMap()).containsOnly(Map.entry("cleaner.threads", "2"),
+                Map.entry("cleaner.backoff.ms", "500"));
+        assertThat(c.engineConfig("segments", segmentKeys, Map.of("log.cleaner.threads", "3",
+                "log.cleaner.io.max.bytes.per.second", "1048576")).asMap()).as("dynamic over static").containsOnly(
+                Map.entry("cleaner.threads", "3"), Map.entry("cleaner.backoff.ms", "500"),
+                Map.entry("cleaner.io.max.bytes.per.second", "1048576.0"));
+        assertThat(c.keysWithoutEffect("segments", segmentKeys)).isEmpty();
+        assertThat(c.keysWithoutEffect("rocksdb", ROCKS_KEYS)).as("rocksdb does not compact")
+                .containsExactly("log.cleaner.backoff.ms", "log.cleaner.threads");
+
+        set.put("storage.segments.cleaner.threads", "4");
+        BrokerConfig own = BrokerConfig.of(set);
+        assertThat(own.engineConfig("segments", segmentKeys, Map.of("log.cleaner.threads", "3")).asMap())
+                .as("the engine's own key wins, also over a dynamic value").contains(Map.entry("cleaner.threads", "4"));
+    }
+
+    @Test
     void kafkasRetentionCheckAndFlushIntervalsReachTheEngineThatReadsThemUnlessItsOwnKeyIsSet() {
         Map<String, String> set = new HashMap<>(LOCAL);
         set.put("log.retention.check.interval.ms", "1234");

@@ -99,6 +99,68 @@ class ConnectionLimitsTest {
     }
 
     @Test
+    void aLoweredMaxConnectionsClosesTheLeastRecentlyUsedConnectionsAndALoweredPerIpLimitClosesNone() throws Exception {
+        start(limits(Integer.MAX_VALUE, Integer.MAX_VALUE, Map.of(), 500), 2);
+        List<RawClient> four = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            RawClient c = connect(null);
+            assertThat(served(c, i)).isTrue();
+            four.add(c);
+        }
+        // the second and the fourth are used again: the first and the third are the least recently used
+        assertThat(served(four.get(1), 10) && served(four.get(3), 11)).isTrue();
+
+        // a lower per-address limit applies to new connections only, as Kafka's
+        server.reconfigureConnections(limits(Integer.MAX_VALUE, 1, Map.of(), 500));
+        assertThat(server.connectionLimits().connections()).isEqualTo(4);
+        assertThat(served(four.get(0), 12)).as("still open").isTrue();
+        assertThat(served(four.get(2), 13)).as("still open").isTrue();
+        assertThat(served(four.get(1), 14) && served(four.get(3), 15)).isTrue();
+
+        ListAppender<ILoggingEvent> log = capture(KafkaServer.class);
+        try {
+            server.reconfigureConnections(limits(2, Integer.MAX_VALUE, Map.of(), 500));
+            assertThat(four.get(0).closedByServer()).as("least recently used").isTrue();
+            assertThat(four.get(2).closedByServer()).as("second least recently used").isTrue();
+            await().atMost(WAIT).until(() -> server.connectionLimits().connections() == 2);
+            assertThat(served(four.get(1), 16) && served(four.get(3), 17)).as("the two most recent stay").isTrue();
+            assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage).singleElement().asString()
+                .startsWith("max.connections 2 is below the 4 connections held: closing the 2 least recently used [");
+        } finally {
+            release(KafkaServer.class, log);
+        }
+        RawClient again = connect(null);
+        again.send(ApiMessageType.API_VERSIONS, (short) 3, 40, new io.kaas.wire.message.ApiVersionsRequestData()
+            .setClientSoftwareName("raw-client").setClientSoftwareVersion("1.0"));
+        assertThat(again.silentFor(300)).as("a reconnect waits for a slot").isTrue();
+    }
+
+    @Test
+    void aLoweredMaxConnectionsKeepsTheInterBrokerListenersConnections() throws Exception {
+        NetworkSettings client = new NetworkSettings("PLAINTEXT", SecurityProtocol.PLAINTEXT, "127.0.0.1", 0, 1 << 20, 2,
+            2, 100, -1, -1, Duration.ofSeconds(2), Duration.ZERO);
+        NetworkSettings internal = new NetworkSettings("INTERNAL", SecurityProtocol.PLAINTEXT, "127.0.0.1", 0, 1 << 20, 2,
+            2, 100, -1, -1, Duration.ofSeconds(2), Duration.ZERO);
+        server = new KafkaServer(List.of(new ServedListener(client, null), new ServedListener(internal, null)),
+            limits(Integer.MAX_VALUE, Integer.MAX_VALUE, Map.of(), 500));
+        server.protectListener("INTERNAL");
+        server.start(HandlerRegistry.of(List.of(NetworkBadInputTest.FakeHeartbeat.served())));
+        RawClient broker = new RawClient(server.port("INTERNAL"), null);
+        clients.add(broker);
+        assertThat(served(broker, 1)).isTrue(); // the least recently used, but on the inter-broker listener
+        port = server.port("PLAINTEXT");
+        RawClient a = connect(null);
+        RawClient b = connect(null);
+        assertThat(served(a, 2) && served(b, 3)).isTrue();
+
+        server.reconfigureConnections(limits(1, Integer.MAX_VALUE, Map.of(), 500));
+        assertThat(a.closedByServer()).isTrue();
+        assertThat(b.closedByServer()).isTrue();
+        assertThat(served(broker, 4)).as("the inter-broker listener's connection stays").isTrue();
+        await().atMost(WAIT).until(() -> server.connectionLimits().connections() == 1);
+    }
+
+    @Test
     void atMaxConnectionsANewConnectionWaitsUnreadAndIsServedInTurnOnceAnotherCloses() throws Exception {
         start(limits(2, Integer.MAX_VALUE, Map.of(), 500), 2);
         RawClient a = connect(null);

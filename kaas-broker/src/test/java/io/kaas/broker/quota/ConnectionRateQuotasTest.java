@@ -39,4 +39,38 @@ class ConnectionRateQuotasTest {
         rates.update(Map.of());
         assertThat(rates.ipQuota(InetAddress.getByName("10.1.2.3"))).isEqualTo(Integer.MAX_VALUE);
     }
+
+    @Test
+    void aListenersOwnRateDelaysItsConnectionsOnlyAndTheLongerDelayWins() throws Exception {
+        ConnectionRateQuotas rates = new ConnectionRateQuotas(2, 1000, Integer.MAX_VALUE, T0);
+        rates.listenerRates(Map.of("EXTERNAL", 1));
+        assertThat(rates.acceptDelayMs("EXTERNAL", T0)).isZero();
+        assertThat(rates.acceptDelayMs("EXTERNAL", T0)).as("over 1/s").isEqualTo(1000);
+        assertThat(rates.acceptDelayMs("INTERNAL", T0)).as("another listener has none").isZero();
+        // a connection its address's quota refuses is not counted on its listener
+        rates.update(Map.of(Map.of("ip", "10.0.0.7"), Map.of("connection_creation_rate", 1.0)));
+        InetAddress a = InetAddress.getByName("10.0.0.7");
+        assertThat(rates.ipThrottleMs("INTERNAL", a, T0)).isZero();
+        assertThat(rates.ipThrottleMs("INTERNAL", a, T0)).isPositive();
+        rates.listenerRates(Map.of("EXTERNAL", 1, "INTERNAL", 100));
+        rates.brokerRate(1);
+        rates.acceptDelayMs(T0);
+        assertThat(rates.acceptDelayMs("INTERNAL", T0)).as("the broker-wide delay is the longer").isEqualTo(1000);
+        rates.listenerRates(Map.of());
+        rates.brokerRate(Integer.MAX_VALUE);
+        assertThat(rates.acceptDelayMs("EXTERNAL", T0)).as("removed").isZero();
+    }
+
+    @Test
+    void theInterBrokerListenerIsHeldToItsOwnRateOnlyAsKafkasProtectedListener() {
+        ConnectionRateQuotas rates = new ConnectionRateQuotas(2, 1000, 1, T0);
+        rates.protectListener("INTERNAL");
+        assertThat(rates.acceptDelayMs("PLAINTEXT", T0)).isZero();
+        assertThat(rates.acceptDelayMs("PLAINTEXT", T0)).as("over the broker-wide 1/s").isEqualTo(1000);
+        assertThat(rates.acceptDelayMs("INTERNAL", T0)).as("not held to the broker-wide rate").isZero();
+        assertThat(rates.acceptDelayMs("INTERNAL", T0)).isZero();
+        rates.listenerRates(Map.of("INTERNAL", 1));
+        rates.acceptDelayMs("INTERNAL", T0);
+        assertThat(rates.acceptDelayMs("INTERNAL", T0)).as("its own rate").isEqualTo(1000);
+    }
 }

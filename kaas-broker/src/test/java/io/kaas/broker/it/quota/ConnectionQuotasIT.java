@@ -196,6 +196,44 @@ class ConnectionQuotasIT {
     }
 
     @Test
+    void aListenersOwnCreationRateChangesAtRunTimeAndDelaysItsConnections() throws Exception {
+        String key = "listener.name.plaintext.max.connection.creation.rate";
+        String logger = "io.kaas.broker.quota.ConnectionRateQuotas";
+        ListAppender<ILoggingEvent> updated = capture(logger);
+        try {
+            brokerDefault(key, "2");
+            assertThat(List.copyOf(updated.list)).extracting(ILoggingEvent::getFormattedMessage)
+                    .contains("Updating max.connection.creation.rate of listener PLAINTEXT: (none) -> 2");
+            try (Admin admin = broker.admin()) {
+                ConfigEntry entry = admin.describeConfigs(List.of(CLUSTER_DEFAULT)).all().get(20, TimeUnit.SECONDS)
+                        .get(CLUSTER_DEFAULT).get(key);
+                assertThat(entry.value()).isEqualTo("2");
+                assertThat(entry.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
+            }
+            Thread.sleep(1_100); // the admin's own connections out of the rate
+            long began = System.nanoTime();
+            List<RawClient> clients = new ArrayList<>();
+            try {
+                for (int i = 0; i < 4; i++) {
+                    clients.add(new RawClient(broker.port(), "127.0.0.6"));
+                }
+                for (int i = 0; i < clients.size(); i++) {
+                    assertThat(served(clients.get(i), i)).as("connection %d delayed, not closed", i).isTrue();
+                }
+            } finally {
+                closeAll(clients);
+            }
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began)).as("held to 2 per second")
+                    .isGreaterThan(900);
+        } finally {
+            brokerDefault(key, null);
+            ((Logger) LoggerFactory.getLogger(logger)).detachAppender(updated);
+        }
+        assertThat(List.copyOf(updated.list)).extracting(ILoggingEvent::getFormattedMessage)
+                .contains("Updating max.connection.creation.rate of listener PLAINTEXT: 2 -> (none)");
+    }
+
+    @Test
     void maxConnectionsPerIpAndItsOverridesChangeAtRunTime() throws Exception {
         brokerDefault("max.connections.per.ip", "2");
         List<RawClient> clients = new ArrayList<>();
@@ -229,6 +267,22 @@ class ConnectionQuotasIT {
         assertThatThrownBy(() -> brokerDefault("max.connections", "-1"))
                 .cause().isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Invalid value -1 for configuration max.connections: Value must be at least 0");
+        // a listener's rate is checked as its base key, then as Kafka's listener quota (in its wrapped words)
+        assertThatThrownBy(() -> brokerDefault("listener.name.plaintext.max.connection.creation.rate", "abc"))
+                .cause().isInstanceOf(InvalidRequestException.class).hasMessage(
+                        "Invalid value abc for configuration max.connection.creation.rate: Not a number of type INT");
+        assertThatThrownBy(() -> brokerDefault("listener.name.plaintext.max.connection.creation.rate", "0"))
+                .cause().isInstanceOf(InvalidRequestException.class).hasMessage("Invalid value "
+                        + "org.apache.kafka.common.config.ConfigException: Invalid max.connection.creation.rate 0 for "
+                        + "configuration Invalid dynamic configuration");
+        assertThatThrownBy(() -> brokerDefault("max.connection.creation.rate", "0"))
+                .cause().isInstanceOf(InvalidRequestException.class).hasMessage("Invalid value "
+                        + "org.apache.kafka.common.config.ConfigException: Invalid max.connection.creation.rate 0 for "
+                        + "configuration Invalid dynamic configuration");
+        assertThatThrownBy(() -> brokerDefault("max.connections", "0"))
+                .cause().isInstanceOf(InvalidRequestException.class).hasMessage("Invalid value "
+                        + "org.apache.kafka.common.config.ConfigException: Invalid max.connections 0 for "
+                        + "configuration Invalid dynamic configuration");
         assertThatThrownBy(() -> ipQuota("127.0.0.9", -3.0)).cause().isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Quota connection_creation_rate must be greater than 0");
         assertThatThrownBy(() -> ipQuota("127.0.0.9", 2.5)).cause().isInstanceOf(InvalidRequestException.class)
@@ -236,7 +290,8 @@ class ConnectionQuotasIT {
         try (Admin admin = broker.admin()) {
             assertThat(admin.describeConfigs(List.of(CLUSTER_DEFAULT)).all().get(20, TimeUnit.SECONDS)
                     .get(CLUSTER_DEFAULT).entries()).extracting(ConfigEntry::name)
-                    .doesNotContain("max.connections.per.ip.overrides", "max.connections");
+                    .doesNotContain("max.connections.per.ip.overrides", "max.connections",
+                            "listener.name.plaintext.max.connection.creation.rate");
         }
     }
 }

@@ -37,7 +37,8 @@ class CompactedTopicIT {
 
     @Test
     void keepsTheLatestValuePerKeyAtItsOffsetAndDropsTombstonesAfterDeleteRetention() throws Exception {
-        try (TestBroker broker = TestBroker.start(dataDir, Map.of("storage.segments.retention.check.interval.ms", "100"));
+        try (TestBroker broker = TestBroker.start(dataDir, Map.of("storage.segments.retention.check.interval.ms", "100",
+                "log.cleaner.backoff.ms", "100"));
              Admin admin = broker.admin(); KafkaConsumer<String, String> consumer = broker.consumer()) {
             Map<String, Map<String, Long>> latestOffsets = new HashMap<>();
             for (String codec : CODECS) {

@@ -36,7 +36,7 @@ class TransactionalCompactionIT {
     @BeforeAll
     static void start() throws Exception {
         target = TxnBroker.start(TestBroker.builder(dir).config("auto.create.topics.enable", "false")
-                .config("storage.segments.retention.check.interval.ms", "100"));
+                .config("storage.segments.retention.check.interval.ms", "100").config("log.cleaner.backoff.ms", "100"));
         broker = target.clients;
     }
 

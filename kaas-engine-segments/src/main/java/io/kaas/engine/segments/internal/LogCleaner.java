@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * gone (its aborted range is then forgotten too, see {@link SegmentCompactor}); nothing at or above the last
  * stable offset is cleaned, so an open transaction stays whole.
  *
- * Runs on the engine's background thread; the partition lock is held only to take the plan and to swap each
+ * Runs on a cleaner thread ({@link CleanerThreads}), its reads and writes charged to the cleaner's {@link IoThrottle}
+ * ({@code cleaner.io.max.bytes.per.second}); the partition lock is held only to take the plan and to swap each
  * rewritten segment in, so appends and reads go on while segments are rewritten.
  */
 final class LogCleaner {
@@ -73,7 +74,8 @@ final class LogCleaner {
      *
      * @return the number of segments rewritten
      */
-    static int run(SegmentPartitionLog log, long nowMs, int maxKeys, ProducerExpiration expiration) throws IOException {
+    static int run(SegmentPartitionLog log, long nowMs, int maxKeys, ProducerExpiration expiration, IoThrottle throttle)
+            throws IOException {
         LogConfig config = log.config();
         if (!config.compact() || !log.mayChangeFiles("compaction")) {
             return 0;
@@ -106,7 +108,7 @@ final class LogCleaner {
             log.lock.unlock();
         }
         Plan plan = plan(log, closed, Math.max(logStart, log.cleanerCheckpoint()), config, nowMs, maxKeys,
-                new CleanedTransactions(aborted, Map.of(), Map.of(), nowMs, config.deleteRetentionMs()));
+                new CleanedTransactions(aborted, Map.of(), Map.of(), nowMs, config.deleteRetentionMs()), throttle);
         if (plan == null) {
             return 0;
         }
@@ -117,7 +119,7 @@ final class LogCleaner {
         for (Segment seg : plan.segments()) {
             boolean dropTombstones = seg.maxTimestamp() >= 0 && nowMs - seg.maxTimestamp() > config.deleteRetentionMs();
             if (SegmentCompactor.compact(log, seg, plan.keyMap(), plan.mapEnd(), dropTombstones, producerBatches, pass,
-                    txns)) {
+                    txns, throttle)) {
                 rewritten++;
             }
         }
@@ -131,7 +133,7 @@ final class LogCleaner {
     }
 
     private static Plan plan(SegmentPartitionLog log, List<Segment> closed, long firstDirty, LogConfig config,
-                             long nowMs, int maxKeys, CleanedTransactions txns) throws IOException {
+                             long nowMs, int maxKeys, CleanedTransactions txns, IoThrottle throttle) throws IOException {
         List<Segment> cleanable = new ArrayList<>();
         for (Segment seg : closed) {
             if (seg.maxTimestamp() >= 0 && nowMs - seg.maxTimestamp() < config.minCompactionLagMs()) {
@@ -158,7 +160,7 @@ final class LogCleaner {
             return null;
         }
         KeyMap map = new KeyMap(dirtyEnough ? maxKeys : 1);
-        long mapEnd = dirtyEnough ? fill(map, cleanable, firstDirty, txns) : firstDirty;
+        long mapEnd = dirtyEnough ? fill(map, cleanable, firstDirty, txns, throttle) : firstDirty;
         List<Segment> toRewrite = new ArrayList<>();
         for (Segment seg : cleanable) {
             if (seg.baseOffset() < mapEnd) {
@@ -181,8 +183,8 @@ final class LogCleaner {
      *
      * @return the first offset not mapped: the end of the range this pass cleans
      */
-    private static long fill(KeyMap map, List<Segment> cleanable, long firstDirty, CleanedTransactions txns)
-            throws IOException {
+    private static long fill(KeyMap map, List<Segment> cleanable, long firstDirty, CleanedTransactions txns,
+                             IoThrottle throttle) throws IOException {
         long end = firstDirty;
         for (Segment seg : cleanable) {
             if (seg.nextOffset() <= firstDirty) {
@@ -197,6 +199,7 @@ final class LogCleaner {
                 }
                 if (h.lastOffset() >= firstDirty && !h.isControl() && h.recordCount() > 0 && !txns.isAborted(h)) {
                     KeyedRecords batch = KeyedRecords.parse(seg.read(pos, h.sizeInBytes()));
+                    throttle.charge(h.sizeInBytes());
                     if (map.size() > 0 && map.size() + batch.records().size() > map.maxKeys()) {
                         return end; // full: the next pass goes on from this batch
                     }

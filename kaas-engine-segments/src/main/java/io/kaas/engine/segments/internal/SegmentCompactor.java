@@ -44,9 +44,10 @@ final class SegmentCompactor {
 
     /** Compacts {@code seg}; returns whether it was rewritten and swapped in. */
     static boolean compact(SegmentPartitionLog log, Segment seg, KeyMap map, long mapEnd, boolean dropTombstones,
-                           Set<Long> producerBatches, LogCleaner.Pass pass, CleanedTransactions txns) throws IOException {
+                           Set<Long> producerBatches, LogCleaner.Pass pass, CleanedTransactions txns, IoThrottle throttle)
+            throws IOException {
         Path cleaned = log.dir.cleanedFile(seg.file());
-        Copy copy = new Copy(log, seg, cleaned);
+        Copy copy = new Copy(log, seg, cleaned, throttle);
         List<AbortedTransaction> removedAborts = new ArrayList<>();
         try {
             long pos = 0;
@@ -58,6 +59,7 @@ final class SegmentCompactor {
                 }
                 long start = pos;
                 pos += h.sizeInBytes();
+                throttle.charge(h.sizeInBytes()); // read
                 if (h.isControl()) {
                     short type = ControlRecords.type(seg.read(start, h.sizeInBytes()), 0, h);
                     boolean removable = txns.onMarker(h, type) && h.baseOffset() < mapEnd;
@@ -114,15 +116,17 @@ final class SegmentCompactor {
         private final SegmentPartitionLog log;
         private final Segment seg;
         private final Path path;
+        private final IoThrottle throttle;
         private FileChannel out;
         private long verbatimFrom;
         private long verbatimTo;
         private long written;
 
-        Copy(SegmentPartitionLog log, Segment seg, Path path) {
+        Copy(SegmentPartitionLog log, Segment seg, Path path, IoThrottle throttle) {
             this.log = log;
             this.seg = seg;
             this.path = path;
+            this.throttle = throttle;
         }
 
         void keep(long start, int size) throws IOException {
@@ -143,6 +147,7 @@ final class SegmentCompactor {
             verbatimTo = start;
             if (batch != null) {
                 log.hooks.beforeWrite(path);
+                throttle.charge(batch.remaining()); // written
                 while (batch.hasRemaining()) {
                     written += out.write(batch, written);
                 }
@@ -154,6 +159,7 @@ final class SegmentCompactor {
                 return;
             }
             log.hooks.beforeWrite(path);
+            throttle.charge(verbatimTo - verbatimFrom); // written
             long at = verbatimFrom;
             while (at < verbatimTo) {
                 long n = seg.channel().transferTo(at, verbatimTo - at, out.position(written));

@@ -27,10 +27,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The segment storage engine: a set of {@link SegmentPartitionLog}s under the data directory, one
  * small committer pool shared by all partitions for group-commit fsyncs, a {@link DeferredCloser}
- * for deleted segments, one background thread for retention and compaction passes ({@code retention.check.interval.ms})
+ * for deleted segments, one background thread for retention passes ({@code retention.check.interval.ms})
  * and producer expiry passes ({@code producer.id.expiration.check.interval.ms}, from the {@link EngineContext})
  * and one watchdog thread that times fsyncs ({@code fsync.timeout.ms}) and flushes non-durable appends
- * ({@code flush.interval.ms}). The watchdog has its own thread because a retention pass may itself block
+ * ({@code flush.interval.ms}), and the log cleaner's threads ({@link CleanerThreads}: {@code cleaner.threads},
+ * {@code cleaner.backoff.ms}, {@code cleaner.io.max.bytes.per.second}, changed at run time by {@link #reconfigure}).
+ * The watchdog has its own thread because a retention pass may itself block
  * in an fsync (a roll). Partition open, delete and close are serialized on the engine.
  *
  * <p>Several engines (brokers) may share one data directory, each writing the partitions assigned to it at their
@@ -48,6 +50,7 @@ public final class SegmentEngine implements StorageEngine {
     private final EngineResources resources;
     private final ScheduledExecutorService cleaner;
     private final ScheduledExecutorService watchdog;
+    private final CleanerThreads cleaners;
     private final Map<String, SegmentPartitionLog> partitions = new HashMap<>();
     private volatile List<SegmentPartitionLog> openLogs = List.of();
     private long lastFlushNanos = System.nanoTime();
@@ -77,6 +80,34 @@ public final class SegmentEngine implements StorageEngine {
                 TimeUnit.MILLISECONDS);
         watchdog.scheduleWithFixedDelay(this::watchdogTick, config.watchdogTickMs(), config.watchdogTickMs(),
                 TimeUnit.MILLISECONDS);
+        this.cleaners = new CleanerThreads(config.cleaner(), () -> openLogs, this::clean);
+    }
+
+    /** One compaction pass over {@code log} (its cleaning lock held by the caller). */
+    private int clean(SegmentPartitionLog log) throws IOException {
+        return LogCleaner.run(log, context.clock().millis(), config.cleanerMaxKeysPerPass(), context.producerExpiration(),
+                cleaners.throttle());
+    }
+
+    /**
+     * Applies the cleaner settings of {@code settings} ({@code cleaner.threads}, {@code cleaner.io.max.bytes.per.second},
+     * {@code cleaner.backoff.ms}) at once; the other settings stay as the engine opened with them.
+     *
+     * @throws io.kaas.api.plugin.PluginConfigException naming the key if a cleaner setting is unusable; nothing changes
+     */
+    @Override
+    public void reconfigure(io.kaas.api.plugin.PluginConfig settings) {
+        cleaners.reconfigure(CleanerSettings.from(settings));
+    }
+
+    /** The cleaner settings in force, for tests. */
+    CleanerSettings cleanerSettings() {
+        return cleaners.settings();
+    }
+
+    /** The names of this engine's cleaner threads alive now, sorted, for tests. */
+    List<String> cleanerThreadNames() {
+        return cleaners.liveThreadNames();
     }
 
     private static ScheduledExecutorService daemonScheduler(String name) {
@@ -114,21 +145,24 @@ public final class SegmentEngine implements StorageEngine {
 
     /**
      * Runs one compaction pass over every open partition whose {@code cleanup.policy} includes compact, on the
-     * calling thread (the background thread runs it after each retention pass). See {@link LogCleaner}.
+     * calling thread, waiting for a cleaner thread that is compacting a partition to finish with it (the cleaner
+     * threads run passes by themselves, see {@link CleanerThreads}). See {@link LogCleaner}.
      *
      * @return the number of segments rewritten
      */
     public int runCleanerPass() {
         int rewritten = 0;
-        long now = context.clock().millis();
         for (SegmentPartitionLog log : openLogs) {
             if (log.isClosed()) {
                 continue;
             }
+            log.cleaning.lock();
             try {
-                rewritten += LogCleaner.run(log, now, config.cleanerMaxKeysPerPass(), context.producerExpiration());
+                rewritten += clean(log);
             } catch (IOException | RuntimeException e) {
                 LOG.atWarn().addKeyValue("partition", log.key()).setCause(e).setMessage("compaction pass failed").log();
+            } finally {
+                log.cleaning.unlock();
             }
         }
         return rewritten;
@@ -165,9 +199,8 @@ public final class SegmentEngine implements StorageEngine {
     private void retentionPassQuietly() {
         try {
             runRetentionPass();
-            runCleanerPass();
         } catch (RuntimeException e) {
-            LOG.atWarn().setCause(e).setMessage("retention or compaction pass failed").log();
+            LOG.atWarn().setCause(e).setMessage("retention pass failed").log();
         }
     }
 
@@ -299,6 +332,7 @@ public final class SegmentEngine implements StorageEngine {
         }
         closed = true;
         openLogs = List.of();
+        cleaners.close(); // each thread finishes the partition it compacts
         cleaner.shutdown(); // never interrupt a pass: an interrupt closes the FileChannel it is using
         watchdog.shutdownNow();
         try {

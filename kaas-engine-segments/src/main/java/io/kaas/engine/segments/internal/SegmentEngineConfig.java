@@ -20,10 +20,13 @@ import java.util.Set;
  *                                   as Kafka's {@code log.flush.interval.ms})
  * @param cleanerMaxKeysPerPass      most keys one compaction pass maps ({@code cleaner.max.keys.per.pass}); the map
  *                                   takes about 48 bytes per key, and a log with more keys is cleaned over several passes
+ * @param cleaner                    the cleaner threads' settings ({@code cleaner.threads},
+ *                                   {@code cleaner.io.max.bytes.per.second}, {@code cleaner.backoff.ms}), the ones
+ *                                   that change at run time
  */
 record SegmentEngineConfig(int committerThreads, long deletedSegmentCloseDelayMs, long checkpointIntervalMs,
                            long retentionCheckIntervalMs, long fsyncTimeoutMs, long flushIntervalMs,
-                           int cleanerMaxKeysPerPass) {
+                           int cleanerMaxKeysPerPass, CleanerSettings cleaner) {
     static final String COMMITTER_THREADS = "committer.threads";
     static final String CLOSE_DELAY = "deleted.segment.close.delay.ms";
     static final String CHECKPOINT_INTERVAL = "recovery.checkpoint.interval.ms";
@@ -33,7 +36,8 @@ record SegmentEngineConfig(int committerThreads, long deletedSegmentCloseDelayMs
     static final String CLEANER_MAX_KEYS = "cleaner.max.keys.per.pass";
     /** Every key {@link #from} reads. */
     static final Set<String> KEYS = Set.of(COMMITTER_THREADS, CLOSE_DELAY, CHECKPOINT_INTERVAL, RETENTION_CHECK_INTERVAL,
-            FSYNC_TIMEOUT, FLUSH_INTERVAL, CLEANER_MAX_KEYS);
+            FSYNC_TIMEOUT, FLUSH_INTERVAL, CLEANER_MAX_KEYS, CleanerSettings.THREADS, CleanerSettings.IO_MAX_BYTES_PER_SECOND,
+            CleanerSettings.BACKOFF_MS);
 
     static SegmentEngineConfig from(PluginConfig config) {
         int threads = config.getInt(COMMITTER_THREADS, 2);
@@ -43,10 +47,11 @@ record SegmentEngineConfig(int committerThreads, long deletedSegmentCloseDelayMs
         return new SegmentEngineConfig(threads, atLeast(config, CLOSE_DELAY, 60_000L, 0),
                 atLeast(config, CHECKPOINT_INTERVAL, 5_000L, 0), atLeast(config, RETENTION_CHECK_INTERVAL, 300_000L, 1),
                 atLeast(config, FSYNC_TIMEOUT, 30_000L, 1), atLeast(config, FLUSH_INTERVAL, 500L, 1),
-                Math.toIntExact(Math.min(atLeast(config, CLEANER_MAX_KEYS, 500_000L, 1), 1L << 28)));
+                Math.toIntExact(Math.min(atLeast(config, CLEANER_MAX_KEYS, 500_000L, 1), 1L << 28)),
+                CleanerSettings.from(config));
     }
 
-    private static long atLeast(PluginConfig config, String key, long defaultValue, long min) {
+    static long atLeast(PluginConfig config, String key, long defaultValue, long min) {
         long v = config.getLong(key, defaultValue);
         if (v < min) {
             throw new PluginConfigException(key, "must be at least " + min + ", got " + v);

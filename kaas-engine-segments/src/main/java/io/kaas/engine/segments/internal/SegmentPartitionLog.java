@@ -58,6 +58,8 @@ public final class SegmentPartitionLog implements PartitionLog {
     final IoHooks hooks;
     final Clock clock;
     final ReentrantLock lock = new ReentrantLock();
+    /** Held by the one compaction pass running on this partition (cleaner threads skip a partition that holds it). */
+    final ReentrantLock cleaning = new ReentrantLock();
     final ProducerWindows producers;
     /** Open transactions and aborted ranges; changed under {@link #lock}, persisted in the producer snapshot. */
     final TransactionTracker transactions;
