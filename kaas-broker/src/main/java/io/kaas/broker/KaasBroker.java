@@ -310,7 +310,8 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             backend(found, "cluster-state store", store.name(), store.version()), accessGate.name(), found,
             config.logDir().toAbsolutePath().normalize(), cluster.view());
         console = io.kaas.broker.console.Console.start(new io.kaas.broker.console.Console.Pipeline(consoleRegistry,
-                first.name(), first.securityProtocol().name()), accessGate.enabled(),
+                first.name(), first.securityProtocol().name(), interBroker == null ? null : interBroker.client()),
+            accessGate.enabled(),
             new StoredScramCredentials(clusterStore), facts, metrics.registry(), groups, topics);
         admin.console(console.api());
     }

@@ -102,7 +102,7 @@ final class OverviewResource {
     }
 
     private List<Map<String, Object>> logDirs(Caller caller) {
-        ClusterReads.LogDirs dirs = reads.logDirs(caller);
+        ClusterReads.LogDirs dirs = reads.localLogDirs(caller);
         if (dirs == null) {
             return null;
         }

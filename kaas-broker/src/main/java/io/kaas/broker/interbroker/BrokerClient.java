@@ -93,6 +93,14 @@ public final class BrokerClient implements AutoCloseable {
      *         {@link InterBrokerException} when no answer came (never hangs past {@code request.timeout.ms})
      */
     public CompletableFuture<ApiMessage> send(int nodeId, ApiMessage request, short minVersion) {
+        return send(nodeId, request, minVersion, request.highestSupportedVersion());
+    }
+
+    /**
+     * Sends {@code request} to broker {@code nodeId} at the highest version both sides support in
+     * [{@code minVersion}, {@code maxVersion}] (the console forwards a request at the version it ran it locally).
+     */
+    public CompletableFuture<ApiMessage> send(int nodeId, ApiMessage request, short minVersion, short maxVersion) {
         if (closed) {
             return failed(Reason.CLOSED, "the inter-broker client is closed");
         }
@@ -114,7 +122,7 @@ public final class BrokerClient implements AutoCloseable {
             return new BrokerConnection(id, endpoint.host(), endpoint.port(), security, clientId, requestTimeoutMs,
                 setupTimeoutMs, group.next());
         });
-        return c.send(request, minVersion);
+        return c.send(request, minVersion, maxVersion);
     }
 
     private static CompletableFuture<ApiMessage> failed(Reason reason, String message) {
