@@ -88,6 +88,9 @@ class ConsoleClusterIT {
                 JsonNode other = overview.get("brokers").get(1);
                 assertThat(other.get("listeners").get(0).asText()).isEqualTo("PLAINTEXT://127.0.0.1:" + proxy.port());
                 assertThat(other.get("rack").asText()).isEqualTo("rack-2");
+                // Broker 2's version and uptime, from its registration.
+                assertThat(other.get("version").asText()).isEqualTo(overview.get("brokers").get(0).get("version").asText());
+                assertThat(other.get("uptimeMs").asLong()).isPositive();
 
                 everyPartitionIsShown(http, leaders);
                 messagesOfBrokerTwo(http, elsewhere);
