@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
@@ -88,6 +89,31 @@ final class GroupReads {
             }
         });
         return new Listed(new ArrayList<>(groups.values()), errors);
+    }
+
+    /**
+     * Group {@code groupId} as ListGroups lists it: here as the caller, else at its coordinator when another broker
+     * coordinates it and the caller may describe it (FindCoordinator here); empty when neither lists it.
+     */
+    Optional<ListGroupsResponseData.ListedGroup> listed(Caller caller, String groupId) {
+        ListGroupsRequestData request = new ListGroupsRequestData().setStatesFilter(new ArrayList<>())
+            .setTypesFilter(new ArrayList<>());
+        ListGroupsResponseData here = reads.kafka().call(caller, ApiMessageType.LIST_GROUPS, LIST_GROUPS_VERSION,
+            request);
+        KafkaErrors.check(here.errorCode(), null, "cannot list the groups");
+        Optional<ListGroupsResponseData.ListedGroup> found = here.groups().stream()
+            .filter(g -> g.groupId().equals(groupId)).findFirst();
+        if (found.isPresent()) {
+            return found;
+        }
+        Integer node = coordinators(caller, List.of(groupId)).get(groupId);
+        if (node == null || node == reads.forwarder().localNodeId()) {
+            return Optional.empty();
+        }
+        Forwarder.Reply<ListGroupsResponseData> reply = reads.forwarder().send1(node, request, LIST_GROUPS_VERSION,
+            "ListGroups");
+        return !reply.answered() ? Optional.empty() : reply.answer().groups().stream()
+            .filter(g -> g.groupId().equals(groupId)).findFirst();
     }
 
     /**

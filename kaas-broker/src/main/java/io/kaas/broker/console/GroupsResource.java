@@ -103,12 +103,7 @@ final class GroupsResource {
      * @throws ApiError 404 GROUP_ID_NOT_FOUND, 403 GROUP_AUTHORIZATION_FAILED
      */
     Described describe(Caller caller, String groupId) {
-        ListGroupsResponseData.ListedGroup listed = null;
-        for (ListGroupsResponseData.ListedGroup g : groupReads.listGroups(caller).groups()) {
-            if (g.groupId().equals(groupId)) {
-                listed = g;
-            }
-        }
+        ListGroupsResponseData.ListedGroup listed = groupReads.listed(caller, groupId).orElse(null);
         if (listed != null && isConsumerProtocol(listed)) {
             return describeConsumer(caller, List.of(groupId)).get(0);
         }

@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
  * {@link ClusterView} at each request), with that listener's security ({@link InterBrokerSecurity}). One connection
  * per target broker ({@link BrokerConnection}), replaced when the broker's endpoint changes; every request bounded by
  * {@code request.timeout.ms}, every connection set-up by {@code socket.connection.setup.timeout.ms}. Its own small
- * event loop group (one thread: inter-broker traffic is markers and verifications, a few requests per transaction),
- * so the client's lifecycle does not depend on the listeners'. Thread-safe.
+ * event loop group (one thread: inter-broker traffic is markers and verifications, a few requests per transaction,
+ * and the web console's reads of other brokers), so the client's lifecycle does not depend on the listeners'. Thread-safe.
  */
 public final class BrokerClient implements AutoCloseable {
     private final ClusterView view;
