@@ -19,6 +19,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
@@ -38,7 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
  * topic spread over both brokers with every partition's offsets, count and size, the messages of a partition broker
  * 2 leads, a group broker 2 coordinates with its member and lag, and the actions on broker 2's partition and group,
  * all asked of broker 2 over the inter-broker listener. A user without the ACLs gets 403 and nothing reaches broker 2
- * (its request counters do not move). Broker 2 is reached through a relay that is frozen at the end: the topic page
+ * (its request counters do not move); a user who may describe the group but not its topic sees none of its committed
+ * offsets. Broker 2 is reached through a relay that is frozen at the end: the topic page
  * still loads, its partitions' rows saying broker 2 did not answer.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
@@ -68,7 +76,9 @@ class ConsoleClusterIT {
                     new UserScramCredentialUpsertion("admin", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256,
                         4096), "admin-secret"),
                     new UserScramCredentialUpsertion("nobody", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256,
-                        4096), "nobody-secret"))).all().get(30, TimeUnit.SECONDS);
+                        4096), "nobody-secret"),
+                    new UserScramCredentialUpsertion("grouponly", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256,
+                        4096), "grouponly-secret"))).all().get(30, TimeUnit.SECONDS);
                 admin.createTopics(List.of(new NewTopic(TOPIC, 4, (short) 1))).all().get(30, TimeUnit.SECONDS);
                 Map<Integer, Integer> leaders = spreadLeaders(admin);
                 int elsewhere = leaders.entrySet().stream().filter(e -> e.getValue() == 2).findFirst().orElseThrow()
@@ -97,6 +107,7 @@ class ConsoleClusterIT {
                 String group = groupOfBrokerTwo(cluster, admin, http);
                 actionsReachBrokerTwo(http, elsewhere, group);
                 nobodyGetsForbiddenAndNothingIsForwarded(cluster, http, elsewhere, group);
+                aGroupOnlyUserSeesNoOffsetsOfTopicsItMayNotDescribe(cluster, admin, group);
                 aFrozenBrokerTwoMakesRowsSaySo(proxy, http, leaders, elsewhere);
             }
         }
@@ -276,6 +287,21 @@ class ConsoleClusterIT {
         JsonNode p = partition(admin.get("/api/v1/topics/" + TOPIC).json(), elsewhere);
         assertThat(p.get("startOffset").asLong()).isEqualTo(1);
         assertThat(p.get("endOffset").asLong()).isEqualTo(PER_PARTITION + 1);
+    }
+
+    /** Broker 2 answers this broker every committed offset: those of topics the user may not describe are left out. */
+    private static void aGroupOnlyUserSeesNoOffsetsOfTopicsItMayNotDescribe(TestCluster cluster, Admin admin,
+                                                                           String group) throws Exception {
+        admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.GROUP, group, PatternType.LITERAL),
+            new AccessControlEntry("User:grouponly", "*", AclOperation.DESCRIBE, AclPermissionType.ALLOW))))
+            .all().get(30, TimeUnit.SECONDS);
+        ConsoleHttp user = new ConsoleHttp(cluster.broker(1).broker.adminPort()).as("grouponly", "grouponly-secret");
+        ConsoleHttp.Reply[] r = new ConsoleHttp.Reply[1];
+        await().atMost(Duration.ofSeconds(20)).until(() -> (r[0] = user.get("/api/v1/groups/" + group)).status() == 200);
+        assertThat(r[0].json().get("coordinator").asInt()).isEqualTo(2);
+        assertThat(r[0].json().get("offsets")).as(r[0].toString()).isEmpty();
+        assertThat(r[0].json().get("totalLag").asLong()).isZero();
+        assertThat(user.get("/api/v1/groups").json().get("groups").findValuesAsText("groupId")).containsExactly(group);
     }
 
     private static void aFrozenBrokerTwoMakesRowsSaySo(FreezableProxy proxy, ConsoleHttp http,
