@@ -108,7 +108,7 @@ class ConsoleClusterIT {
                 actionsReachBrokerTwo(http, elsewhere, group);
                 nobodyGetsForbiddenAndNothingIsForwarded(cluster, http, elsewhere, group);
                 aGroupOnlyUserSeesNoOffsetsOfTopicsItMayNotDescribe(cluster, admin, group);
-                aFrozenBrokerTwoMakesRowsSaySo(proxy, http, leaders, elsewhere);
+                aFrozenBrokerTwoMakesRowsSaySo(proxy, http, leaders, elsewhere, group);
             }
         }
     }
@@ -305,7 +305,8 @@ class ConsoleClusterIT {
     }
 
     private static void aFrozenBrokerTwoMakesRowsSaySo(FreezableProxy proxy, ConsoleHttp http,
-                                                       Map<Integer, Integer> leaders, int elsewhere) throws Exception {
+                                                       Map<Integer, Integer> leaders, int elsewhere, String group)
+            throws Exception {
         proxy.freeze();
         long t0 = System.nanoTime();
         ConsoleHttp.Reply topic = http.get("/api/v1/topics/" + TOPIC);
@@ -330,6 +331,13 @@ class ConsoleClusterIT {
         assertThat(all.json().get("errors").findValuesAsText("partition")).contains(Integer.toString(elsewhere));
         long local = leaders.values().stream().filter(l -> l == 1).count();
         assertThat(all.json().get("messages")).hasSize((int) local * PER_PARTITION);
+        ConsoleHttp.Reply groups = http.get("/api/v1/groups");
+        assertThat(groups.status()).as(groups.toString()).isEqualTo(200);
+        assertThat(groups.json().get("errors").get(0).get("error").asText())
+            .isEqualTo("broker 2 did not answer in 5000 ms");
+        ConsoleHttp.Reply g = http.get("/api/v1/groups/" + group);
+        assertThat(g.status()).as(g.toString()).isEqualTo(504);
+        assertThat(g.message()).contains("broker 2 did not answer in 5000 ms");
     }
 
     private static JsonNode partition(JsonNode topic, int partition) {
