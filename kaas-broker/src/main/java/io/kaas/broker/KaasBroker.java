@@ -301,16 +301,14 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         }
         ListenerConfig first = config.listenerConfigs().get(0);
         List<io.kaas.plugins.FoundBackend> found = catalog.all();
-        String version = java.util.Optional.ofNullable(KaasBroker.class.getModule().getDescriptor())
-            .flatMap(java.lang.module.ModuleDescriptor::rawVersion)
-            .orElseGet(() -> java.util.Objects.requireNonNullElse(KaasBroker.class.getPackage().getImplementationVersion(),
-                "unknown"));
+        String version = softwareVersion();
         io.kaas.broker.console.Console.Facts facts = new io.kaas.broker.console.Console.Facts(config.nodeId(), version,
             startedMs, backend(found, "storage engine", engine.name(), engine.version()),
             backend(found, "cluster-state store", store.name(), store.version()), accessGate.name(), found,
             config.logDir().toAbsolutePath().normalize(), cluster.view());
         console = io.kaas.broker.console.Console.start(new io.kaas.broker.console.Console.Pipeline(consoleRegistry,
-                first.name(), first.securityProtocol().name()), accessGate.enabled(),
+                first.name(), first.securityProtocol().name(), interBroker == null ? null : interBroker.client()),
+            accessGate.enabled(),
             new StoredScramCredentials(clusterStore), facts, metrics.registry(), groups, topics);
         admin.console(console.api());
     }
@@ -468,7 +466,16 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         } catch (java.net.UnknownHostException e) {
             host = "localhost";
         }
-        return new BrokerRegistration(config.nodeId(), endpoints, config.rack(), host, ProcessHandle.current().pid());
+        return new BrokerRegistration(config.nodeId(), endpoints, config.rack(), host, ProcessHandle.current().pid(),
+            java.util.Optional.of(softwareVersion()), java.util.OptionalLong.of(startedMs));
+    }
+
+    /** kaas's version: the module's, else the jar manifest's, else "unknown". */
+    private static String softwareVersion() {
+        return java.util.Optional.ofNullable(KaasBroker.class.getModule().getDescriptor())
+            .flatMap(java.lang.module.ModuleDescriptor::rawVersion)
+            .orElseGet(() -> java.util.Objects.requireNonNullElse(KaasBroker.class.getPackage().getImplementationVersion(),
+                "unknown"));
     }
 
     /**

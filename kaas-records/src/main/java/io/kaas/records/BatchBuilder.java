@@ -4,12 +4,15 @@ import io.kaas.api.record.ControlRecords;
 import io.kaas.api.record.RecordBatches;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * Writes uncompressed v2 record batches the broker itself produces: the records of an internal log (keys and
- * values, no headers) and transaction markers (control batches). The layout is Kafka's: the 61-byte header of
+ * values), the console's test messages (with headers) and transaction markers (control batches). The layout is Kafka's: the 61-byte header of
  * {@link RecordBatches}, then varint records, CRC32C over attributes to the end. Not thread-safe; one batch per
  * builder.
  *
@@ -20,7 +23,7 @@ import java.util.List;
  */
 public final class BatchBuilder {
     private final long timestamp;
-    private final List<byte[][]> records = new ArrayList<>();
+    private final List<Entry> records = new ArrayList<>();
     private long producerId = -1;
     private short producerEpoch = -1;
     private int baseSequence = -1;
@@ -68,9 +71,22 @@ public final class BatchBuilder {
         return this;
     }
 
+    private record Entry(byte[] key, byte[] value, List<Map.Entry<String, byte[]>> headers) {
+    }
+
     /** Adds a record; a null value is a tombstone, a null key a keyless record. */
     public BatchBuilder add(byte[] key, byte[] value) {
-        records.add(new byte[][] {key, value});
+        return add(key, value, List.of());
+    }
+
+    /**
+     * Adds a record with headers, in their order (a header key is UTF-8, never null; a header value may be null).
+     */
+    public BatchBuilder add(byte[] key, byte[] value, List<Map.Entry<String, byte[]>> headers) {
+        for (Map.Entry<String, byte[]> h : headers) {
+            Objects.requireNonNull(h.getKey(), "a header key is never null");
+        }
+        records.add(new Entry(key, value, List.copyOf(headers)));
         return this;
     }
 
@@ -90,7 +106,7 @@ public final class BatchBuilder {
         }
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         for (int i = 0; i < records.size(); i++) {
-            writeRecord(body, i, records.get(i)[0], records.get(i)[1]);
+            writeRecord(body, i, records.get(i));
         }
         byte[] bytes = body.toByteArray();
         ByteBuffer buf = ByteBuffer.allocate(RecordBatches.HEADER_SIZE + bytes.length);
@@ -113,14 +129,18 @@ public final class BatchBuilder {
         return buf;
     }
 
-    private static void writeRecord(ByteArrayOutputStream out, int offsetDelta, byte[] key, byte[] value) {
+    private static void writeRecord(ByteArrayOutputStream out, int offsetDelta, Entry e) {
         ByteArrayOutputStream r = new ByteArrayOutputStream();
         r.write(0); // attributes
         varlong(r, 0); // timestamp delta
         varlong(r, offsetDelta);
-        bytes(r, key);
-        bytes(r, value);
-        varlong(r, 0); // no headers
+        bytes(r, e.key());
+        bytes(r, e.value());
+        varlong(r, e.headers().size());
+        for (Map.Entry<String, byte[]> h : e.headers()) {
+            bytes(r, h.getKey().getBytes(StandardCharsets.UTF_8));
+            bytes(r, h.getValue());
+        }
         byte[] record = r.toByteArray();
         varlong(out, record.length);
         out.writeBytes(record);

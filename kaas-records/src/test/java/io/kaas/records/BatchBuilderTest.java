@@ -8,6 +8,9 @@ import io.kaas.api.record.ControlRecords;
 import io.kaas.api.record.ProducedBatches;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.AbstractMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class BatchBuilderTest {
@@ -44,6 +47,24 @@ class BatchBuilderTest {
         ByteBuffer abort = BatchBuilder.marker(7L, (short) 3, 0, false, 10L);
         assertThat(ControlRecords.type(abort, 0, ProducedBatches.validate(abort).headers().get(0)))
                 .isEqualTo(ControlRecords.ABORT);
+    }
+
+    @Test
+    void headersAreWrittenInOrderAfterTheValue() {
+        ByteBuffer b = BatchBuilder.create(5L).add(bytes("k"), bytes("v"),
+                List.of(Map.entry("h", bytes("x")), new AbstractMap.SimpleEntry<>("n", null))).build();
+        BatchHeader h = ProducedBatches.validate(b).headers().get(0);
+        assertThat(h.recordCount()).isEqualTo(1);
+        byte[] record = new byte[b.capacity() - 61];
+        b.get(61, record);
+        // length 15; attributes, deltas; key "k", value "v"; 2 headers: "h" -> "x", "n" -> null (length -1)
+        assertThat(record).containsExactly(30, 0, 0, 0, 2, 'k', 2, 'v', 4, 2, 'h', 2, 'x', 2, 'n', 1);
+    }
+
+    @Test
+    void aHeaderWithoutKeyIsRefused() {
+        assertThatThrownBy(() -> BatchBuilder.create(0).add(null, null,
+                List.of(new AbstractMap.SimpleEntry<>(null, bytes("x"))))).isInstanceOf(NullPointerException.class);
     }
 
     @Test

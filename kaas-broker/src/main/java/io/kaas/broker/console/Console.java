@@ -2,6 +2,7 @@ package io.kaas.broker.console;
 
 import io.kaas.broker.admin.ConsoleApi;
 import io.kaas.broker.cluster.ClusterView;
+import io.kaas.broker.interbroker.BrokerClient;
 import io.kaas.broker.request.HandlerRegistry;
 import io.kaas.broker.topic.TopicManager;
 import io.kaas.coordinator.group.GroupCoordinator;
@@ -19,8 +20,12 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 public final class Console implements AutoCloseable {
 
-    /** How the console reaches the broker: its handlers and the listener its requests appear to come from. */
-    public record Pipeline(HandlerRegistry registry, String listenerName, String securityProtocol) {
+    /**
+     * How the console reaches the broker: its handlers, the listener its requests appear to come from, and the
+     * inter-broker client it reaches the other brokers with (null: none).
+     */
+    public record Pipeline(HandlerRegistry registry, String listenerName, String securityProtocol,
+                           BrokerClient interBroker) {
     }
 
     /** What the overview shows that no Kafka API answers. */
@@ -52,14 +57,15 @@ public final class Console implements AutoCloseable {
     public static Console start(Pipeline pipeline, boolean requireLogin, ScramCredentialLookup credentials, Facts facts,
                                 MeterRegistry meters, GroupCoordinator groups, TopicManager topics) {
         KafkaRequests kafka = new KafkaRequests(pipeline.registry(), pipeline.listenerName(), pipeline.securityProtocol());
-        ClusterReads reads = new ClusterReads(kafka);
+        Forwarder forwarder = new Forwarder(facts.cluster(), pipeline.interBroker(), Forwarder.TIMEOUT_MS);
+        ClusterReads reads = new ClusterReads(kafka, forwarder);
         ChartsSampler charts = new ChartsSampler(meters, new GroupLag(groups, topics));
         TopicsResource topicsResource = new TopicsResource(reads);
-        GroupsResource groupsResource = new GroupsResource(reads, charts, facts.nodeId());
-                ConsoleRouter router = new ConsoleRouter(new BasicScramAuthenticator(requireLogin, credentials),
+        GroupsResource groupsResource = new GroupsResource(reads, charts);
+        ConsoleRouter router = new ConsoleRouter(new BasicScramAuthenticator(requireLogin, credentials),
             new OverviewResource(reads, facts), charts, topicsResource,
-            new MessagesResource(reads, topicsResource, facts.nodeId()), groupsResource,
-            new TopicActions(reads, topicsResource), new ProduceAction(kafka, topicsResource),
+            new MessagesResource(reads, topicsResource), groupsResource,
+            new TopicActions(reads, topicsResource), new ProduceAction(kafka, forwarder, topicsResource),
             new ResetOffsetsAction(reads, topicsResource, groupsResource));
         // A thread of its own: a slow sample never delays the coordinators' timers on the broker's scheduler.
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -3,14 +3,9 @@ package io.kaas.broker.console;
 import io.kaas.broker.admin.Answer;
 import io.kaas.broker.console.ClusterReads.Offset;
 import io.kaas.broker.console.ClusterReads.Partition;
-import io.kaas.wire.message.ApiMessageType;
-import io.kaas.wire.message.ConsumerGroupDescribeRequestData;
 import io.kaas.wire.message.ConsumerGroupDescribeResponseData;
-import io.kaas.wire.message.DescribeGroupsRequestData;
 import io.kaas.wire.message.DescribeGroupsResponseData;
-import io.kaas.wire.message.ListGroupsRequestData;
 import io.kaas.wire.message.ListGroupsResponseData;
-import io.kaas.wire.message.OffsetFetchRequestData;
 import io.kaas.wire.message.OffsetFetchResponseData;
 import io.kaas.wire.protocol.Errors;
 import java.nio.ByteBuffer;
@@ -28,23 +23,19 @@ import java.util.Set;
  * {@code GET /api/v1/groups} and {@code GET /api/v1/groups/{id}}: the groups as ListGroups, DescribeGroups (classic
  * groups), ConsumerGroupDescribe (KIP-848 consumer groups) and OffsetFetch answer the caller (DESCRIBE on the group,
  * and on the topics), with each partition's lag: its end offset (ListOffsets, the high watermark, as
- * kafka-consumer-groups) minus the committed offset.
+ * kafka-consumer-groups) minus the committed offset. In a cluster the groups other brokers coordinate and the end
+ * offsets of partitions they lead are asked of them ({@link GroupReads}, {@link ClusterReads}).
  */
 final class GroupsResource {
 
-    private static final int LIST_GROUPS_VERSION = 5;
-    private static final int DESCRIBE_GROUPS_VERSION = 5;
-    private static final int CONSUMER_GROUP_DESCRIBE_VERSION = 0;
-    private static final int OFFSET_FETCH_VERSION = 8;
-
     private final ClusterReads reads;
+    private final GroupReads groupReads;
     private final ChartsSampler charts;
-    private final int nodeId;
 
-    GroupsResource(ClusterReads reads, ChartsSampler charts, int nodeId) {
+    GroupsResource(ClusterReads reads, ChartsSampler charts) {
         this.reads = reads;
+        this.groupReads = new GroupReads(reads);
         this.charts = charts;
-        this.nodeId = nodeId;
     }
 
     /** A group as described: state, protocol, members and their assignments. */
@@ -54,7 +45,8 @@ final class GroupsResource {
 
     Answer list(ConsoleCall call) {
         Caller caller = call.caller();
-        List<ListGroupsResponseData.ListedGroup> listed = listGroups(caller);
+        GroupReads.Listed all = groupReads.listGroups(caller);
+        List<ListGroupsResponseData.ListedGroup> listed = all.groups();
         List<String> classic = new ArrayList<>();
         List<String> consumer = new ArrayList<>();
         for (ListGroupsResponseData.ListedGroup g : listed) {
@@ -64,7 +56,7 @@ final class GroupsResource {
         describeClassic(caller, classic).forEach(d -> described.put(d.groupId(), d));
         describeConsumer(caller, consumer).forEach(d -> described.put(d.groupId(), d));
         Map<String, List<Map<String, Object>>> offsets = offsets(caller, listed.stream()
-            .map(ListGroupsResponseData.ListedGroup::groupId).toList(), described);
+            .map(ListGroupsResponseData.ListedGroup::groupId).toList(), described, new HashMap<>());
         List<Map<String, Object>> rows = new ArrayList<>();
         for (ListGroupsResponseData.ListedGroup g : listed) {
             Described d = described.get(g.groupId());
@@ -78,13 +70,17 @@ final class GroupsResource {
             rows.add(row);
         }
         rows.sort(Comparator.comparing(r -> (String) r.get("groupId")));
-        return Json.answer(200, Map.of("groups", rows));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("groups", rows);
+        body.put("errors", all.errors());
+        return Json.answer(200, body);
     }
 
     Answer get(ConsoleCall call, String groupId) {
         Caller caller = call.caller();
         Described d = describe(caller, groupId);
-        List<Map<String, Object>> offsets = offsets(caller, List.of(groupId), Map.of(groupId, d))
+        Map<String, String> failures = new HashMap<>();
+        List<Map<String, Object>> offsets = offsets(caller, List.of(groupId), Map.of(groupId, d), failures)
             .getOrDefault(groupId, List.of());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("groupId", groupId);
@@ -92,11 +88,12 @@ final class GroupsResource {
         body.put("protocol", d.protocol());
         body.put("protocolType", d.protocolType());
         body.put("assignor", d.assignor());
-        body.put("coordinator", nodeId);
+        body.put("coordinator", groupReads.coordinators(caller, List.of(groupId)).get(groupId));
         body.put("members", d.members());
         body.put("offsets", offsets);
         body.put("totalLag", totalLag(offsets));
         body.put("lagHistory", charts.lagHistory(groupId));
+        body.put("error", failures.get(groupId));
         return Json.answer(200, body);
     }
 
@@ -106,12 +103,7 @@ final class GroupsResource {
      * @throws ApiError 404 GROUP_ID_NOT_FOUND, 403 GROUP_AUTHORIZATION_FAILED
      */
     Described describe(Caller caller, String groupId) {
-        ListGroupsResponseData.ListedGroup listed = null;
-        for (ListGroupsResponseData.ListedGroup g : listGroups(caller)) {
-            if (g.groupId().equals(groupId)) {
-                listed = g;
-            }
-        }
+        ListGroupsResponseData.ListedGroup listed = groupReads.listed(caller, groupId).orElse(null);
         if (listed != null && isConsumerProtocol(listed)) {
             return describeConsumer(caller, List.of(groupId)).get(0);
         }
@@ -122,13 +114,6 @@ final class GroupsResource {
         return d;
     }
 
-    private List<ListGroupsResponseData.ListedGroup> listGroups(Caller caller) {
-        ListGroupsResponseData response = reads.kafka().call(caller, ApiMessageType.LIST_GROUPS, LIST_GROUPS_VERSION,
-            new ListGroupsRequestData().setStatesFilter(new ArrayList<>()).setTypesFilter(new ArrayList<>()));
-        KafkaErrors.check(response.errorCode(), null, "cannot list the groups");
-        return response.groups();
-    }
-
     private static boolean isConsumerProtocol(ListGroupsResponseData.ListedGroup g) {
         return "consumer".equals(g.groupType());
     }
@@ -137,11 +122,8 @@ final class GroupsResource {
         if (ids.isEmpty()) {
             return List.of();
         }
-        DescribeGroupsResponseData response = reads.kafka().call(caller, ApiMessageType.DESCRIBE_GROUPS,
-            DESCRIBE_GROUPS_VERSION, new DescribeGroupsRequestData().setGroups(new ArrayList<>(ids))
-                .setIncludeAuthorizedOperations(false));
         List<Described> out = new ArrayList<>();
-        for (DescribeGroupsResponseData.DescribedGroup g : response.groups()) {
+        for (DescribeGroupsResponseData.DescribedGroup g : groupReads.describeGroups(caller, ids)) {
             checkGroup(g.errorCode(), g.errorMessage(), caller, g.groupId());
             List<Map<String, Object>> members = new ArrayList<>();
             Set<Partition> assigned = new LinkedHashSet<>();
@@ -161,11 +143,8 @@ final class GroupsResource {
         if (ids.isEmpty()) {
             return List.of();
         }
-        ConsumerGroupDescribeResponseData response = reads.kafka().call(caller, ApiMessageType.CONSUMER_GROUP_DESCRIBE,
-            CONSUMER_GROUP_DESCRIBE_VERSION, new ConsumerGroupDescribeRequestData().setGroupIds(new ArrayList<>(ids))
-                .setIncludeAuthorizedOperations(false));
         List<Described> out = new ArrayList<>();
-        for (ConsumerGroupDescribeResponseData.DescribedGroup g : response.groups()) {
+        for (ConsumerGroupDescribeResponseData.DescribedGroup g : groupReads.describeConsumerGroups(caller, ids)) {
             checkGroup(g.errorCode(), g.errorMessage(), caller, g.groupId());
             List<Map<String, Object>> members = new ArrayList<>();
             Set<Partition> assigned = new LinkedHashSet<>();
@@ -238,20 +217,17 @@ final class GroupsResource {
 
     /** Per group: its committed offsets (and partitions assigned without one) with end offset and lag. */
     private Map<String, List<Map<String, Object>>> offsets(Caller caller, List<String> groups,
-                                                           Map<String, Described> described) {
+                                                           Map<String, Described> described,
+                                                           Map<String, String> failures) {
         Map<String, List<Map<String, Object>>> out = new HashMap<>();
         if (groups.isEmpty()) {
             return out;
         }
-        List<OffsetFetchRequestData.OffsetFetchRequestGroup> request = new ArrayList<>();
-        for (String g : groups) {
-            request.add(new OffsetFetchRequestData.OffsetFetchRequestGroup().setGroupId(g).setTopics(null));
-        }
-        OffsetFetchResponseData response = reads.kafka().call(caller, ApiMessageType.OFFSET_FETCH, OFFSET_FETCH_VERSION,
-            new OffsetFetchRequestData().setGroups(request).setRequireStable(false));
+        GroupReads.Fetched fetched = groupReads.offsetFetch(caller, groups);
+        failures.putAll(fetched.failures());
         Map<String, Map<Partition, Long>> committed = new HashMap<>();
         Set<Partition> all = new LinkedHashSet<>();
-        for (OffsetFetchResponseData.OffsetFetchResponseGroup g : response.groups()) {
+        for (OffsetFetchResponseData.OffsetFetchResponseGroup g : fetched.groups()) {
             if (g.errorCode() != Errors.NONE) {
                 continue;
             }

@@ -48,7 +48,7 @@ final class KafkaErrors {
             case "NOT_LEADER_OR_FOLLOWER", "NOT_COORDINATOR" -> 421;
             case "COORDINATOR_LOAD_IN_PROGRESS", "COORDINATOR_NOT_AVAILABLE", "LEADER_NOT_AVAILABLE",
                  "NOT_ENOUGH_REPLICAS", "NOT_ENOUGH_REPLICAS_AFTER_APPEND", "KAFKA_STORAGE_ERROR" -> 503;
-            case "REQUEST_TIMED_OUT" -> 504;
+            case "REQUEST_TIMED_OUT", "NETWORK_EXCEPTION" -> 504;
             case "UNKNOWN_SERVER_ERROR" -> 500;
             default -> 400;
         };

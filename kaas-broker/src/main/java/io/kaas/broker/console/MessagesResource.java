@@ -20,8 +20,10 @@ import java.util.TreeMap;
  * The message browser: {@code GET /api/v1/topics/{name}/messages} (newest, from an offset or from a timestamp, one
  * partition or all) and {@code GET /api/v1/topics/{name}/partitions/{p}/messages/{offset}} (one message,
  * untruncated). Records are read with Fetch run in-process as the caller (READ on the topic), read_committed: no
- * control records, no records of aborted transactions, nothing past the last stable offset. A partition this broker
- * does not lead is answered 421 NOT_LEADER_OR_FOLLOWER naming the leader (ask that broker's console).
+ * control records, no records of aborted transactions, nothing past the last stable offset. A partition another
+ * broker leads is read from that broker ({@link Forwarder}) once this broker's Fetch, run as the caller, has allowed
+ * it (it answers NOT_LEADER_OR_FOLLOWER only after the READ check); a leader that does not answer in time is
+ * answered 504 NETWORK_EXCEPTION for one partition, and listed in {@code errors} when all are read.
  */
 final class MessagesResource {
 
@@ -34,12 +36,10 @@ final class MessagesResource {
 
     private final ClusterReads reads;
     private final TopicsResource topics;
-    private final int nodeId;
 
-    MessagesResource(ClusterReads reads, TopicsResource topics, int nodeId) {
+    MessagesResource(ClusterReads reads, TopicsResource topics) {
         this.reads = reads;
         this.topics = topics;
-        this.nodeId = nodeId;
     }
 
     /** One record as shown, with the partition it came from. */
@@ -54,51 +54,50 @@ final class MessagesResource {
         if (!from.equals("newest") && !from.equals("offset") && !from.equals("timestamp")) {
             throw ApiError.badRequest("parameter 'from' must be newest, offset or timestamp, not '" + from + "'");
         }
-        MetadataResponseData md = reads.metadata(caller, List.of(topic));
         MetadataResponseData.MetadataResponseTopic t = topics.describe(caller, topic);
         List<Integer> partitions = selectPartitions(call.param("partition"), t, topic);
         if (from.equals("offset") && partitions.size() != 1) {
             throw ApiError.badRequest("from=offset needs one partition (parameter 'partition')");
         }
-        for (int p : partitions) {
-            requireLeader(md, t, p);
+        if (from.equals("offset") && call.param("offset") == null) {
+            throw ApiError.badRequest("from=offset needs parameter 'offset'");
         }
-        List<Partition> keys = partitions.stream().map(p -> new Partition(topic, p)).toList();
-        Map<Partition, Offset> starts = reads.offsets(caller, keys, ClusterReads.EARLIEST, true);
-        Map<Partition, Offset> ends = reads.offsets(caller, keys, ClusterReads.LATEST, true);
-        Map<Partition, Offset> atTime = null;
+        long ts = -1;
         if (from.equals("timestamp")) {
-            long ts = call.longParam("timestamp", -1, 0, Long.MAX_VALUE);
+            ts = call.longParam("timestamp", -1, 0, Long.MAX_VALUE);
             if (call.param("timestamp") == null) {
                 throw ApiError.badRequest("from=timestamp needs parameter 'timestamp' (epoch milliseconds)");
             }
-            atTime = reads.offsets(caller, keys, ts, true);
         }
+        List<Partition> keys = partitions.stream().map(p -> new Partition(topic, p)).toList();
+        List<Map<Partition, Offset>> listed = from.equals("timestamp")
+            ? reads.offsets(caller, keys, true, ClusterReads.EARLIEST, ClusterReads.LATEST, ts)
+            : reads.offsets(caller, keys, true, ClusterReads.EARLIEST, ClusterReads.LATEST);
+        Map<Partition, Offset> starts = listed.get(0);
+        Map<Partition, Offset> ends = listed.get(1);
+        Map<Partition, Offset> atTime = from.equals("timestamp") ? listed.get(2) : null;
         List<Shown> shown = new ArrayList<>();
+        List<Map<String, Object>> errors = new ArrayList<>();
         Map<String, Long> next = new TreeMap<>(Comparator.comparingInt(Integer::parseInt));
         for (Partition key : keys) {
-            long start = offsetOf(starts.get(key), key);
-            long end = offsetOf(ends.get(key), key);
-            long begin;
-            if (from.equals("newest")) {
-                begin = Math.max(start, end - limit);
-            } else if (from.equals("offset")) {
-                if (call.param("offset") == null) {
-                    throw ApiError.badRequest("from=offset needs parameter 'offset'");
+            try {
+                long begin = begin(call, from, limit, key, starts.get(key), ends.get(key), atTime);
+                long after = begin;
+                for (FetchedRecords.Record r : read(caller, key, begin, offsetOf(ends.get(key), key), limit)) {
+                    shown.add(new Shown(key.partition(), r));
+                    after = Math.max(after, r.offset() + 1);
                 }
-                begin = call.longParam("offset", 0, Long.MIN_VALUE, Long.MAX_VALUE);
-                checkRange(begin, start, end, key);
-            } else {
-                Offset o = atTime.get(key);
-                begin = o == null || o.errorCode() != Errors.NONE || o.offset() < 0 ? end : Math.max(start, o.offset());
+                next.put(Integer.toString(key.partition()), after);
+            } catch (ApiError e) {
+                // A leader that did not answer: the other partitions are still shown.
+                if (keys.size() == 1 || !Forwarder.UNANSWERED.equals(e.error())) {
+                    throw e;
+                }
+                Map<String, Object> failed = new LinkedHashMap<>();
+                failed.put("partition", key.partition());
+                failed.put("error", e.getMessage());
+                errors.add(failed);
             }
-            List<FetchedRecords.Record> records = read(caller, key, begin, end, limit);
-            long after = begin;
-            for (FetchedRecords.Record r : records) {
-                shown.add(new Shown(key.partition(), r));
-                after = Math.max(after, r.offset() + 1);
-            }
-            next.put(Integer.toString(key.partition()), after);
         }
         Comparator<Shown> order = Comparator.comparingLong((Shown s) -> s.record().timestamp())
             .thenComparingInt(Shown::partition).thenComparingLong(s -> s.record().offset());
@@ -110,18 +109,36 @@ final class MessagesResource {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("messages", messages);
         body.put("next", Map.of("partition", next));
+        body.put("errors", errors);
         return Json.answer(200, body);
+    }
+
+    /** The first offset shown of {@code key}. */
+    private static long begin(ConsoleCall call, String from, int limit, Partition key, Offset startOffset,
+                              Offset endOffset, Map<Partition, Offset> atTime) {
+        long start = offsetOf(startOffset, key);
+        long end = offsetOf(endOffset, key);
+        if (from.equals("newest")) {
+            return Math.max(start, end - limit);
+        }
+        if (from.equals("offset")) {
+            long begin = call.longParam("offset", 0, Long.MIN_VALUE, Long.MAX_VALUE);
+            checkRange(begin, start, end, key);
+            return begin;
+        }
+        Offset o = atTime.get(key);
+        return o == null || o.errorCode() != Errors.NONE || o.offset() < 0 ? end : Math.max(start, o.offset());
     }
 
     Answer one(ConsoleCall call, String topic, int partition, long offset) {
         Caller caller = call.caller();
-        MetadataResponseData md = reads.metadata(caller, List.of(topic));
         MetadataResponseData.MetadataResponseTopic t = topics.describe(caller, topic);
         selectPartitions(Integer.toString(partition), t, topic);
-        requireLeader(md, t, partition);
         Partition key = new Partition(topic, partition);
-        long start = offsetOf(reads.offsets(caller, List.of(key), ClusterReads.EARLIEST, true).get(key), key);
-        long end = offsetOf(reads.offsets(caller, List.of(key), ClusterReads.LATEST, true).get(key), key);
+        List<Map<Partition, Offset>> listed = reads.offsets(caller, List.of(key), true, ClusterReads.EARLIEST,
+            ClusterReads.LATEST);
+        long start = offsetOf(listed.get(0).get(key), key);
+        long end = offsetOf(listed.get(1).get(key), key);
         checkRange(offset, start, end, key);
         if (offset == end) {
             throw new ApiError(416, "OFFSET_OUT_OF_RANGE", "offset " + offset + " is outside partition " + partition
@@ -156,28 +173,13 @@ final class MessagesResource {
         return List.of(p);
     }
 
-    private void requireLeader(MetadataResponseData md, MetadataResponseData.MetadataResponseTopic t, int partition) {
-        for (MetadataResponseData.MetadataResponsePartition p : t.partitions()) {
-            if (p.partitionIndex() == partition && p.leaderId() != nodeId) {
-                Map<String, Object> leader = new LinkedHashMap<>();
-                leader.put("id", p.leaderId());
-                for (MetadataResponseData.MetadataResponseBroker b : md.brokers()) {
-                    if (b.nodeId() == p.leaderId()) {
-                        leader.put("host", b.host());
-                        leader.put("port", b.port());
-                    }
-                }
-                throw new ApiError(421, "NOT_LEADER_OR_FOLLOWER", "partition " + partition + " of topic '" + t.name()
-                    + "' is led by broker " + p.leaderId() + ", not by this broker (" + nodeId
-                    + "): browse it in that broker's console", Map.of("leader", leader));
-            }
-        }
-    }
-
     private static long offsetOf(Offset o, Partition key) {
         if (o == null) {
             throw new ApiError(500, "UNKNOWN_SERVER_ERROR", "ListOffsets gave no answer for partition "
                 + key.partition() + " of topic '" + key.topic() + "'");
+        }
+        if (o.failure() != null) {
+            throw Forwarder.unanswered(o.failure());
         }
         KafkaErrors.check(o.errorCode(), null, "cannot list the offsets of partition " + key.partition()
             + " of topic '" + key.topic() + "'");
@@ -235,6 +237,30 @@ final class MessagesResource {
                     .setPartition(key.partition()).setCurrentLeaderEpoch(-1).setFetchOffset(offset)
                     .setLastFetchedEpoch(-1).setLogStartOffset(-1).setPartitionMaxBytes(PARTITION_FETCH_BYTES)))))));
         FetchResponseData response = reads.kafka().call(caller, ApiMessageType.FETCH, FETCH_VERSION, request);
+        FetchResponseData.PartitionData here = partitionOf(response, key);
+        // NOT_LEADER_OR_FOLLOWER comes after the READ check: the caller may read it, from the broker that leads it.
+        java.util.Optional<Integer> leader = here == null || here.errorCode() != Errors.NOT_LEADER_OR_FOLLOWER
+            ? java.util.Optional.empty() : reads.forwarder().remoteLeader(key.topic(), key.partition());
+        if (leader.isEmpty()) {
+            if (here != null) {
+                return here;
+            }
+        } else {
+            Forwarder.Reply<FetchResponseData> reply = reads.forwarder().send1(leader.get(), request, FETCH_VERSION,
+                "Fetch of partition " + key.partition() + " of topic '" + key.topic() + "'");
+            if (!reply.answered()) {
+                throw Forwarder.unanswered(reply.failure());
+            }
+            FetchResponseData.PartitionData there = partitionOf(reply.answer(), key);
+            if (there != null) {
+                return there;
+            }
+        }
+        throw new ApiError(500, "UNKNOWN_SERVER_ERROR", "Fetch answered nothing for partition " + key.partition()
+            + " of topic '" + key.topic() + "'");
+    }
+
+    private static FetchResponseData.PartitionData partitionOf(FetchResponseData response, Partition key) {
         KafkaErrors.check(response.errorCode(), null, "Fetch of topic '" + key.topic() + "' failed");
         for (FetchResponseData.FetchableTopicResponse t : response.responses()) {
             for (FetchResponseData.PartitionData p : t.partitions()) {
@@ -243,8 +269,7 @@ final class MessagesResource {
                 }
             }
         }
-        throw new ApiError(500, "UNKNOWN_SERVER_ERROR", "Fetch answered nothing for partition " + key.partition()
-            + " of topic '" + key.topic() + "'");
+        return null;
     }
 
     private static Map<String, Object> render(int partition, FetchedRecords.Record r, int maxBytes) {

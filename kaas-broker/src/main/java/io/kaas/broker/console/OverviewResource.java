@@ -58,8 +58,13 @@ final class OverviewResource {
             row.put("rack", b.rack());
             row.put("controller", b.nodeId() == md.controllerId());
             row.put("partitionsLed", led.getOrDefault(b.nodeId(), 0));
-            row.put("version", self ? facts.version() : null);
-            row.put("uptimeMs", self ? System.currentTimeMillis() - facts.startedMs() : null);
+            // Another broker's as it registered them; null when its registration has none (an older broker).
+            java.util.Optional<String> version = self ? java.util.Optional.of(facts.version())
+                : l == null ? java.util.Optional.empty() : l.registration().version();
+            java.util.OptionalLong started = self ? java.util.OptionalLong.of(facts.startedMs())
+                : l == null ? java.util.OptionalLong.empty() : l.registration().startedMs();
+            row.put("version", version.orElse(null));
+            row.put("uptimeMs", started.isPresent() ? Math.max(0, System.currentTimeMillis() - started.getAsLong()) : null);
             rows.add(row);
         }
         Map<String, Object> body = new LinkedHashMap<>();
@@ -102,7 +107,7 @@ final class OverviewResource {
     }
 
     private List<Map<String, Object>> logDirs(Caller caller) {
-        ClusterReads.LogDirs dirs = reads.logDirs(caller);
+        ClusterReads.LogDirs dirs = reads.localLogDirs(caller);
         if (dirs == null) {
             return null;
         }

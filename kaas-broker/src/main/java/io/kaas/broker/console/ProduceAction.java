@@ -2,6 +2,7 @@ package io.kaas.broker.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kaas.broker.admin.Answer;
+import io.kaas.records.BatchBuilder;
 import io.kaas.wire.message.ApiMessageType;
 import io.kaas.wire.message.MetadataResponseData;
 import io.kaas.wire.message.ProduceRequestData;
@@ -10,6 +11,7 @@ import io.kaas.wire.protocol.Errors;
 import io.kaas.wire.protocol.Records;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,10 +33,12 @@ final class ProduceAction {
     private static final int TIMEOUT_MS = 30_000;
 
     private final KafkaRequests kafka;
+    private final Forwarder forwarder;
     private final TopicsResource topics;
 
-    ProduceAction(KafkaRequests kafka, TopicsResource topics) {
+    ProduceAction(KafkaRequests kafka, Forwarder forwarder, TopicsResource topics) {
         this.kafka = kafka;
+        this.forwarder = forwarder;
         this.topics = topics;
     }
 
@@ -54,13 +58,17 @@ final class ProduceAction {
             throw new ApiError(404, "UNKNOWN_TOPIC_OR_PARTITION", "partition " + partition + " of topic '" + topic
                 + "' does not exist (it has " + count + " partitions)");
         }
-        byte[] batch = TestMessageBatch.of(keyBytes, value == null ? null : value.getBytes(StandardCharsets.UTF_8),
-            headers, System.currentTimeMillis());
-        ProduceRequestData request = new ProduceRequestData().setTransactionalId(null).setAcks((short) -1)
-            .setTimeoutMs(TIMEOUT_MS).setTopicData(new ArrayList<>(List.of(new ProduceRequestData.TopicProduceData()
-                .setName(topic).setPartitionData(new ArrayList<>(List.of(new ProduceRequestData.PartitionProduceData()
-                    .setIndex(partition).setRecords(Records.of(Unpooled.wrappedBuffer(batch)))))))));
-        ProduceResponseData response = kafka.call(call.caller(), ApiMessageType.PRODUCE, PRODUCE_VERSION, request);
+        List<Map.Entry<String, byte[]>> headerBytes = new ArrayList<>();
+        headers.forEach((k, v) -> headerBytes.add(new AbstractMap.SimpleEntry<>(k,
+            v == null ? null : v.getBytes(StandardCharsets.UTF_8))));
+        // As a Java producer without idempotence writes it: magic 2, uncompressed, create time, no producer id.
+        java.nio.ByteBuffer built = BatchBuilder.create(System.currentTimeMillis())
+            .add(keyBytes, value == null ? null : value.getBytes(StandardCharsets.UTF_8), headerBytes).build();
+        byte[] batch = new byte[built.remaining()];
+        built.get(batch);
+        ProduceResponseData response = kafka.call(call.caller(), ApiMessageType.PRODUCE, PRODUCE_VERSION,
+            request(topic, partition, batch));
+        response = toLeader(response, topic, partition, batch);
         for (ProduceResponseData.TopicProduceResponse tr : response.responses()) {
             for (ProduceResponseData.PartitionProduceResponse pr : tr.partitionResponses()) {
                 if (pr.errorCode() == Errors.TOPIC_AUTHORIZATION_FAILED) {
@@ -84,6 +92,33 @@ final class ProduceAction {
             }
         }
         throw new ApiError(500, "UNKNOWN_SERVER_ERROR", "Produce answered nothing for topic '" + topic + "'");
+    }
+
+    private static ProduceRequestData request(String topic, int partition, byte[] batch) {
+        return new ProduceRequestData().setTransactionalId(null).setAcks((short) -1)
+            .setTimeoutMs(TIMEOUT_MS).setTopicData(new ArrayList<>(List.of(new ProduceRequestData.TopicProduceData()
+                .setName(topic).setPartitionData(new ArrayList<>(List.of(new ProduceRequestData.PartitionProduceData()
+                    .setIndex(partition).setRecords(Records.of(Unpooled.wrappedBuffer(batch)))))))));
+    }
+
+    /**
+     * The leader's answer when this broker's was NOT_LEADER_OR_FOLLOWER (given only once the caller's WRITE was
+     * checked): the same batch, sent to the partition's leader over the inter-broker listener.
+     */
+    private ProduceResponseData toLeader(ProduceResponseData here, String topic, int partition, byte[] batch) {
+        boolean elsewhere = here.responses().stream().flatMap(t -> t.partitionResponses().stream())
+            .anyMatch(p -> p.errorCode() == Errors.NOT_LEADER_OR_FOLLOWER);
+        java.util.Optional<Integer> leader = elsewhere ? forwarder.remoteLeader(topic, partition)
+            : java.util.Optional.empty();
+        if (leader.isEmpty()) {
+            return here;
+        }
+        Forwarder.Reply<ProduceResponseData> reply = forwarder.send1(leader.get(), request(topic, partition, batch),
+            PRODUCE_VERSION, "Produce to partition " + partition + " of topic '" + topic + "'");
+        if (!reply.answered()) {
+            throw Forwarder.unanswered(reply.failure() + " (the test message may or may not have been written)");
+        }
+        return reply.answer();
     }
 
     /** Kafka's murmur2 (the default partitioner's hash). */

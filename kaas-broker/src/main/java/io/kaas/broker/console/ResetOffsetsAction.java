@@ -34,11 +34,13 @@ final class ResetOffsetsAction {
     private final ClusterReads reads;
     private final TopicsResource topics;
     private final GroupsResource groups;
+    private final GroupReads groupReads;
 
     ResetOffsetsAction(ClusterReads reads, TopicsResource topics, GroupsResource groups) {
         this.reads = reads;
         this.topics = topics;
         this.groups = groups;
+        this.groupReads = new GroupReads(reads);
     }
 
     Answer reset(ConsoleCall call, String groupId) {
@@ -82,9 +84,12 @@ final class ResetOffsetsAction {
                 + group.members().size() + " member(s): stop its consumers before resetting its offsets");
         }
         List<Partition> keys = chosen.stream().map(p -> new Partition(topic, p)).toList();
-        Map<Partition, Offset> starts = reads.offsets(caller, keys, ClusterReads.EARLIEST, false);
-        Map<Partition, Offset> ends = reads.offsets(caller, keys, ClusterReads.LATEST, false);
-        Map<Partition, Offset> atTime = to.equals("timestamp") ? reads.offsets(caller, keys, value, false) : Map.of();
+        List<Map<Partition, Offset>> listed = to.equals("timestamp")
+            ? reads.offsets(caller, keys, false, ClusterReads.EARLIEST, ClusterReads.LATEST, value)
+            : reads.offsets(caller, keys, false, ClusterReads.EARLIEST, ClusterReads.LATEST);
+        Map<Partition, Offset> starts = listed.get(0);
+        Map<Partition, Offset> ends = listed.get(1);
+        Map<Partition, Offset> atTime = to.equals("timestamp") ? listed.get(2) : Map.of();
         Map<Integer, Long> target = new TreeMap<>();
         for (Partition k : keys) {
             long start = offset(starts.get(k), k);
@@ -113,6 +118,7 @@ final class ResetOffsetsAction {
                 .setPartitions(parts))));
         OffsetCommitResponseData response = reads.kafka().call(caller, ApiMessageType.OFFSET_COMMIT,
             OFFSET_COMMIT_VERSION, request);
+        response = toCoordinator(caller, groupId, request, response);
         for (OffsetCommitResponseData.OffsetCommitResponseTopic rt : response.topics()) {
             for (OffsetCommitResponseData.OffsetCommitResponsePartition rp : rt.partitions()) {
                 if (rp.errorCode() == Errors.GROUP_AUTHORIZATION_FAILED) {
@@ -149,6 +155,26 @@ final class ResetOffsetsAction {
         return Json.answer(200, out);
     }
 
+    /**
+     * The coordinator's answer when this broker's was NOT_COORDINATOR (given only once the caller's READ on the group
+     * and the topic was checked): the same commit, sent to the group's coordinator over the inter-broker listener.
+     */
+    private OffsetCommitResponseData toCoordinator(Caller caller, String groupId, OffsetCommitRequestData request,
+                                                   OffsetCommitResponseData here) {
+        boolean elsewhere = here.topics().stream().flatMap(t -> t.partitions().stream())
+            .anyMatch(p -> p.errorCode() == Errors.NOT_COORDINATOR);
+        Integer node = elsewhere ? groupReads.coordinators(caller, List.of(groupId)).get(groupId) : null;
+        if (node == null || node == reads.forwarder().localNodeId()) {
+            return here;
+        }
+        Forwarder.Reply<OffsetCommitResponseData> reply = reads.forwarder().send1(node, request, OFFSET_COMMIT_VERSION,
+            "OffsetCommit of group '" + groupId + "'");
+        if (!reply.answered()) {
+            throw Forwarder.unanswered(reply.failure() + " (the offsets may or may not have been reset)");
+        }
+        return reply.answer();
+    }
+
     /** The group, or null when it does not exist yet (its offsets are then the first it has). */
     private GroupsResource.Described describeOrNew(Caller caller, String groupId) {
         try {
@@ -165,6 +191,9 @@ final class ResetOffsetsAction {
         if (o == null) {
             throw new ApiError(500, "UNKNOWN_SERVER_ERROR", "ListOffsets gave no answer for partition " + k.partition()
                 + " of topic '" + k.topic() + "'");
+        }
+        if (o.failure() != null) {
+            throw Forwarder.unanswered(o.failure());
         }
         KafkaErrors.check(o.errorCode(), null, "cannot list the offsets of partition " + k.partition() + " of topic '"
             + k.topic() + "'");

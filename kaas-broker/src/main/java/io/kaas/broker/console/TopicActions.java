@@ -131,6 +131,18 @@ final class TopicActions {
                     .setPartitionIndex((int) partition).setOffset(before)))))));
         DeleteRecordsResponseData response = reads.kafka().call(call.caller(), ApiMessageType.DELETE_RECORDS,
             DELETE_RECORDS_VERSION, request);
+        // NOT_LEADER_OR_FOLLOWER comes after the caller's DELETE was checked: the leader deletes them.
+        java.util.Optional<Integer> leader = response.topics().stream().flatMap(t -> t.partitions().stream())
+            .anyMatch(p -> p.errorCode() == io.kaas.wire.protocol.Errors.NOT_LEADER_OR_FOLLOWER)
+            ? reads.forwarder().remoteLeader(topic, (int) partition) : java.util.Optional.empty();
+        if (leader.isPresent()) {
+            Forwarder.Reply<DeleteRecordsResponseData> reply = reads.forwarder().send1(leader.get(), request,
+                DELETE_RECORDS_VERSION, "DeleteRecords of partition " + partition + " of topic '" + topic + "'");
+            if (!reply.answered()) {
+                throw Forwarder.unanswered(reply.failure());
+            }
+            response = reply.answer();
+        }
         for (DeleteRecordsResponseData.DeleteRecordsTopicResult t : response.topics()) {
             for (DeleteRecordsResponseData.DeleteRecordsPartitionResult p : t.partitions()) {
                 if (p.errorCode() == io.kaas.wire.protocol.Errors.OFFSET_OUT_OF_RANGE) {

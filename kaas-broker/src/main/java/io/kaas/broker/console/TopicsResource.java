@@ -46,9 +46,11 @@ final class TopicsResource {
             }
         }
         shown.sort(Comparator.comparing(MetadataResponseData.MetadataResponseTopic::name));
-        Map<Partition, Offset> start = reads.offsets(caller, partitions, ClusterReads.EARLIEST, false);
-        Map<Partition, Offset> end = reads.offsets(caller, partitions, ClusterReads.LATEST, false);
-        Map<Partition, Offset> last = reads.offsets(caller, partitions, ClusterReads.MAX_TIMESTAMP, false);
+        List<Map<Partition, Offset>> listed = reads.offsets(caller, partitions, false, ClusterReads.EARLIEST,
+            ClusterReads.LATEST, ClusterReads.MAX_TIMESTAMP);
+        Map<Partition, Offset> start = listed.get(0);
+        Map<Partition, Offset> end = listed.get(1);
+        Map<Partition, Offset> last = listed.get(2);
         ClusterReads.LogDirs dirs = reads.logDirs(caller);
         Map<String, Map<String, String>> configs = new HashMap<>();
         for (DescribeConfigsResponseData.DescribeConfigsResult r
@@ -64,8 +66,12 @@ final class TopicsResource {
             long messages = 0;
             Long size = dirs == null ? null : 0L;
             Long lastWrite = null;
+            String error = null;
             for (MetadataResponseData.MetadataResponsePartition p : t.partitions()) {
                 Partition key = new Partition(t.name(), p.partitionIndex());
+                if (error == null) {
+                    error = error(p, start.get(key), dirs);
+                }
                 Offset s = start.get(key);
                 Offset e = end.get(key);
                 if (s != null && e != null && s.errorCode() == Errors.NONE && e.errorCode() == Errors.NONE) {
@@ -89,6 +95,7 @@ final class TopicsResource {
             row.put("retentionMs", c.containsKey("retention.ms") ? parseLong(c.get("retention.ms")) : null);
             row.put("cleanupPolicy", c.get("cleanup.policy"));
             row.put("lastWriteMs", lastWrite);
+            row.put("error", error);
             rows.add(row);
         }
         return Json.answer(200, Map.of("topics", rows));
@@ -103,8 +110,10 @@ final class TopicsResource {
         for (MetadataResponseData.MetadataResponsePartition p : sorted) {
             partitions.add(new Partition(name, p.partitionIndex()));
         }
-        Map<Partition, Offset> start = reads.offsets(caller, partitions, ClusterReads.EARLIEST, false);
-        Map<Partition, Offset> end = reads.offsets(caller, partitions, ClusterReads.LATEST, false);
+        List<Map<Partition, Offset>> listed = reads.offsets(caller, partitions, false, ClusterReads.EARLIEST,
+            ClusterReads.LATEST);
+        Map<Partition, Offset> start = listed.get(0);
+        Map<Partition, Offset> end = listed.get(1);
         ClusterReads.LogDirs dirs = reads.logDirs(caller);
         List<Map<String, Object>> rows = new ArrayList<>();
         for (MetadataResponseData.MetadataResponsePartition p : sorted) {
@@ -116,6 +125,7 @@ final class TopicsResource {
             row.put("startOffset", offset(start.get(key)));
             row.put("endOffset", offset(end.get(key)));
             row.put("sizeBytes", dirs == null ? null : dirs.sizes().get(key));
+            row.put("error", error(p, start.get(key), dirs));
             rows.add(row);
         }
         Map<String, Object> body = new LinkedHashMap<>();
@@ -176,6 +186,23 @@ final class TopicsResource {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16).putLong(id.getMostSignificantBits())
             .putLong(id.getLeastSignificantBits());
         return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
+    }
+
+    /**
+     * Why a partition's offsets or size are not shown: its leader (another broker) did not answer, or ListOffsets
+     * refused it; null when they are shown.
+     */
+    private static String error(MetadataResponseData.MetadataResponsePartition p, Offset o, ClusterReads.LogDirs dirs) {
+        if (o != null && o.failure() != null) {
+            return o.failure();
+        }
+        if (dirs != null && dirs.unanswered().containsKey(p.leaderId())) {
+            return dirs.unanswered().get(p.leaderId());
+        }
+        if (o != null && o.errorCode() != Errors.NONE) {
+            return KafkaErrors.name(o.errorCode()) + (p.leaderId() < 0 ? ": the partition has no leader now" : "");
+        }
+        return null;
     }
 
     private static Long offset(Offset o) {

@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
  * {@link ClusterView} at each request), with that listener's security ({@link InterBrokerSecurity}). One connection
  * per target broker ({@link BrokerConnection}), replaced when the broker's endpoint changes; every request bounded by
  * {@code request.timeout.ms}, every connection set-up by {@code socket.connection.setup.timeout.ms}. Its own small
- * event loop group (one thread: inter-broker traffic is markers and verifications, a few requests per transaction),
- * so the client's lifecycle does not depend on the listeners'. Thread-safe.
+ * event loop group (one thread: inter-broker traffic is markers and verifications, a few requests per transaction,
+ * and the web console's reads of other brokers), so the client's lifecycle does not depend on the listeners'. Thread-safe.
  */
 public final class BrokerClient implements AutoCloseable {
     private final ClusterView view;
@@ -93,6 +93,14 @@ public final class BrokerClient implements AutoCloseable {
      *         {@link InterBrokerException} when no answer came (never hangs past {@code request.timeout.ms})
      */
     public CompletableFuture<ApiMessage> send(int nodeId, ApiMessage request, short minVersion) {
+        return send(nodeId, request, minVersion, request.highestSupportedVersion());
+    }
+
+    /**
+     * Sends {@code request} to broker {@code nodeId} at the highest version both sides support in
+     * [{@code minVersion}, {@code maxVersion}] (the console forwards a request at the version it ran it locally).
+     */
+    public CompletableFuture<ApiMessage> send(int nodeId, ApiMessage request, short minVersion, short maxVersion) {
         if (closed) {
             return failed(Reason.CLOSED, "the inter-broker client is closed");
         }
@@ -114,7 +122,7 @@ public final class BrokerClient implements AutoCloseable {
             return new BrokerConnection(id, endpoint.host(), endpoint.port(), security, clientId, requestTimeoutMs,
                 setupTimeoutMs, group.next());
         });
-        return c.send(request, minVersion);
+        return c.send(request, minVersion, maxVersion);
     }
 
     private static CompletableFuture<ApiMessage> failed(Reason reason, String message) {

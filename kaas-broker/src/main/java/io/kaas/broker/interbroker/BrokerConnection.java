@@ -67,13 +67,15 @@ final class BrokerConnection {
     private static final class Pending {
         final ApiMessage request;
         final short minVersion;
+        final short maxVersion;
         final CompletableFuture<ApiMessage> result = new CompletableFuture<>();
         ScheduledFuture<?> timeout;
         short version;
 
-        Pending(ApiMessage request, short minVersion) {
+        Pending(ApiMessage request, short minVersion, short maxVersion) {
             this.request = request;
             this.minVersion = minVersion;
+            this.maxVersion = maxVersion;
         }
     }
 
@@ -124,9 +126,12 @@ final class BrokerConnection {
         return port;
     }
 
-    /** Sends {@code request} at a version of at least {@code minVersion}; completes with the answer's body. */
-    CompletableFuture<ApiMessage> send(ApiMessage request, short minVersion) {
-        Pending p = new Pending(request, minVersion);
+    /**
+     * Sends {@code request} at the highest version both sides support in [{@code minVersion}, {@code maxVersion}];
+     * completes with the answer's body.
+     */
+    CompletableFuture<ApiMessage> send(ApiMessage request, short minVersion, short maxVersion) {
+        Pending p = new Pending(request, minVersion, maxVersion);
         loop.execute(() -> enqueue(p));
         return p.result;
     }
@@ -342,7 +347,7 @@ final class BrokerConnection {
         short key = p.request.apiKey();
         ApiVersionsResponseData.ApiVersion theirs = versions.get(key);
         short low = (short) Math.max(p.minVersion, p.request.lowestSupportedVersion());
-        short high = p.request.highestSupportedVersion();
+        short high = (short) Math.min(p.maxVersion, p.request.highestSupportedVersion());
         if (theirs != null) {
             low = (short) Math.max(low, theirs.minVersion());
             high = (short) Math.min(high, theirs.maxVersion());
@@ -350,7 +355,8 @@ final class BrokerConnection {
         if (theirs == null || low > high) {
             p.result.completeExceptionally(new InterBrokerException(Reason.UNSUPPORTED_VERSION, target() + " supports "
                 + (theirs == null ? "no version" : "versions " + theirs.minVersion() + "-" + theirs.maxVersion())
-                + " of " + ApiMessageType.fromApiKey(key).apiName() + ", this request needs " + low + "+"));
+                + " of " + ApiMessageType.fromApiKey(key).apiName() + ", this request needs " + low
+                + (high < p.request.highestSupportedVersion() ? "-" + high : "+")));
             return;
         }
         p.version = high;

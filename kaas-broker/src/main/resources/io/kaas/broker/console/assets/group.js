@@ -31,6 +31,7 @@ function render(g, body) {
   const offsets = (g.offsets || []).slice().sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
   const width = Math.max((body.clientWidth || 600) - 56, 260);
   return [
+    g.error ? h('p', { class: 'error', text: `Committed offsets not read: ${g.error}` }) : null,
     kv([
       ['State', h('span', { class: `state state-${String(g.state).toLowerCase()}`, text: g.state || '–' })],
       ['Protocol', `${g.protocol || '–'}${g.protocolType ? ' (' + g.protocolType + ')' : ''}`],

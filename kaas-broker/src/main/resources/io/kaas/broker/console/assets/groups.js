@@ -11,7 +11,8 @@ export async function groupsPage(main, ctx) {
   async function load() {
     try {
       const r = await api.get('/groups');
-      if (ctx.live) clear(results, render(r.groups || []));
+      if (ctx.live) clear(results, ...(r.errors || []).map(e => h('p', { class: 'error', text: e.error })),
+        render(r.groups || []));
     } catch (err) {
       if (ctx.live) clear(results, errorBox(err));
     }

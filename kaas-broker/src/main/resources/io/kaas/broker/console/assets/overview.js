@@ -80,8 +80,8 @@ function renderInfo(o) {
     h('span', { class: 'listeners' }, (b.listeners || []).map(l => h('code', { text: l }))),
     b.controller ? h('span', { class: 'badge ok-badge', text: 'controller' }) : '–',
     fmtNumber(b.partitionsLed),
-    b.version || '–',
-    fmtUptime(b.uptimeMs),
+    b.version || 'unknown',
+    b.uptimeMs === null || b.uptimeMs === undefined ? 'unknown' : fmtUptime(b.uptimeMs),
     b.rack || '–',
   ]);
   const plugins = (o.plugins || []).map(p => [h('code', { text: p.id }), p.kind || '–', p.version || '–', p.state || '–',

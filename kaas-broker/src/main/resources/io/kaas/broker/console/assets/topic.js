@@ -29,21 +29,22 @@ export async function topicPage(main, ctx, name) {
       ['Internal', t.internal ? 'yes' : 'no'],
       ['Partitions', fmtNumber(partitions.length)],
       ['Messages', `${fmtNumber(totals.messages)} (end − start offsets)${elsewhere ? `, without the ${elsewhere} `
-        + `partition${elsewhere === 1 ? '' : 's'} led by another broker` : ''}`],
+        + `partition${elsewhere === 1 ? '' : 's'} whose offsets are not known` : ''}`],
       ['Size', fmtBytes(totals.size)],
     ]),
     section('Partitions', table([{ label: 'Partition', num: true }, { label: 'Leader', num: true },
       { label: 'Leader epoch', num: true }, { label: 'Start offset', num: true }, { label: 'End offset', num: true },
-      { label: 'Messages', num: true }, { label: 'Size', num: true }],
+      { label: 'Messages', num: true }, { label: 'Size', num: true }, { label: 'Error' }],
     partitions.map(p => [String(p.partition), p.leader === null || p.leader < 0 ? 'none' : String(p.leader),
       String(p.leaderEpoch ?? '–'), fmtNumber(p.startOffset), fmtNumber(p.endOffset),
-      known(p) ? fmtNumber(count(p)) : 'on its leader', fmtBytes(p.sizeBytes)]),
+      known(p) ? fmtNumber(count(p)) : '–', fmtBytes(p.sizeBytes),
+      p.error ? h('span', { class: 'error-text', text: p.error }) : '']),
     { id: 'partitions', caption: 'Partitions' })),
     messageBrowser(t, partitions, ctx),
     section('Configs', configTable(t, reload)));
 }
 
-/** Whether this broker knows the partition's offsets (null for a partition another broker leads). */
+/** Whether the partition's offsets are known (null when its leader did not answer, or it has none). */
 function known(p) {
   return p.startOffset !== null && p.startOffset !== undefined && p.endOffset !== null && p.endOffset !== undefined;
 }
@@ -190,6 +191,8 @@ function messageBrowser(t, partitions, ctx) {
       if (!ctx.live || mine !== seq) return;
       const msgs = r.messages || [];
       if (!appendTo) clear(out);
+      (r.errors || []).forEach(e => out.appendChild(h('p', { class: 'error',
+        text: `Partition ${e.partition} not read: ${e.error}` })));
       if (!msgs.length && !appendTo) out.appendChild(h('p', { class: 'muted', text: 'No message in this range.' }));
       msgs.forEach(m => out.appendChild(messageCard(t, m)));
       clear(more);

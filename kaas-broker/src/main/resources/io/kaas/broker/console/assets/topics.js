@@ -54,8 +54,10 @@ function render(topics) {
       : h('time', { datetime: new Date(t.lastWriteMs).toISOString(), title: new Date(t.lastWriteMs).toISOString() },
         fmtAgo(t.lastWriteMs)),
   ]);
+  const partial = topics.filter(t => t.error);
   return [
     h('p', { class: 'muted', text: `${topics.length} topic${topics.length === 1 ? '' : 's'}` }),
+    ...partial.map(t => h('p', { class: 'error', text: `${t.name}: not every partition counted (${t.error})` })),
     table([{ label: 'Name' }, { label: 'Partitions', num: true }, { label: 'Messages', num: true },
       { label: 'Size', num: true }, { label: 'Retention' }, { label: 'Cleanup policy' }, { label: 'Last write' }],
     rows, { id: 'topics', caption: 'Topics', empty: 'No topic matches.' }),

@@ -86,7 +86,12 @@ public final class TestCluster implements AutoCloseable {
     }
 
     TestBroker startBroker(int id) throws IOException {
-        TestBroker b = builder(id).start();
+        return startBroker(id, Map.of());
+    }
+
+    /** Broker {@code id} with {@code more} settings over the cluster's. */
+    TestBroker startBroker(int id, Map<String, String> more) throws IOException {
+        TestBroker b = builder(id).config(more).start();
         brokers.put(id, b);
         return b;
     }

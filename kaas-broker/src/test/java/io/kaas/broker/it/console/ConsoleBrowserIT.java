@@ -14,8 +14,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -32,9 +36,11 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
+import org.openqa.selenium.HasAuthentication;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.UsernameAndPassword;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -462,6 +468,45 @@ class ConsoleBrowserIT {
     }
 
     // ---- helpers ----
+
+    /**
+     * Last (it turns on the browser's request interception): with the acl authorizer the pages sign in through the
+     * browser's own HTTP Basic prompt, answered through the DevTools protocol (Selenium's HasAuthentication). A wrong
+     * password shows the API's refusal and no data; the right one shows the topics the user may describe.
+     */
+    @Test
+    @Order(20)
+    void withAnAuthorizerTheBrowserSignsInThroughItsOwnPrompt() throws Exception {
+        Path securedDir = Files.createTempDirectory("console-it-secured");
+        try (TestBroker secured = TestBroker.builder(securedDir).config("super.users", "User:ANONYMOUS")
+                .acl("allow User:alice DESCRIBE topic:secured\nallow User:alice DESCRIBE_CONFIGS topic:secured\n")
+                .start();
+             Admin admin = secured.admin()) {
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("alice",
+                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096), "alice-secret"))).all()
+                .get(20, TimeUnit.SECONDS);
+            secured.createTopic("secured", 1);
+            secured.createTopic("hidden", 1);
+            int port = secured.broker.adminPort();
+            HasAuthentication prompt = (HasAuthentication) browser;
+            // A wrong password a few times, then the prompt is cancelled (as a user closing it).
+            AtomicInteger wrong = new AtomicInteger();
+            prompt.register(uri -> uri.getPort() == port && wrong.getAndIncrement() < 3,
+                () -> new UsernameAndPassword("alice", "wrong-secret"));
+            browser.get("http://127.0.0.1:" + port + "/console/#/topics");
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("topics-result"),
+                "SASL_AUTHENTICATION_FAILED"));
+            assertThat(browser.findElements(By.cssSelector("#topics tbody tr"))).isEmpty();
+            assertThat(wrong.get()).as("the prompt was answered").isGreaterThan(0);
+            shot("signin-wrong-password");
+
+            prompt.register(uri -> uri.getPort() == port, () -> new UsernameAndPassword("alice", "alice-secret"));
+            browser.navigate().refresh();
+            rowOf("topics", "secured");
+            assertThat(browser.findElement(By.id("topics")).getText()).doesNotContain("hidden");
+            shot("signin-topics");
+        }
+    }
 
     private void open(String hash) {
         browser.get(base + hash);

@@ -103,6 +103,27 @@ class BrokerClientIT {
         }
     }
 
+    /** A request pinned to a version range (as the console forwards at its own version) is sent within it. */
+    @Test
+    void aRequestIsSentWithinItsVersionRange() throws Exception {
+        try (TestBroker broker = TestBroker.builder(dir).start()) {
+            TestClusterView view = new TestClusterView(9).broker(1, "PLAINTEXT", "PLAINTEXT", broker.port());
+            try (BrokerClient client = BrokerClient.create(view, InterBrokerSecurity.plaintext("PLAINTEXT"), 5_000,
+                    5_000)) {
+                // Metadata answers the cluster id from v2: none at v1, one at v12.
+                MetadataResponseData v1 = (MetadataResponseData) client.send(1,
+                    new MetadataRequestData().setTopics(List.of()), (short) 1, (short) 1).get(20, TimeUnit.SECONDS);
+                assertThat(v1.clusterId()).isNull();
+                MetadataResponseData v12 = (MetadataResponseData) client.send(1, metadata(), (short) 12, (short) 12)
+                    .get(20, TimeUnit.SECONDS);
+                assertThat(v12.clusterId()).isNotEmpty();
+                InterBrokerException empty = failure(client.send(1, metadata(), (short) 13, (short) 12));
+                assertThat(empty.reason()).isEqualTo(Reason.UNSUPPORTED_VERSION);
+                assertThat(empty.getMessage()).contains("of Metadata, this request needs 13-12");
+            }
+        }
+    }
+
     @Test
     void sslTrustsTheListenersTrustStoreOnly() throws Exception {
         TestPki pki = TestPki.create("kaas-interbroker-ca");

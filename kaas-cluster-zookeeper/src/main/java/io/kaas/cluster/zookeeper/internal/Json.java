@@ -29,6 +29,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.UUID;
 
@@ -190,6 +191,9 @@ final class Json {
     static byte[] registration(BrokerRegistration r) {
         ObjectNode node = object().put("node_id", r.nodeId()).put("host", r.host()).put("pid", r.pid());
         r.rack().ifPresentOrElse(rack -> node.put("rack", rack), () -> node.putNull("rack"));
+        // Left out when unknown: a registration without them reads back the same, as an older broker's does.
+        r.version().ifPresent(v -> node.put("software_version", v));
+        r.startedMs().ifPresent(t -> node.put("started_ms", t));
         ArrayNode endpoints = node.putArray("endpoints");
         for (RegisteredEndpoint e : r.endpoints()) {
             endpoints.addObject().put("listener", e.listener()).put("security_protocol", e.securityProtocol())
@@ -206,9 +210,15 @@ final class Json {
                     integer(e, "port")));
         }
         JsonNode rack = node.get("rack");
+        // software_version and started_ms are absent in registrations of brokers that did not record them: unknown.
+        JsonNode version = node.get("software_version");
+        JsonNode started = node.get("started_ms");
         return new BrokerRegistration(integer(node, "node_id"), endpoints,
                 rack == null || rack.isNull() ? Optional.empty() : Optional.of(rack.asText()), text(node, "host"),
-                number(node, "pid"));
+                number(node, "pid"), version == null || !version.isTextual() ? Optional.empty()
+                        : Optional.of(version.asText()),
+                started == null || !started.isIntegralNumber() ? OptionalLong.empty()
+                        : OptionalLong.of(started.asLong()));
     }
 
     // ---- controller ----

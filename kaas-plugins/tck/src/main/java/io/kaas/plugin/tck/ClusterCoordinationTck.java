@@ -39,6 +39,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -129,10 +130,17 @@ public abstract class ClusterCoordinationTck {
         Assumptions.assumeTrue(supportsSeveralBrokers(), "the store serves one broker at a time");
     }
 
+    /**
+     * Broker {@code nodeId}'s registration: an odd node registers its software version and start time, an even one
+     * none (as a broker that did not record them): a store keeps both as they were registered.
+     */
     protected static BrokerRegistration registration(int nodeId) {
+        boolean even = nodeId % 2 == 0;
         return new BrokerRegistration(nodeId, List.of(new RegisteredEndpoint("PLAINTEXT", "PLAINTEXT", "127.0.0.1",
                 9000 + nodeId), new RegisteredEndpoint("INTERNAL", "SASL_SSL", "broker-" + nodeId + ".local", 19000 + nodeId)),
-                nodeId % 2 == 0 ? Optional.of("rack-b") : Optional.empty(), "host-" + nodeId, 4000L + nodeId);
+                even ? Optional.of("rack-b") : Optional.empty(), "host-" + nodeId, 4000L + nodeId,
+                even ? Optional.empty() : Optional.of("1.2." + nodeId),
+                even ? OptionalLong.empty() : OptionalLong.of(1_700_000_000_000L + nodeId));
     }
 
     private static TopicRecord topic(String name, int partitions) {
