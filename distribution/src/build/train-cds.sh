@@ -21,6 +21,7 @@ log="$work/broker.log"
   --override listeners=PLAINTEXT://127.0.0.1:0 \
   --override advertised.listeners=PLAINTEXT://127.0.0.1:0 \
   --override "log.dirs=$work/data" \
+  --override admin.listener=http://127.0.0.1:0 \
   --override "plugins.dir=$install/plugins" >"$log" 2>&1 </dev/null &
 pid=$!
 
