@@ -127,6 +127,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     // ---- metrics: the admin endpoint (admin.listener) and the registry it serves ----
     /** Made on the admin endpoint's start-up thread ({@link #startAdminInBackground}); set by {@link #awaitAdmin}. */
     private volatile BrokerMetrics metrics;
+    private io.kaas.broker.metrics.EngineMetrics engineMetrics;
     private AdminServer admin;
     /** The registry and admin endpoint being made ({@link #startAdminInBackground}), until {@link #awaitAdmin}. */
     private FutureTask<AdminStart> adminStarting;
@@ -228,7 +229,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         phases.mark("registration");
         storageEngine = engineProvider.open(new EngineContext(dataDir,
             config.engineConfig(engineProvider.name(), engineProvider.configKeys()), config.nodeId(), clock,
-            config.producerExpiration(), cluster.fence(), new io.kaas.broker.metrics.EngineMetrics(metrics)));
+            config.producerExpiration(), cluster.fence(), engineMetrics));
         phases.mark("storage engine");
         scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kaas-scheduler");
@@ -306,20 +307,27 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         phases.mark("serve");
     }
 
-    /** The metric registry and the admin endpoint serving it (null for {@code admin.listener=none}). */
-    private record AdminStart(BrokerMetrics metrics, AdminServer admin) {
+    /**
+     * The metric registry, the storage engine's meters on it, and the admin endpoint serving it (null for {@code
+     * admin.listener=none}).
+     */
+    private record AdminStart(BrokerMetrics metrics, io.kaas.broker.metrics.EngineMetrics engineMetrics,
+                              AdminServer admin) {
     }
 
     /**
-     * Makes the metric registry and starts the admin endpoint on a thread of its own ({@code kaas-admin-bind}), while
-     * the plugins are found and the cluster store opened; {@link #awaitAdmin} joins it, before this broker registers.
-     * Just the registry for {@code admin.listener=none}.
+     * Makes the metric registry (and the engine's meters) and starts the admin endpoint on a thread of its own
+     * ({@code kaas-admin-bind}), while the plugins are found and the cluster store opened; {@link #awaitAdmin} joins
+     * it, before this broker registers. Just the registry for {@code admin.listener=none}.
      */
     private synchronized void startAdminInBackground(Optional<io.kaas.broker.config.AdminListener> listener) {
         adminStarting = new FutureTask<>(() -> {
             BrokerMetrics registry = new BrokerMetrics();
             try {
-                return new AdminStart(registry, listener.isEmpty() ? null : startAdmin(listener.get(), registry));
+                // The engine's meters (the first histograms made) here too: the engine opens with them.
+                io.kaas.broker.metrics.EngineMetrics engineMetrics = new io.kaas.broker.metrics.EngineMetrics(registry);
+                return new AdminStart(registry, engineMetrics,
+                    listener.isEmpty() ? null : startAdmin(listener.get(), registry));
             } catch (IOException | RuntimeException e) {
                 registry.close();
                 throw e;
@@ -351,6 +359,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         }
         synchronized (this) {
             metrics = started.metrics();
+            engineMetrics = started.engineMetrics();
             admin = started.admin();
         }
     }
@@ -724,7 +733,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         FutureTask<AdminStart> starting;
         synchronized (this) {
             if (metrics != null || adminStarting == null) {
-                return metrics == null ? null : new AdminStart(metrics, admin);
+                return metrics == null ? null : new AdminStart(metrics, engineMetrics, admin);
             }
             starting = adminStarting;
         }
