@@ -193,7 +193,8 @@ class MetricsIT {
             Map<String, String> reason = Map.of("reason", tripwire[1]);
             assertThat(value(scrape, tripwire[0], reason)).as(tripwire[0]).isEqualTo(value(start, tripwire[0], reason));
         }
-        assertThat(value(scrape, "jvm_memory_used_bytes", Map.of())).isGreaterThan(0);
+        // Metaspace: a heap pool (eden just after a young GC, survivors before one) may well read 0.
+        assertThat(value(scrape, "jvm_memory_used_bytes", Map.of("id", "Metaspace"))).isGreaterThan(0);
         assertThat(value(scrape, "process_uptime_seconds", Map.of())).isGreaterThan(0);
     }
 
