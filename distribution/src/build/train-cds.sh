@@ -2,8 +2,9 @@
 #
 # Trains the class-data sharing archive of a laid-out installation (target/kaas-<version>/), so that
 # its first real start (the benchmark's, a developer's) is already a fast one: starts the broker
-# through bin/kaas-server-start.sh on a free port with a throw-away data dir, waits until it answers
-# a Metadata request (so the request path's classes are loaded too), and stops it with SIGTERM; the
+# through bin/kaas-server-start.sh on a free port (its admin endpoint too, so a broker running on the
+# default 9644 cannot fail the training) with a throw-away data dir, waits until it answers a
+# Metadata request (so the request path's classes are loaded too), and stops it with SIGTERM; the
 # JVM writes the archive as it exits (see kaas-server-start.sh). Not shipped.
 #
 # Best effort: the archive is an optimisation, so any failure here is reported and the build goes on.
@@ -21,6 +22,7 @@ log="$work/broker.log"
   --override listeners=PLAINTEXT://127.0.0.1:0 \
   --override advertised.listeners=PLAINTEXT://127.0.0.1:0 \
   --override "log.dirs=$work/data" \
+  --override admin.listener=http://127.0.0.1:0 \
   --override "plugins.dir=$install/plugins" >"$log" 2>&1 </dev/null &
 pid=$!
 

@@ -125,8 +125,12 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
     private boolean closed;
     private volatile boolean serving;
     // ---- metrics: the admin endpoint (admin.listener) and the registry it serves ----
-    private final BrokerMetrics metrics = new BrokerMetrics();
+    /** Made on the admin endpoint's start-up thread ({@link #startAdminInBackground}); set by {@link #awaitAdmin}. */
+    private volatile BrokerMetrics metrics;
+    private io.kaas.broker.metrics.EngineMetrics engineMetrics;
     private AdminServer admin;
+    /** The registry and admin endpoint being made ({@link #startAdminInBackground}), until {@link #awaitAdmin}. */
+    private FutureTask<AdminStart> adminStarting;
     // ---- the web console's JSON API on the admin endpoint (admin.console.enabled) ----
     private HandlerRegistry consoleRegistry;
     private io.kaas.broker.console.Console console;
@@ -144,17 +148,20 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
      * @throws IOException                              if the data directory, a backend or the listener fails
      */
     public static KaasBroker start(BrokerConfig config) throws IOException {
-        long began = System.nanoTime();
+        StartupPhases phases = new StartupPhases();
         logConfigWarnings(config);
         Optional<io.kaas.broker.config.AdminListener> adminListener = config.adminListener();
         KaasBroker broker = new KaasBroker(config);
         StorageEngineProvider engine;
         ClusterStateStoreProvider store;
+        BackendCatalog catalog;
         try {
             // Netty's set-up and the bind run while the plugins are found and the backends opened.
             broker.bindInBackground();
-            broker.startAdmin(adminListener);
-            BackendCatalog catalog = BackendCatalog.discover(PluginsDirectory.resolve(config.originalValue("plugins.dir")),
+            phases.mark("listeners set up");
+            // The metric registry is made and the admin endpoint bound on a thread of their own too.
+            broker.startAdminInBackground(adminListener);
+            catalog = BackendCatalog.discover(PluginsDirectory.resolve(config.originalValue("plugins.dir")),
                 BackendSelection.of(Map.of("storage.engine", config.storageEngine(), "cluster.store", config.clusterStore(),
                     "authorizer", config.authorizer())));
             engine = catalog.select(StorageEngineProvider.class, "storage.engine", config.storageEngine());
@@ -163,9 +170,9 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             checkEngineSharesVolume(engine, store);
             broker.authorizerProvider = catalog.selectOrNone(AuthorizerProvider.class, "authorizer",
                 config.authorizer(), "none");
-            broker.open(engine, store);
+            phases.mark("plugins");
+            broker.open(engine, store, phases);
             BrokerSeries.registerInfo(broker.metrics, catalog.all(), engine.name(), store.name());
-            broker.startConsole(catalog, engine, store);
         } catch (IOException | RuntimeException e) {
             broker.close();
             throw e;
@@ -183,31 +190,47 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             .addKeyValue("store", store.name())
             .addKeyValue("controller", controller)
             .addKeyValue("dataDir", config.logDir().toAbsolutePath().normalize())
-            .addKeyValue("startMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began))
+            .addKeyValue("startMs", phases.elapsedMs())
             .log("kaas broker {} started: listening on {}, storage engine '{}', cluster store '{}', controller {}, "
                     + "data in {}, transport {}, in {} ms",
                 config.nodeId(), listening, engine.name(), store.name(), controller,
-                config.logDir().toAbsolutePath().normalize(), broker.server.transportName(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+                config.logDir().toAbsolutePath().normalize(), broker.server.transportName(), phases.elapsedMs());
+        try {
+            // The console's API (and its charts' sampler) joins the admin endpoint once the broker serves Kafka clients;
+            // this method returns with it in place.
+            broker.startConsole(catalog, engine, store);
+            phases.mark("console (after the start-up line)");
+        } catch (RuntimeException e) {
+            broker.close();
+            throw e;
+        }
+        phases.log(config.nodeId());
         return broker;
     }
 
-    private synchronized void open(StorageEngineProvider engineProvider, ClusterStateStoreProvider storeProvider)
-            throws IOException, InterruptedException {
+    private synchronized void open(StorageEngineProvider engineProvider, ClusterStateStoreProvider storeProvider,
+                                   StartupPhases phases) throws IOException, InterruptedException {
         Path dataDir = config.logDir();
         Files.createDirectories(dataDir);
         clusterStore = storeProvider.open(new ClusterStoreContext(dataDir,
             config.clusterStoreConfig(storeProvider.name()), config.nodeId()));
         saslMechanisms = SaslMechanisms.of(config.listenerConfigs(), new StoredScramCredentials(clusterStore));
         accessGate = AccessGate.open(authorizerProvider, config, clusterStore);
+        phases.mark("cluster store");
         awaitBound();
+        phases.mark("listeners bound");
+        awaitAdmin();
+        phases.mark("admin endpoint bound");
         advertised = advertisedEndpoints();
-        // Registered once the listeners are bound (the registration carries their ports): a node id live elsewhere
+        // Registered once the listeners (and the admin endpoint) are bound (the registration carries their ports): a
+        // taken address fails start-up before this broker is seen in the cluster. A node id live elsewhere
         // fails start-up here, before any partition is opened.
         cluster = ClusterMember.join(clusterStore, registration());
+        phases.mark("registration");
         storageEngine = engineProvider.open(new EngineContext(dataDir,
             config.engineConfig(engineProvider.name(), engineProvider.configKeys()), config.nodeId(), clock,
-            config.producerExpiration(), cluster.fence(), new io.kaas.broker.metrics.EngineMetrics(metrics)));
+            config.producerExpiration(), cluster.fence(), engineMetrics));
+        phases.mark("storage engine");
         scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kaas-scheduler");
             t.setDaemon(true);
@@ -224,6 +247,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         ConsumerOffsetsTopic offsetsTopic = new ConsumerOffsetsTopic(topics, config.offsetsTopicPartitions(),
             config.offsetsTopicSegmentBytes());
         groups = GroupCoordinator.create(coordinatorContext, config.groupCoordinator(), offsetsTopic);
+        phases.mark("topic manager, group coordinator");
         TransactionConfig txnConfig = config.transactionCoordinator();
         TransactionStateTopic transactionState = new TransactionStateTopic(topics, txnConfig.stateLogPartitions(),
             config.transactionStateLogSegmentBytes());
@@ -237,6 +261,7 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
             interBroker.markers(new LocalMarkerWriter(markers)), producerIds, groups);
         TransactionVerifier verifier = interBroker.verifier(Handlers.localVerifier(transactions),
             transactions::partitionFor);
+        phases.mark("inter-broker client, transaction coordinator");
         ClientQuotaManager quotaManager = new ClientQuotaManager(config.quotaWindowNum(),
             TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), config.controllerQuotaWindowNum(),
             TimeUnit.SECONDS.toMillis(config.controllerQuotaWindowSizeSeconds()), clock::millis);
@@ -253,41 +278,103 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         HandlerRegistry registry = HandlerRegistry.of(accessGate, handlers,
             Features.of(config.transactionVersion(), clock.millis()),
             new io.kaas.broker.request.BrokerIdentity(this::clusterId, config.nodeId()));
+        phases.mark("handlers, quotas");
         // dynamic broker configs (kafka-configs --entity-type brokers): before the topics load, so they open with them
         new io.kaas.broker.topic.DynamicBrokerConfigApplier(clusterStore, config.nodeId(), topics, scheduler,
             merged -> applyDynamicServerConfigs(merged, engineProvider)).start();
         topics.open();
+        phases.mark("topics");
         cluster.start(storageEngine, topics);
         if (!cluster.awaitReady(READY_WAIT, (topic, partition) -> topics.log(topic, partition) != null)) {
             LOG.atWarn().addKeyValue("nodeId", config.nodeId())
                 .log("broker {}: not every partition assigned to it is open after {} s; serving meanwhile",
                     config.nodeId(), READY_WAIT.toSeconds());
         }
+        phases.mark("assignments, partitions open");
         groups.start();
         transactions.start();
         // After the topics (the state log and the data partitions markers go to), before the first request.
         followCoordinatorPartitions(offsetsTopic, transactionState);
+        phases.mark("coordinators");
         BrokerSeries.register(metrics, config.nodeId(), topics, cluster, groups, () -> serving,
             new io.kaas.broker.metrics.RemoteEndOffsets(view, interBroker.client(), REMOTE_END_OFFSETS_MAX_AGE_MS));
         server.observe(new io.kaas.broker.metrics.RequestMetrics(metrics.registry()));
+        phases.mark("broker series");
         server.serve(registry);
         consoleRegistry = registry;
         serving = true;
         metrics.bindJvmMetrics(scheduler);
+        phases.mark("serve");
     }
 
-    /** The admin endpoint, serving /health at once and /ready once this broker is ready; none for {@code none}. */
-    private void startAdmin(Optional<io.kaas.broker.config.AdminListener> listener) throws IOException {
-        if (listener.isEmpty()) {
-            return;
+    /**
+     * The metric registry, the storage engine's meters on it, and the admin endpoint serving it (null for {@code
+     * admin.listener=none}).
+     */
+    private record AdminStart(BrokerMetrics metrics, io.kaas.broker.metrics.EngineMetrics engineMetrics,
+                              AdminServer admin) {
+    }
+
+    /**
+     * Makes the metric registry (and the engine's meters) and starts the admin endpoint on a thread of its own
+     * ({@code kaas-admin-bind}), while the plugins are found and the cluster store opened; {@link #awaitAdmin} joins
+     * it, before this broker registers. Just the registry for {@code admin.listener=none}.
+     */
+    private synchronized void startAdminInBackground(Optional<io.kaas.broker.config.AdminListener> listener) {
+        adminStarting = new FutureTask<>(() -> {
+            BrokerMetrics registry = new BrokerMetrics();
+            try {
+                // The engine's meters (the first histograms made) here too: the engine opens with them.
+                io.kaas.broker.metrics.EngineMetrics engineMetrics = new io.kaas.broker.metrics.EngineMetrics(registry);
+                return new AdminStart(registry, engineMetrics,
+                    listener.isEmpty() ? null : startAdmin(listener.get(), registry));
+            } catch (IOException | RuntimeException e) {
+                registry.close();
+                throw e;
+            }
+        });
+        Thread binder = new Thread(adminStarting, "kaas-admin-bind");
+        binder.setDaemon(true);
+        binder.start();
+    }
+
+    /** Joins {@link #startAdminInBackground}: its failure (the address taken, say) fails start-up. */
+    private void awaitAdmin() throws IOException, InterruptedException {
+        FutureTask<AdminStart> starting;
+        synchronized (this) {
+            starting = adminStarting;
         }
+        AdminStart started;
+        try {
+            started = starting.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IOException("cannot start the admin endpoint: " + cause, cause);
+        }
+        synchronized (this) {
+            metrics = started.metrics();
+            engineMetrics = started.engineMetrics();
+            admin = started.admin();
+        }
+    }
+
+    /** The admin endpoint, serving /health at once and /ready once this broker is ready. */
+    private AdminServer startAdmin(io.kaas.broker.config.AdminListener listener, BrokerMetrics metrics)
+            throws IOException {
         Readiness readiness = new Readiness(() -> serving,
             () -> cluster != null && topics != null
                 && cluster.readyNow((topic, partition) -> topics.log(topic, partition) != null),
             () -> clusterStore == null ? null : clusterStore.session());
-        admin = AdminServer.start(listener.get(), metrics, readiness, config.adminConsoleEnabled());
+        AdminServer server = AdminServer.start(listener, metrics, readiness, config.adminConsoleEnabled());
         // The console's pages (/console/), built into this jar; served only when admin.console.enabled.
-        admin.assets(io.kaas.broker.admin.ConsoleAssets.load());
+        server.assets(io.kaas.broker.admin.ConsoleAssets.load());
+        return server;
     }
 
     /**
@@ -551,8 +638,9 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
         quietly("storage engine", storageEngine);
         quietly("authorizer", accessGate);
         quietly("cluster store", clusterStore);
-        quietly("admin endpoint", admin);
-        quietly("metrics", metrics);
+        AdminStart adminStart = adminToClose();
+        quietly("admin endpoint", adminStart == null ? null : adminStart.admin());
+        quietly("metrics", adminStart == null ? null : adminStart.metrics());
         if (scheduler != null) {
             scheduler.shutdownNow();
         }
@@ -652,6 +740,28 @@ public final class KaasBroker implements BrokerContext, AutoCloseable {
                 + ")");
         }
         return String.join(", ", out);
+    }
+
+    /**
+     * The registry and admin endpoint, also ones still being made when start-up failed (waited for, bounded, so they
+     * are closed too); null if there are none.
+     */
+    private AdminStart adminToClose() {
+        FutureTask<AdminStart> starting;
+        synchronized (this) {
+            if (metrics != null || adminStarting == null) {
+                return metrics == null ? null : new AdminStart(metrics, engineMetrics, admin);
+            }
+            starting = adminStarting;
+        }
+        try {
+            return starting.get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            return null;
+        }
     }
 
     private static void quietly(String what, AutoCloseable closeable) {

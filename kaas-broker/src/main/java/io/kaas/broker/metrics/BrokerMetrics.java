@@ -28,10 +28,12 @@ public final class BrokerMetrics implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerMetrics.class);
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final JvmGcMetrics gc = new JvmGcMetrics();
+    /** Made where the JVM binders are bound: its constructor reads the platform's memory-pool MXBeans. */
+    private volatile JvmGcMetrics gc;
     private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
     private final AtomicReference<CompletableFuture<Void>> jvmBinding = new AtomicReference<>();
     private static final long JVM_BINDING_WAIT_SECONDS = 10;
+    private boolean closed;
 
     /** The registry alone: the JVM and process series come with {@link #bindJvmMetrics(Executor)}. */
     public BrokerMetrics() {
@@ -52,7 +54,16 @@ public final class BrokerMetrics implements AutoCloseable {
             try {
                 new ClassLoaderMetrics().bindTo(registry);
                 new JvmMemoryMetrics().bindTo(registry);
-                gc.bindTo(registry);
+                JvmGcMetrics gcMetrics = new JvmGcMetrics();
+                synchronized (this) {
+                    if (closed) {
+                        gcMetrics.close();
+                        binding.complete(null);
+                        return;
+                    }
+                    gc = gcMetrics;
+                }
+                gcMetrics.bindTo(registry);
                 new JvmThreadMetrics().bindTo(registry);
                 new FileDescriptorMetrics().bindTo(registry);
                 new ProcessorMetrics().bindTo(registry);
@@ -94,7 +105,14 @@ public final class BrokerMetrics implements AutoCloseable {
 
     @Override
     public void close() {
-        gc.close();
+        JvmGcMetrics gcMetrics;
+        synchronized (this) {
+            closed = true;
+            gcMetrics = gc;
+        }
+        if (gcMetrics != null) {
+            gcMetrics.close();
+        }
         registry.close();
     }
 }

@@ -16,7 +16,8 @@ import java.util.Map;
 final class NetworkIdle {
 
     private static final String PREFIX = "kaas-network";
-    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    /** Looked up on the first scrape: the platform MXBeans stay off the start-up path. */
+    private ThreadMXBean threads;
     private Map<Long, Long> lastCpu = new HashMap<>();
     private long lastWall = System.nanoTime();
     private double idle = 1.0;
@@ -29,6 +30,9 @@ final class NetworkIdle {
     }
 
     synchronized double sample() {
+        if (threads == null) {
+            threads = ManagementFactory.getThreadMXBean();
+        }
         if (!threads.isThreadCpuTimeSupported()) {
             return Double.NaN;
         }

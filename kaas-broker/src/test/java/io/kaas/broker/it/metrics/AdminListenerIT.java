@@ -34,6 +34,13 @@ class AdminListenerIT {
                 .hasMessageContaining("admin.listener")
                 .hasMessageContaining(":" + taken.getLocalPort());
         }
+        // The endpoint binds while the backends open: the failed start released the data directory's lock and left
+        // no broker registered, so the next start on it works.
+        assertThat(dir.resolve("data").resolve("__cluster")).exists();
+        try (TestBroker broker = TestBroker.builder(dir).config("admin.listener", "http://127.0.0.1:0").start()) {
+            assertThat(broker.broker.adminPort()).isPositive();
+            broker.createTopic("after-a-failed-start", 1);
+        }
     }
 
     @Test
