@@ -63,7 +63,7 @@ final class ConsumerProtocol {
         }
         invalidIfEmpty(r.instanceId(), "InstanceId can't be empty.");
         invalidIfEmpty(r.rackId(), "RackId can't be empty.");
-        if (version >= 1 || r.memberEpoch() != 0) {
+        if (version >= 1 || r.memberEpoch() > 0 || r.memberEpoch() == ConsumerMember.LEAVE_EPOCH) {
             if (r.memberId() == null || r.memberId().isEmpty()) {
                 throw invalid("MemberId can't be empty.");
             }
@@ -73,7 +73,9 @@ final class ConsumerProtocol {
             if (r.rebalanceTimeoutMs() == -1) {
                 throw invalid("RebalanceTimeoutMs must be provided in first request.");
             }
-            if (r.topicPartitions() == null || !r.topicPartitions().isEmpty()) {
+            // Kafka 4.4 accepts a join without TopicPartitions (null); librdkafka sends one when it rejoins
+            // right after leaving
+            if (r.topicPartitions() != null && !r.topicPartitions().isEmpty()) {
                 throw invalid("TopicPartitions must be empty when (re-)joining.");
             }
             // As Kafka 4.4: an empty list of names (or an empty regex) joins subscribed to nothing; librdkafka

@@ -301,7 +301,8 @@ class ConsumerProtocolTest {
         assertThat(send(joinRequest("", "orders")).errorMessage()).isEqualTo("MemberId can't be empty.");
         assertThat(send(joinRequest("a", "orders").setRebalanceTimeoutMs(-1)).errorMessage())
                 .isEqualTo("RebalanceTimeoutMs must be provided in first request.");
-        assertThat(send(joinRequest("a", "orders").setTopicPartitions(null)).errorMessage())
+        assertThat(send(joinRequest("a", "orders").setTopicPartitions(new ArrayList<>(List.of(new TopicPartitions()
+                .setTopicId(orders).setPartitions(new ArrayList<>(List.of(0))))))).errorMessage())
                 .isEqualTo("TopicPartitions must be empty when (re-)joining.");
         assertThat(send(joinRequest("a").setSubscribedTopicNames(null)).errorMessage())
                 .isEqualTo("Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.");
@@ -317,6 +318,13 @@ class ConsumerProtocolTest {
         ConsumerGroupHeartbeatResponseData regex = send(joinRequest("a").setSubscribedTopicRegex("ord[ers"));
         assertThat(regex.errorCode()).isEqualTo(Errors.INVALID_REGULAR_EXPRESSION);
         assertThat(coordinator.consumerGroup(G)).as("no group is created by a refused request").isNull();
+    }
+
+    @Test
+    void aJoinWithoutTopicPartitionsIsAcceptedAsKafka44AcceptsIt() {
+        ConsumerGroupHeartbeatResponseData r = send(joinRequest("a", "orders").setTopicPartitions(null));
+        assertThat(r.errorCode()).isZero();
+        assertThat(partitions(r)).isEqualTo(range(0, 6));
     }
 
     @Test
