@@ -183,9 +183,9 @@ final class RegexResolution {
             group.regexesResolvedAtMs = timer.nowMs();
             group.topicIdsAtResolution = Set.copyOf(topicIds);
             LOG.atInfo().addKeyValue("group", group.groupId)
-                    .log("Resolved the regular expressions of consumer group {} over {} topics in {} ms: {}",
-                            group.groupId, topicIds.size(), (System.nanoTime() - began) / 1_000_000,
-                            group.resolvedRegexes);
+                    .log("Resolved the regular expressions {} of consumer group {} over {} topics in {} ms{}",
+                            regexes, group.groupId, topicIds.size(), (System.nanoTime() - began) / 1_000_000,
+                            changed ? ": they match other topics now" : "");
             if (changed) {
                 onChanged.accept(group);
             }
