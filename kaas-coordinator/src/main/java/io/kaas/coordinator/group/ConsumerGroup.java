@@ -39,6 +39,19 @@ final class ConsumerGroup {
     final Map<UUID, Map<Integer, String>> owners = new HashMap<>();
     /** The subscribed topics' metadata (name → id and partition count) the target was computed from. */
     Map<String, ConsumerAssignors.Topic> subscriptionMetadata = Map.of();
+    /** When the target assignment was last computed, 0 if never (Kafka's assignment timestamp). */
+    long assignmentTimestampMs;
+    /**
+     * Each regular expression a member subscribes to, as last resolved: the names of the topics it matched
+     * (Kafka's resolved regular expressions). A regex no member subscribes to any more is dropped.
+     */
+    final Map<String, Set<String>> resolvedRegexes = new HashMap<>();
+    /** When {@link #resolvedRegexes} were last resolved (meaningful while there are any). */
+    long regexesResolvedAtMs;
+    /** The ids of the topics that existed at that resolution: a topic created since asks for a new one. */
+    Set<UUID> topicIdsAtResolution = Set.of();
+    /** Whether a resolution of the group's regexes is scheduled and has not finished yet. */
+    boolean regexResolutionPending;
 
     ConsumerGroup(String groupId, long nowMs) {
         this.groupId = groupId;
@@ -97,6 +110,28 @@ final class ConsumerGroup {
                 owners.remove(t);
             }
         });
+    }
+
+    /** The number of members subscribed to {@code regex}. */
+    int regexSubscribers(String regex) {
+        int n = 0;
+        for (ConsumerMember m : members.values()) {
+            if (regex.equals(m.subscribedTopicRegex)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** The regular expressions the members subscribe to. */
+    Set<String> subscribedRegexes() {
+        Set<String> out = new java.util.HashSet<>();
+        for (ConsumerMember m : members.values()) {
+            if (m.subscribedTopicRegex != null) {
+                out.add(m.subscribedTopicRegex);
+            }
+        }
+        return out;
     }
 
     /** The server assignor in use: the one most members ask for, else the configured default. */

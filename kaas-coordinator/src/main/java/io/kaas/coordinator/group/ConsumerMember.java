@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Predicate;
 
 /** One member of a KIP-848 consumer group. Guarded by its group's monitor. */
 final class ConsumerMember {
@@ -35,8 +34,6 @@ final class ConsumerMember {
     int rebalanceTimeoutMs;
     List<String> subscribedTopicNames = List.of();
     String subscribedTopicRegex;
-    /** The topics its regex may resolve to (those its principal may DESCRIBE), as of its last heartbeat. */
-    Predicate<String> regexTopics = topic -> true;
     String serverAssignor;
     int memberEpoch;
     int previousMemberEpoch;
@@ -64,7 +61,6 @@ final class ConsumerMember {
         m.rebalanceTimeoutMs = rebalanceTimeoutMs;
         m.subscribedTopicNames = subscribedTopicNames;
         m.subscribedTopicRegex = subscribedTopicRegex;
-        m.regexTopics = regexTopics;
         m.serverAssignor = serverAssignor;
         m.memberEpoch = memberEpoch;
         m.previousMemberEpoch = previousMemberEpoch;

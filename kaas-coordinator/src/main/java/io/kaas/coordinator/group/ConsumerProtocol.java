@@ -20,8 +20,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * assignment computed by the server-side assignor, reconciliation ({@link Reconciliation}), the session
  * and rebalance timeouts. Every method taking a group is called with the group's monitor held.
  *
- * <p>Regular expressions ({@code SubscribedTopicRegex}) are compiled with {@link java.util.regex}
- * (Kafka uses RE2J; the syntax is the same for the expressions consumers use) and must match the whole
- * topic name, as in Kafka.
+ * <p>As in Kafka 4.4, a target assignment is computed at most once per {@code group.consumer.assignment.interval.ms}
+ * (a heartbeat in between is answered from the current target, less the topics its member no longer subscribes
+ * to), and regular expressions ({@code SubscribedTopicRegex}) are resolved off the heartbeat
+ * ({@link RegexResolution}).
  */
 final class ConsumerProtocol {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerProtocol.class);
@@ -42,12 +41,14 @@ final class ConsumerProtocol {
     private final CoordinatorTimer timer;
     private final ClusterStateStore store;
     private final GroupConfigs groupConfigs;
+    private final RegexResolution regexes;
 
     ConsumerProtocol(GroupCoordinatorConfig config, CoordinatorTimer timer, ClusterStateStore store, GroupConfigs groupConfigs) {
         this.config = config;
         this.timer = timer;
         this.store = store;
         this.groupConfigs = groupConfigs;
+        this.regexes = new RegexResolution(store, timer, config.consumerRegexRefreshIntervalMs(), this::onRegexesChanged);
     }
 
     static ConsumerGroupHeartbeatResponseData error(short code, String message) {
@@ -62,7 +63,7 @@ final class ConsumerProtocol {
         }
         invalidIfEmpty(r.instanceId(), "InstanceId can't be empty.");
         invalidIfEmpty(r.rackId(), "RackId can't be empty.");
-        if (version >= 1 || r.memberEpoch() != 0) {
+        if (version >= 1 || r.memberEpoch() > 0 || r.memberEpoch() == ConsumerMember.LEAVE_EPOCH) {
             if (r.memberId() == null || r.memberId().isEmpty()) {
                 throw invalid("MemberId can't be empty.");
             }
@@ -72,7 +73,9 @@ final class ConsumerProtocol {
             if (r.rebalanceTimeoutMs() == -1) {
                 throw invalid("RebalanceTimeoutMs must be provided in first request.");
             }
-            if (r.topicPartitions() == null || !r.topicPartitions().isEmpty()) {
+            // Kafka 4.4 accepts a join without TopicPartitions (null); librdkafka sends one when it rejoins
+            // right after leaving
+            if (r.topicPartitions() != null && !r.topicPartitions().isEmpty()) {
                 throw invalid("TopicPartitions must be empty when (re-)joining.");
             }
             // As Kafka 4.4: an empty list of names (or an empty regex) joins subscribed to nothing; librdkafka
@@ -92,16 +95,7 @@ final class ConsumerProtocol {
                     + " is not supported. Supported assignors: " + String.join(", ", config.consumerAssignors()) + ".");
         }
         if (r.subscribedTopicRegex() != null && !r.subscribedTopicRegex().isEmpty()) {
-            compile(r.subscribedTopicRegex());
-        }
-    }
-
-    private static Pattern compile(String regex) {
-        try {
-            return Pattern.compile(regex);
-        } catch (PatternSyntaxException e) {
-            throw new GroupException(Errors.INVALID_REGULAR_EXPRESSION, "SubscribedTopicRegex `" + regex
-                    + "` is not a valid regular expression: " + e.getDescription() + ".");
+            RegexResolution.compile(r.subscribedTopicRegex());
         }
     }
 
@@ -115,7 +109,10 @@ final class ConsumerProtocol {
         return new GroupException(Errors.INVALID_REQUEST, message);
     }
 
-    /** A validated heartbeat on a live group. */
+    /**
+     * A validated heartbeat on a live group; a resolution of the group's regular expressions it starts matches only
+     * topics {@code regexTopics} admits.
+     */
     ConsumerGroupHeartbeatResponseData heartbeat(ConsumerGroup group, ConsumerGroupHeartbeatRequestData r,
                                                  String clientId, String clientHost, Predicate<String> regexTopics) {
         int epoch = r.memberEpoch();
@@ -154,8 +151,13 @@ final class ConsumerProtocol {
             throwIfEpochInvalid(member, epoch, Reconciliation.owned(r.topicPartitions()));
         }
         Map<UUID, Set<Integer>> assignedBefore = ConsumerMember.copy(member.assigned);
-        member.regexTopics = regexTopics;
-        boolean bump = updateMember(member, r, clientId, clientHost) || created;
+        String regexBefore = member.subscribedTopicRegex;
+        Update update = updateMember(member, r, clientId, clientHost);
+        RegexResolution.Change regexChange = regexes.onMemberUpdate(group, member, regexBefore);
+        regexes.maybeRefresh(group, regexTopics);
+        boolean subscriptionChanged = update.topicNames() || regexChange != RegexResolution.Change.NONE;
+        boolean bump = update.topicNames() || update.assignor() || created
+                || regexChange == RegexResolution.Change.UPDATED_AND_RESOLVED;
         Map<String, ConsumerAssignors.Topic> metadata = subscriptionMetadata(group);
         if (!metadata.equals(group.subscriptionMetadata)) {
             group.subscriptionMetadata = metadata;
@@ -164,13 +166,14 @@ final class ConsumerProtocol {
         if (bump) {
             group.groupEpoch++;
         }
-        if (group.groupEpoch > group.assignmentEpoch) {
+        if (group.groupEpoch > group.assignmentEpoch && mayComputeTarget(group)) {
             computeTarget(group);
         }
-        if (member.memberEpoch != group.assignmentEpoch || member.state != State.STABLE) {
+        if (member.memberEpoch != group.assignmentEpoch || member.state != State.STABLE || subscriptionChanged) {
             int epochBefore = member.memberEpoch;
             State stateBefore = member.state;
-            Reconciliation.reconcile(group, member, Reconciliation.owned(r.topicPartitions()));
+            Reconciliation.reconcile(group, member, Reconciliation.owned(r.topicPartitions()),
+                    subscribedTopicIds(group, member), subscriptionChanged);
             if (member.state == State.UNREVOKED_PARTITIONS
                     && (stateBefore != State.UNREVOKED_PARTITIONS || epochBefore != member.memberEpoch)) {
                 scheduleRebalanceTimeout(group, member);
@@ -242,10 +245,15 @@ final class ConsumerProtocol {
         }
     }
 
-    /** Applies the request's non-null fields; true when the subscription or the assignor changed. */
-    private static boolean updateMember(ConsumerMember m, ConsumerGroupHeartbeatRequestData r, String clientId,
-                                        String clientHost) {
-        boolean changed = false;
+    /** What a heartbeat changed of its member: its topic names, its assignor (its regex: see RegexResolution). */
+    private record Update(boolean topicNames, boolean assignor) {
+    }
+
+    /** Applies the request's non-null fields and says which of the subscription and the assignor changed. */
+    private static Update updateMember(ConsumerMember m, ConsumerGroupHeartbeatRequestData r, String clientId,
+                                       String clientHost) {
+        boolean names = false;
+        boolean assignor = false;
         if (r.instanceId() != null) {
             m.instanceId = r.instanceId();
         }
@@ -259,20 +267,19 @@ final class ConsumerProtocol {
         }
         if (r.subscribedTopicNames() != null && !new HashSet<>(r.subscribedTopicNames()).equals(new HashSet<>(m.subscribedTopicNames))) {
             m.subscribedTopicNames = List.copyOf(r.subscribedTopicNames());
-            changed = true;
+            names = true;
         }
         if (r.subscribedTopicRegex() != null) {
             String regex = r.subscribedTopicRegex().isEmpty() ? null : r.subscribedTopicRegex();
             if (!Objects.equals(regex, m.subscribedTopicRegex)) {
                 m.subscribedTopicRegex = regex;
-                changed = true;
             }
         }
         if (r.serverAssignor() != null && !r.serverAssignor().equals(m.serverAssignor)) {
             m.serverAssignor = r.serverAssignor();
-            changed = true;
+            assignor = true;
         }
-        return changed;
+        return new Update(names, assignor);
     }
 
     /** Leave with epoch -1 (gone: its partitions go to the others) or -2 (a static member that will return). */
@@ -319,8 +326,13 @@ final class ConsumerProtocol {
             group.staticMembers.remove(member.instanceId);
         }
         group.groupEpoch++;
+        RegexResolution.forgetUnsubscribed(group);
         group.subscriptionMetadata = subscriptionMetadata(group);
         if (group.members.isEmpty()) {
+            // As Kafka: the empty group's target is its (empty) assignment at this epoch, with no timestamp, so
+            // the next member to join is assigned at once
+            group.assignmentEpoch = group.groupEpoch;
+            group.assignmentTimestampMs = 0;
             group.emptySinceMs = timer.nowMs();
         }
         LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("member", member.memberId)
@@ -359,68 +371,81 @@ final class ConsumerProtocol {
     }
 
     /**
-     * The topics the members subscribe to (by name, or by regex among the topics each member's
-     * {@link ConsumerMember#regexTopics} admits) that exist, by name.
+     * The topics the members subscribe to (by name, or through the last resolution of their regex) that exist,
+     * by name.
      */
     Map<String, ConsumerAssignors.Topic> subscriptionMetadata(ConsumerGroup group) {
         Set<String> names = new HashSet<>();
-        List<Predicate<String>> patterns = new ArrayList<>();
         for (ConsumerMember m : group.members.values()) {
             names.addAll(m.subscribedTopicNames);
             if (m.subscribedTopicRegex != null) {
-                patterns.add(regexMatch(m));
+                names.addAll(group.resolvedRegexes.getOrDefault(m.subscribedTopicRegex, Set.of()));
             }
         }
         Map<String, ConsumerAssignors.Topic> out = new HashMap<>();
         for (String name : names) {
             store.topic(name).ifPresent(t -> out.put(name, topic(t)));
         }
-        if (!patterns.isEmpty()) {
-            for (TopicRecord t : store.topics()) {
-                if (!out.containsKey(t.name()) && patterns.stream().anyMatch(p -> p.test(t.name()))) {
-                    out.put(t.name(), topic(t));
+        return out;
+    }
+
+    /** The ids of the existing topics {@code m} subscribes to, by name or through its resolved regex. */
+    private static Set<UUID> subscribedTopicIds(ConsumerGroup group, ConsumerMember m) {
+        Set<UUID> out = new HashSet<>();
+        for (String name : m.subscribedTopicNames) {
+            ConsumerAssignors.Topic t = group.subscriptionMetadata.get(name);
+            if (t != null) {
+                out.add(t.id());
+            }
+        }
+        if (m.subscribedTopicRegex != null) {
+            for (String name : group.resolvedRegexes.getOrDefault(m.subscribedTopicRegex, Set.of())) {
+                ConsumerAssignors.Topic t = group.subscriptionMetadata.get(name);
+                if (t != null) {
+                    out.add(t.id());
                 }
             }
         }
         return out;
     }
 
-    /** The topic names {@code m}'s regex subscribes it to: those the regex matches and its filter admits. */
-    private static Predicate<String> regexMatch(ConsumerMember m) {
-        Pattern pattern = compile(m.subscribedTopicRegex);
-        Predicate<String> admitted = m.regexTopics;
-        return name -> pattern.matcher(name).matches() && admitted.test(name);
+    /** A resolution changed what the group's regexes match: new subscription metadata, a new group epoch. */
+    private void onRegexesChanged(ConsumerGroup group) {
+        group.subscriptionMetadata = subscriptionMetadata(group);
+        group.groupEpoch++;
+        LOG.atInfo().addKeyValue("group", group.groupId).addKeyValue("epoch", group.groupEpoch)
+                .log("The regular expressions of consumer group {} match other topics: group epoch bumped to {}",
+                        group.groupId, group.groupEpoch);
     }
 
     private static ConsumerAssignors.Topic topic(TopicRecord t) {
         return new ConsumerAssignors.Topic(t.topicId(), t.name(), t.partitions());
     }
 
+    /**
+     * Kafka's {@code canComputeNextTargetAssignment}: a group's first target at once, the next ones no sooner than
+     * {@code group.consumer.assignment.interval.ms} after the last.
+     */
+    private boolean mayComputeTarget(ConsumerGroup group) {
+        int interval = config.consumerAssignmentIntervalMs();
+        return group.assignmentTimestampMs == 0 || interval == 0
+                || timer.nowMs() >= group.assignmentTimestampMs + interval;
+    }
+
     /** Runs the group's assignor over the members and sets the target assignment at the group epoch. */
     void computeTarget(ConsumerGroup group) {
-        Map<String, ConsumerAssignors.Topic> metadata = group.subscriptionMetadata;
         Map<UUID, ConsumerAssignors.Topic> byId = new HashMap<>();
-        metadata.values().forEach(t -> byId.put(t.id(), t));
+        group.subscriptionMetadata.values().forEach(t -> byId.put(t.id(), t));
         List<ConsumerAssignors.Member> members = new ArrayList<>();
         for (ConsumerMember m : group.members.values()) {
-            Set<UUID> topics = new HashSet<>();
-            for (String name : m.subscribedTopicNames) {
-                ConsumerAssignors.Topic t = metadata.get(name);
-                if (t != null) {
-                    topics.add(t.id());
-                }
-            }
-            if (m.subscribedTopicRegex != null) {
-                Predicate<String> p = regexMatch(m);
-                metadata.values().stream().filter(t -> p.test(t.name())).forEach(t -> topics.add(t.id()));
-            }
-            members.add(new ConsumerAssignors.Member(m.memberId, topics,
+            members.add(new ConsumerAssignors.Member(m.memberId, subscribedTopicIds(group, m),
                     group.targetAssignment.getOrDefault(m.memberId, Map.of())));
         }
         String assignor = group.assignor(config.consumerAssignors().get(0));
         group.targetAssignment.clear();
         group.targetAssignment.putAll(ConsumerAssignors.assign(assignor, members, byId));
         group.assignmentEpoch = group.groupEpoch;
+        group.assignmentTimestampMs = Math.max(1, timer.nowMs());
         LOG.atDebug().addKeyValue("group", group.groupId).addKeyValue("epoch", group.groupEpoch)
                 .log("New target assignment of consumer group {} at epoch {}", group.groupId, group.groupEpoch);
     }

@@ -403,10 +403,10 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /**
-     * ConsumerGroupHeartbeat: join, heartbeat, reconcile or leave a consumer group. The member's regex
-     * subscription resolves only to topics {@code regexTopics} admits (Kafka: those the member's principal
-     * may DESCRIBE); the filter is the member's until its next heartbeat and may be called at any later
-     * rebalance of the group, from any thread.
+     * ConsumerGroupHeartbeat: join, heartbeat, reconcile or leave a consumer group. The group's regular
+     * expressions are resolved after the heartbeat, as Kafka resolves them; a resolution this heartbeat starts
+     * matches only topics {@code regexTopics} admits (Kafka: those the principal of the member whose heartbeat
+     * starts it may DESCRIBE). The filter is called on the coordinator's timer thread, after this returns.
      */
     public ConsumerGroupHeartbeatResponseData consumerGroupHeartbeat(ConsumerGroupHeartbeatRequestData request,
                                                                      short version, String clientId, String clientHost,

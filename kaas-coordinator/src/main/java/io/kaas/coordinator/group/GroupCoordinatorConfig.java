@@ -23,12 +23,22 @@ import java.util.concurrent.TimeUnit;
  *                                    assignors by name; the first is the default
  * @param consumerBounds              the bounds of a group's own {@code consumer.session.timeout.ms} and
  *                                    {@code consumer.heartbeat.interval.ms} (group configs)
+ * @param consumerAssignmentIntervalMs {@code group.consumer.assignment.interval.ms} (1000): the least time between
+ *                                    two target assignments of a KIP-848 group; 0 computes one at every change
+ * @param consumerRegexRefreshIntervalMs {@code group.consumer.regex.refresh.interval.ms} (600000): how long the
+ *                                    topics a group's regular expressions match stand before they are resolved again
  */
 public record GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs,
                                      int maxSize, long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs,
                                      int offsetMetadataMaxBytes, int consumerSessionTimeoutMs,
                                      int consumerHeartbeatIntervalMs, int consumerMaxSize, List<String> consumerAssignors,
-                                     ConsumerBounds consumerBounds) {
+                                     ConsumerBounds consumerBounds, int consumerAssignmentIntervalMs,
+                                     int consumerRegexRefreshIntervalMs) {
+
+    /** Kafka's {@code group.consumer.assignment.interval.ms} default. */
+    public static final int DEFAULT_CONSUMER_ASSIGNMENT_INTERVAL_MS = 1000;
+    /** Kafka's {@code group.consumer.regex.refresh.interval.ms} default. */
+    public static final int DEFAULT_CONSUMER_REGEX_REFRESH_INTERVAL_MS = 600_000;
 
     /**
      * Kafka's {@code group.consumer.min.session.timeout.ms} (45000), {@code group.consumer.max.session.timeout.ms}
@@ -60,6 +70,23 @@ public record GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTime
             throw new IllegalArgumentException("group.consumer.heartbeat.interval.ms must be lower than "
                     + "group.consumer.session.timeout.ms (" + consumerSessionTimeoutMs + ")");
         }
+        if (consumerAssignmentIntervalMs < 0) {
+            throw new IllegalArgumentException("group.consumer.assignment.interval.ms must not be negative");
+        }
+        if (consumerRegexRefreshIntervalMs < 1) {
+            throw new IllegalArgumentException("group.consumer.regex.refresh.interval.ms must be at least 1");
+        }
+    }
+
+    /** With Kafka's default assignment interval and regex refresh interval. */
+    public GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs, int maxSize,
+                                  long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs, int offsetMetadataMaxBytes,
+                                  int consumerSessionTimeoutMs, int consumerHeartbeatIntervalMs, int consumerMaxSize,
+                                  List<String> consumerAssignors, ConsumerBounds consumerBounds) {
+        this(minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, maxSize, offsetsRetentionMs,
+                offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, consumerSessionTimeoutMs, consumerHeartbeatIntervalMs,
+                consumerMaxSize, consumerAssignors, consumerBounds, DEFAULT_CONSUMER_ASSIGNMENT_INTERVAL_MS,
+                DEFAULT_CONSUMER_REGEX_REFRESH_INTERVAL_MS);
     }
 
     /** With Kafka's default {@link ConsumerBounds}. */
@@ -84,7 +111,24 @@ public record GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTime
     public GroupCoordinatorConfig withConsumerMaxSize(int size) {
         return new GroupCoordinatorConfig(minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, maxSize,
                 offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, consumerSessionTimeoutMs,
-                consumerHeartbeatIntervalMs, size, consumerAssignors, consumerBounds);
+                consumerHeartbeatIntervalMs, size, consumerAssignors, consumerBounds, consumerAssignmentIntervalMs,
+                consumerRegexRefreshIntervalMs);
+    }
+
+    /** A copy with another {@code group.consumer.assignment.interval.ms}. */
+    public GroupCoordinatorConfig withConsumerAssignmentIntervalMs(int intervalMs) {
+        return new GroupCoordinatorConfig(minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, maxSize,
+                offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, consumerSessionTimeoutMs,
+                consumerHeartbeatIntervalMs, consumerMaxSize, consumerAssignors, consumerBounds, intervalMs,
+                consumerRegexRefreshIntervalMs);
+    }
+
+    /** A copy with another {@code group.consumer.regex.refresh.interval.ms}. */
+    public GroupCoordinatorConfig withConsumerRegexRefreshIntervalMs(int intervalMs) {
+        return new GroupCoordinatorConfig(minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, maxSize,
+                offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, consumerSessionTimeoutMs,
+                consumerHeartbeatIntervalMs, consumerMaxSize, consumerAssignors, consumerBounds,
+                consumerAssignmentIntervalMs, intervalMs);
     }
 
     /** How long a new member's JoinGroup may wait before the member is dropped (Kafka's constant). */

@@ -12,8 +12,9 @@ import java.util.UUID;
  * Moves one member towards its target assignment, as Kafka's {@code CurrentAssignmentBuilder}: partitions
  * leaving the member are revoked first (the member keeps its epoch and waits in UNREVOKED_PARTITIONS
  * until its heartbeat no longer reports them); only then does it take the target epoch and the new
- * partitions, each one only once no other member owns it (UNRELEASED_PARTITIONS until then). Called
- * under the group's monitor.
+ * partitions, each one only once no other member owns it (UNRELEASED_PARTITIONS until then). Only partitions
+ * of topics the member subscribes to are given; when its subscription changes, the partitions of the topics
+ * it left are revoked at once, before any new target. Called under the group's monitor.
  */
 final class Reconciliation {
     private Reconciliation() {
@@ -22,28 +23,55 @@ final class Reconciliation {
     /**
      * Reconciles {@code m} with the group's target and updates the group's partition ownership.
      *
-     * @param owned the partitions the member reported owning, or null when it did not say
+     * @param owned               the partitions the member reported owning, or null when it did not say
+     * @param subscribed          the ids of the topics the member subscribes to
+     * @param subscriptionChanged whether this heartbeat changed the member's subscription
      */
-    static void reconcile(ConsumerGroup group, ConsumerMember m, Map<UUID, Set<Integer>> owned) {
+    static void reconcile(ConsumerGroup group, ConsumerMember m, Map<UUID, Set<Integer>> owned, Set<UUID> subscribed,
+                          boolean subscriptionChanged) {
         Map<UUID, Set<Integer>> oldAssigned = ConsumerMember.copy(m.assigned);
         Map<UUID, Set<Integer>> oldPending = ConsumerMember.copy(m.pendingRevocation);
-        Map<UUID, Set<Integer>> target = group.targetAssignment.getOrDefault(m.memberId, Map.of());
+        Map<UUID, Set<Integer>> target = new HashMap<>(group.targetAssignment.getOrDefault(m.memberId, Map.of()));
+        target.keySet().retainAll(subscribed);
         int targetEpoch = group.assignmentEpoch;
         switch (m.state) {
             case STABLE -> {
                 if (m.memberEpoch != targetEpoch) {
                     next(group, m, m.memberEpoch, target, targetEpoch, owned);
+                } else if (subscriptionChanged) {
+                    revokeUnsubscribed(m, subscribed);
                 }
             }
             case UNREVOKED_PARTITIONS -> {
                 if (!ownsAny(owned, m.pendingRevocation)) {
                     next(group, m, Math.min(m.memberEpoch + 1, targetEpoch), target, targetEpoch, owned);
+                } else if (subscriptionChanged) {
+                    revokeUnsubscribed(m, subscribed);
                 }
             }
             case UNRELEASED_PARTITIONS -> next(group, m, m.memberEpoch, target, targetEpoch, owned);
             default -> throw new IllegalStateException("unknown member state " + m.state);
         }
         group.updateOwnership(m, oldAssigned, oldPending);
+    }
+
+    /** Kafka's {@code updateCurrentAssignment}: the partitions of topics the member left are to be revoked now. */
+    private static void revokeUnsubscribed(ConsumerMember m, Set<UUID> subscribed) {
+        Map<UUID, Set<Integer>> kept = new HashMap<>();
+        Map<UUID, Set<Integer>> revoking = ConsumerMember.copy(m.pendingRevocation);
+        m.assigned.forEach((topic, ps) -> {
+            if (subscribed.contains(topic)) {
+                put(kept, topic, new HashSet<>(ps));
+            } else if (!ps.isEmpty()) {
+                revoking.computeIfAbsent(topic, k -> new HashSet<>()).addAll(ps);
+            }
+        });
+        if (kept.equals(ConsumerMember.copy(m.assigned))) {
+            return;
+        }
+        m.assigned = kept;
+        m.pendingRevocation = revoking;
+        m.state = State.UNREVOKED_PARTITIONS;
     }
 
     private static void next(ConsumerGroup group, ConsumerMember m, int revokingEpoch, Map<UUID, Set<Integer>> target,

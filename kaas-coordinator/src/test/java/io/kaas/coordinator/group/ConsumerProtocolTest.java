@@ -53,7 +53,15 @@ class ConsumerProtocolTest {
         timer = new ManualTimer();
         store = new InMemoryStore().withTopic("orders", 6);
         orders = store.topic("orders").orElseThrow().topicId();
-        start(GroupCoordinatorConfig.defaults());
+        start(immediate());
+    }
+
+    /**
+     * Kafka's defaults but a target assignment at every change ({@code group.consumer.assignment.interval.ms=0}), so
+     * that the tests of reconciliation need not move time between heartbeats.
+     */
+    static GroupCoordinatorConfig immediate() {
+        return GroupCoordinatorConfig.defaults().withConsumerAssignmentIntervalMs(0);
     }
 
     void start(GroupCoordinatorConfig config) {
@@ -293,7 +301,8 @@ class ConsumerProtocolTest {
         assertThat(send(joinRequest("", "orders")).errorMessage()).isEqualTo("MemberId can't be empty.");
         assertThat(send(joinRequest("a", "orders").setRebalanceTimeoutMs(-1)).errorMessage())
                 .isEqualTo("RebalanceTimeoutMs must be provided in first request.");
-        assertThat(send(joinRequest("a", "orders").setTopicPartitions(null)).errorMessage())
+        assertThat(send(joinRequest("a", "orders").setTopicPartitions(new ArrayList<>(List.of(new TopicPartitions()
+                .setTopicId(orders).setPartitions(new ArrayList<>(List.of(0))))))).errorMessage())
                 .isEqualTo("TopicPartitions must be empty when (re-)joining.");
         assertThat(send(joinRequest("a").setSubscribedTopicNames(null)).errorMessage())
                 .isEqualTo("Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.");
@@ -312,6 +321,13 @@ class ConsumerProtocolTest {
     }
 
     @Test
+    void aJoinWithoutTopicPartitionsIsAcceptedAsKafka44AcceptsIt() {
+        ConsumerGroupHeartbeatResponseData r = send(joinRequest("a", "orders").setTopicPartitions(null));
+        assertThat(r.errorCode()).isZero();
+        assertThat(partitions(r)).isEqualTo(range(0, 6));
+    }
+
+    @Test
     void version0LetsTheCoordinatorGenerateTheMemberId() {
         ConsumerGroupHeartbeatResponseData r = coordinator.consumerGroupHeartbeat(joinRequest("", "orders"), (short) 0,
                 "client", "/127.0.0.1");
@@ -322,7 +338,7 @@ class ConsumerProtocolTest {
 
     @Test
     void groupMaxSizeIsEnforced() {
-        start(GroupCoordinatorConfig.defaults().withConsumerMaxSize(1));
+        start(immediate().withConsumerMaxSize(1));
         join("a", "orders");
         ConsumerGroupHeartbeatResponseData b = join("b", "orders");
         assertThat(b.errorCode()).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
@@ -369,40 +385,221 @@ class ConsumerProtocolTest {
 
     // ---- subscriptions ----
 
-    @Test
-    void regexSubscriptionFollowsNewTopics() {
-        ConsumerGroupHeartbeatResponseData r = send(new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId("a")
-                .setMemberEpoch(0).setRebalanceTimeoutMs(REBALANCE).setSubscribedTopicRegex("ord.*")
-                .setTopicPartitions(new ArrayList<>()));
-        assertThat(partitions(r)).isEqualTo(range(0, 6));
-        store.createTopic(new TopicRecord("orders-eu", UUID.randomUUID(), 2, Map.of()));
-        store.createTopic(new TopicRecord("payments", UUID.randomUUID(), 2, Map.of()));
-        UUID eu = store.topic("orders-eu").orElseThrow().topicId();
-        ConsumerGroupHeartbeatResponseData next = beat("a", 1, range(0, 6));
-        assertThat(next.memberEpoch()).isEqualTo(2);
-        assertThat(partitions(next, eu)).containsExactly(0, 1);
-        assertThat(next.assignment().topicPartitions()).hasSize(2);
+    ConsumerGroupHeartbeatRequestData regexJoin(String memberId, String regex, String... topics) {
+        return joinRequest(memberId, topics).setSubscribedTopicRegex(regex);
+    }
+
+    /** A heartbeat that reports owning {@code owned} (topic id → partitions) and changes nothing else. */
+    ConsumerGroupHeartbeatResponseData beatOwning(String memberId, int epoch, Map<UUID, Set<Integer>> owned) {
+        List<TopicPartitions> tps = new ArrayList<>();
+        owned.forEach((t, ps) -> tps.add(new TopicPartitions().setTopicId(t).setPartitions(new ArrayList<>(ps))));
+        return send(new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId(memberId).setMemberEpoch(epoch)
+                .setTopicPartitions(tps));
+    }
+
+    static Map<UUID, Set<Integer>> all(ConsumerGroupHeartbeatResponseData r) {
+        Map<UUID, Set<Integer>> out = new HashMap<>();
+        r.assignment().topicPartitions().forEach(tp -> out.put(tp.topicId(), new TreeSet<>(tp.partitions())));
+        return out;
     }
 
     @Test
-    void aRegexResolvesOnlyToTopicsTheMembersFilterAdmitsAsOfItsLastHeartbeat() {
-        store.createTopic(new TopicRecord("orders-secret", UUID.randomUUID(), 2, Map.of()));
-        UUID secret = store.topic("orders-secret").orElseThrow().topicId();
-        ConsumerGroupHeartbeatResponseData r = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequestData()
-                .setGroupId(G).setMemberId("a").setMemberEpoch(0).setRebalanceTimeoutMs(REBALANCE)
-                .setSubscribedTopicRegex("ord.*").setTopicPartitions(new ArrayList<>()), (short) 1, "client", "/127.0.0.1",
-                name -> !name.equals("orders-secret"));
-        assertThat(partitions(r)).isEqualTo(range(0, 6));
-        assertThat(r.assignment().topicPartitions()).hasSize(1);
-        assertThat(group().subscriptionMetadata).containsOnlyKeys("orders");
+    void aNewRegexIsResolvedAfterTheHeartbeatSoTheLiteralTopicsComeFirst() {
+        store.withTopic("payments", 2);
+        UUID payments = store.topic("payments").orElseThrow().topicId();
+        store.createTopic(new TopicRecord("orders-eu", UUID.randomUUID(), 2, Map.of()));
+        UUID eu = store.topic("orders-eu").orElseThrow().topicId();
 
-        ConsumerGroupHeartbeatRequestData again = new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId("a")
-                .setMemberEpoch(1).setTopicPartitions(new ArrayList<>(List.of(new TopicPartitions().setTopicId(orders)
-                        .setPartitions(new ArrayList<>(range(0, 6))))));
-        ConsumerGroupHeartbeatResponseData allowed = coordinator.consumerGroupHeartbeat(again, (short) 1, "client",
-                "/127.0.0.1", name -> true);
-        assertThat(allowed.memberEpoch()).as("the wider filter changes the subscription").isEqualTo(2);
-        assertThat(partitions(allowed, secret)).containsExactly(0, 1);
+        ConsumerGroupHeartbeatResponseData first = send(regexJoin("a", "ord.*", "payments"));
+        assertThat(first.errorCode()).isZero();
+        assertThat(all(first)).as("the literal topic only").isEqualTo(Map.of(payments, Set.of(0, 1)));
+        int epoch = first.memberEpoch();
+
+        timer.advance(0); // the resolution runs off the heartbeat
+        assertThat(group().resolvedRegexes).isEqualTo(Map.of("ord.*", Set.of("orders", "orders-eu")));
+        assertThat(group().groupEpoch).as("the resolution bumps the group epoch").isEqualTo(epoch + 1);
+
+        ConsumerGroupHeartbeatResponseData next = beatOwning("a", epoch, Map.of(payments, Set.of(0, 1)));
+        assertThat(next.memberEpoch()).isEqualTo(epoch + 1);
+        assertThat(all(next)).isEqualTo(Map.of(payments, Set.of(0, 1), orders, range(0, 6), eu, Set.of(0, 1)));
+    }
+
+    @Test
+    void aRegexAlreadyResolvedInTheGroupIsAssignedAtOnce() {
+        send(regexJoin("a", "ord.*"));
+        timer.advance(0);
+        ConsumerGroupHeartbeatResponseData a = beatOwning("a", 1, Map.of());
+        assertThat(partitions(a)).isEqualTo(range(0, 6));
+
+        ConsumerGroupHeartbeatResponseData b = send(regexJoin("b", "ord.*"));
+        assertThat(b.memberEpoch()).isEqualTo(group().groupEpoch);
+        assertThat(group().targetAssignment.get("b").get(orders)).hasSize(3);
+    }
+
+    @Test
+    void aTopicCreatedLaterIsMatchedAtTheFirstHeartbeatAfterTheMinimumInterval() {
+        send(regexJoin("a", "ord.*"));
+        timer.advance(0);
+        Set<Integer> own = partitions(beatOwning("a", 1, Map.of()));
+        assertThat(own).isEqualTo(range(0, 6));
+        store.createTopic(new TopicRecord("orders-eu", UUID.randomUUID(), 2, Map.of()));
+        UUID eu = store.topic("orders-eu").orElseThrow().topicId();
+
+        timer.advance(RegexResolution.MIN_REFRESH_INTERVAL_MS - 1_000);
+        ConsumerGroupHeartbeatResponseData early = beatOwning("a", 2, Map.of(orders, own));
+        timer.advance(0);
+        assertThat(early.memberEpoch()).isEqualTo(2);
+        assertThat(group().resolvedRegexes.get("ord.*")).as("not within 10 s of the last resolution")
+                .containsExactly("orders");
+
+        timer.advance(1_001);
+        ConsumerGroupHeartbeatResponseData due = beatOwning("a", 2, Map.of(orders, own));
+        assertThat(due.memberEpoch()).as("this heartbeat only starts the resolution").isEqualTo(2);
+        timer.advance(0);
+        ConsumerGroupHeartbeatResponseData next = beatOwning("a", 2, Map.of(orders, own));
+        assertThat(next.memberEpoch()).isEqualTo(3);
+        assertThat(partitions(next, eu)).containsExactly(0, 1);
+    }
+
+    @Test
+    void theRegexesAreResolvedAgainAfterTheRefreshInterval() {
+        start(immediate().withConsumerRegexRefreshIntervalMs(60_000));
+        send(regexJoin("a", "ord.*"));
+        timer.advance(0);
+        beatOwning("a", 1, Map.of());
+        long resolvedAt = group().regexesResolvedAtMs;
+        timer.advance(30_000);
+        beatOwning("a", 2, Map.of(orders, range(0, 6)));
+        timer.advance(0);
+        assertThat(group().regexesResolvedAtMs).as("no new topic, interval not over").isEqualTo(resolvedAt);
+        timer.advance(30_001);
+        beatOwning("a", 2, Map.of(orders, range(0, 6)));
+        timer.advance(0);
+        assertThat(group().regexesResolvedAtMs).isGreaterThan(resolvedAt);
+        assertThat(group().groupEpoch).as("same topics: no rebalance").isEqualTo(2);
+    }
+
+    @Test
+    void aRegexResolvesOnlyToTopicsTheTriggeringHeartbeatsFilterAdmits() {
+        store.createTopic(new TopicRecord("orders-secret", UUID.randomUUID(), 2, Map.of()));
+        ConsumerGroupHeartbeatResponseData r = coordinator.consumerGroupHeartbeat(regexJoin("a", "ord.*"), (short) 1,
+                "client", "/127.0.0.1", name -> !name.equals("orders-secret"));
+        assertThat(r.errorCode()).isZero();
+        timer.advance(0);
+        assertThat(group().resolvedRegexes.get("ord.*")).containsExactly("orders");
+        ConsumerGroupHeartbeatResponseData next = beatOwning("a", r.memberEpoch(), Map.of());
+        assertThat(all(next)).isEqualTo(Map.of(orders, range(0, 6)));
+        assertThat(group().subscriptionMetadata).containsOnlyKeys("orders");
+    }
+
+    @Test
+    void anInvalidRegexIsRefusedAndChangesNothing() {
+        join("a", "orders");
+        int epoch = group().groupEpoch;
+        ConsumerGroupHeartbeatResponseData r = send(new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId("a")
+                .setMemberEpoch(1).setSubscribedTopicRegex("(ord"));
+        assertThat(r.errorCode()).isEqualTo(Errors.INVALID_REGULAR_EXPRESSION);
+        assertThat(r.errorMessage()).startsWith("SubscribedTopicRegex `(ord` is not a valid regular expression: ");
+        timer.advance(0);
+        assertThat(group().members.get("a").subscribedTopicRegex).isNull();
+        assertThat(group().groupEpoch).isEqualTo(epoch);
+        assertThat(group().resolvedRegexes).isEmpty();
+    }
+
+    @Test
+    void leavingTheRegexForTopicNamesRevokesItsTopicsAndForgetsIt() {
+        store.withTopic("payments", 2);
+        UUID payments = store.topic("payments").orElseThrow().topicId();
+        send(regexJoin("a", "ord.*"));
+        timer.advance(0);
+        beatOwning("a", 1, Map.of());
+        ConsumerGroupHeartbeatResponseData r = send(new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId("a")
+                .setMemberEpoch(2).setSubscribedTopicRegex("").setSubscribedTopicNames(List.of("payments"))
+                .setTopicPartitions(new ArrayList<>(List.of(new TopicPartitions().setTopicId(orders)
+                        .setPartitions(new ArrayList<>(range(0, 6)))))));
+        assertThat(r.memberEpoch()).as("orders must be revoked first").isEqualTo(2);
+        assertThat(r.assignment().topicPartitions()).isEmpty();
+        assertThat(group().resolvedRegexes).isEmpty();
+        ConsumerGroupHeartbeatResponseData done = beatOwning("a", 2, Map.of());
+        assertThat(all(done)).isEqualTo(Map.of(payments, Set.of(0, 1)));
+    }
+
+    @Test
+    void aTargetIsComputedAtMostOncePerAssignmentInterval() {
+        start(GroupCoordinatorConfig.defaults());
+        store.withTopic("payments", 2);
+        UUID payments = store.topic("payments").orElseThrow().topicId();
+        ConsumerGroupHeartbeatResponseData a = join("a", "orders");
+        assertThat(partitions(a)).as("a group's first target at once").isEqualTo(range(0, 6));
+
+        timer.advance(200);
+        ConsumerGroupHeartbeatResponseData changed = send(new ConsumerGroupHeartbeatRequestData().setGroupId(G)
+                .setMemberId("a").setMemberEpoch(1).setSubscribedTopicNames(List.of("orders", "payments")));
+        assertThat(group().groupEpoch).isEqualTo(2);
+        assertThat(changed.memberEpoch()).as("no new target within the interval").isEqualTo(1);
+        assertThat(group().state()).isEqualTo(ConsumerGroup.State.ASSIGNING);
+
+        timer.advance(800);
+        ConsumerGroupHeartbeatResponseData later = beat("a", 1, range(0, 6));
+        assertThat(later.memberEpoch()).isEqualTo(2);
+        assertThat(partitions(later, payments)).containsExactly(0, 1);
+    }
+
+    @Test
+    void theNextMemberOfAGroupLeftEmptyIsAssignedAtOnce() {
+        start(GroupCoordinatorConfig.defaults());
+        store.withTopic("payments", 2);
+        UUID payments = store.topic("payments").orElseThrow().topicId();
+        join("a", "orders");
+        timer.advance(10);
+        send(new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId("a").setMemberEpoch(-1));
+        assertThat(group().state()).isEqualTo(ConsumerGroup.State.EMPTY);
+        timer.advance(10);
+        ConsumerGroupHeartbeatResponseData again = join("a", "payments");
+        assertThat(again.memberEpoch()).isEqualTo(group().groupEpoch);
+        assertThat(all(again)).isEqualTo(Map.of(payments, Set.of(0, 1)));
+    }
+
+    @Test
+    void aTopicLeftWithinTheAssignmentIntervalIsRevokedAtOnce() {
+        start(GroupCoordinatorConfig.defaults());
+        store.withTopic("payments", 2);
+        UUID payments = store.topic("payments").orElseThrow().topicId();
+        ConsumerGroupHeartbeatResponseData a = join("a", "orders", "payments");
+        assertThat(all(a)).isEqualTo(Map.of(orders, range(0, 6), payments, Set.of(0, 1)));
+
+        ConsumerGroupHeartbeatResponseData r = send(new ConsumerGroupHeartbeatRequestData().setGroupId(G)
+                .setMemberId("a").setMemberEpoch(1).setSubscribedTopicNames(List.of("orders")));
+        assertThat(r.memberEpoch()).isEqualTo(1);
+        assertThat(all(r)).as("payments revoked before any new target").isEqualTo(Map.of(orders, range(0, 6)));
+        assertThat(group().members.get("a").state).isEqualTo(ConsumerMember.State.UNREVOKED_PARTITIONS);
+    }
+
+    @Test
+    void rapidSubscribeUnsubscribeAndResubscribeEndOnTheLastSubscription() {
+        start(GroupCoordinatorConfig.defaults());
+        for (int i = 0; i < 5; i++) {
+            store.withTopic("t" + i, 2);
+        }
+        UUID t4 = store.topic("t4").orElseThrow().topicId();
+        ConsumerGroupHeartbeatResponseData r = join("a", "t0");
+        int epoch = r.memberEpoch();
+        for (int i = 1; i < 4; i++) {
+            r = send(new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId("a").setMemberEpoch(epoch)
+                    .setSubscribedTopicNames(List.of("t" + i)));
+            assertThat(r.errorCode()).isZero();
+            timer.advance(10);
+        }
+        assertThat(send(new ConsumerGroupHeartbeatRequestData().setGroupId(G).setMemberId("a").setMemberEpoch(-1))
+                .memberEpoch()).isEqualTo(-1);
+        r = send(regexJoin("a", "t[4]"));
+        assertThat(r.errorCode()).isZero();
+        for (int i = 0; i < 10 && (r.assignment() == null || !all(r).equals(Map.of(t4, Set.of(0, 1)))); i++) {
+            timer.advance(1_000);
+            Map<UUID, Set<Integer>> have = r.assignment() == null ? Map.of() : all(r);
+            r = beatOwning("a", r.memberEpoch(), have);
+        }
+        assertThat(all(r)).isEqualTo(Map.of(t4, Set.of(0, 1)));
     }
 
     @Test
@@ -530,7 +727,7 @@ class ConsumerProtocolTest {
         coordinator.offsets().commit(G, "", null, -1, -1,
                 List.of(new OffsetManager.Commit(new TopicPartitionRef("orders", 0), 42, -1, "")), (short) 9);
         join("a", "orders");
-        start(GroupCoordinatorConfig.defaults()); // membership is not persisted; offsets are
+        start(immediate()); // membership is not persisted; offsets are
         assertThat(beat("a", 1, range(0, 6)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         assertThat(join("a", "orders").memberEpoch()).isEqualTo(1);
     }

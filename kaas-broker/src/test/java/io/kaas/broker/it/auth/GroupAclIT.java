@@ -338,7 +338,17 @@ class GroupAclIT {
                             .setMemberEpoch(0).setRebalanceTimeoutMs(30_000).setSubscribedTopicRegex("orders.*")
                             .setTopicPartitions(List.of()));
             assertThat(joined.errorCode()).isEqualTo(Errors.NONE);
-            assertThat(joined.assignment().topicPartitions()).hasSize(1);
+            // as in Kafka 4.4, the regex is resolved after the join and its topics come at a later heartbeat
+            ConsumerGroupHeartbeatResponseData[] last = {joined};
+            org.awaitility.Awaitility.await("the regex's topics").atMost(java.time.Duration.ofSeconds(10))
+                    .pollInterval(java.time.Duration.ofMillis(200)).until(() -> {
+                        last[0] = call(raw, ApiMessageType.CONSUMER_GROUP_HEARTBEAT, 1,
+                                new ConsumerGroupHeartbeatRequestData().setGroupId("g").setMemberId(joined.memberId())
+                                        .setMemberEpoch(last[0].memberEpoch()));
+                        assertThat(last[0].errorCode()).isEqualTo(Errors.NONE);
+                        return last[0].assignment() != null && !last[0].assignment().topicPartitions().isEmpty();
+                    });
+            assertThat(last[0].assignment().topicPartitions()).hasSize(1);
             ConsumerGroupDescribeResponseData described = call(raw, ApiMessageType.CONSUMER_GROUP_DESCRIBE, 1,
                     new ConsumerGroupDescribeRequestData().setGroupIds(List.of("g")));
             ConsumerGroupDescribeResponseData.DescribedGroup group = described.groups().get(0);

@@ -11,8 +11,10 @@ import io.kaas.wire.message.ConsumerGroupHeartbeatResponseData;
 import io.kaas.wire.message.FindCoordinatorRequestData;
 import io.kaas.wire.protocol.Errors;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,7 +57,21 @@ class EmptySubscriptionJoinIT {
             ConsumerGroupHeartbeatResponseData subscribed = call(raw, ApiMessageType.CONSUMER_GROUP_HEARTBEAT, 0,
                     join(memberId, List.of("orders")).setMemberEpoch(empty.memberEpoch()));
             assertThat(subscribed.errorCode()).as(subscribed.errorMessage()).isEqualTo(Errors.NONE);
-            assertThat(subscribed.assignment().topicPartitions()).singleElement()
+            // as in Kafka 4.4, the new target comes at a heartbeat group.consumer.assignment.interval.ms (1 s) after
+            // the last one
+            ConsumerGroupHeartbeatResponseData[] last = {subscribed};
+            Awaitility.await("orders assigned").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        if (last[0].assignment() != null && !last[0].assignment().topicPartitions().isEmpty()) {
+                            return true;
+                        }
+                        last[0] = call(raw, ApiMessageType.CONSUMER_GROUP_HEARTBEAT, 0,
+                                new ConsumerGroupHeartbeatRequestData().setGroupId("empty-join").setMemberId(memberId)
+                                        .setMemberEpoch(last[0].memberEpoch()));
+                        assertThat(last[0].errorCode()).as(last[0].errorMessage()).isEqualTo(Errors.NONE);
+                        return false;
+                    });
+            assertThat(last[0].assignment().topicPartitions()).singleElement()
                     .satisfies(tp -> assertThat(tp.partitions()).containsExactlyInAnyOrder(0, 1, 2));
         }
     }
