@@ -86,7 +86,9 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData, Me
                                          boolean includeOps, short version) {
         String name = rt.name();
         UUID id = version >= 10 ? rt.topicId() : null;
-        if (name == null && id != null && !ZERO.equals(id)) {
+        // By id when an id is given without a name: the Java client's topic-id requests leave the name at its
+        // default "" (only setTopicId), others send null; Kafka looks the topic up by its id either way.
+        if ((name == null || name.isEmpty()) && id != null && !ZERO.equals(id)) {
             Optional<Topic> byId = topics.topic(id);
             if (byId.isEmpty()) {
                 return new MetadataResponseTopic().setErrorCode(Errors.UNKNOWN_TOPIC_ID).setName(null)
