@@ -197,6 +197,7 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
                 synonyms.put(d.getKey(), List.of(synonym(d.getKey(), value, ConfigSource.DYNAMIC_BROKER_CONFIG)));
             }
         }
+        out.sort(java.util.Comparator.comparing(DescribedConfig::name, KafkaBrokerConfigOrder.BY_NAME));
         return out;
     }
 
