@@ -795,7 +795,8 @@ public final class BrokerConfig {
             "%s must be greater than or equal to %s", GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS);
         requireConsumer(maxSession >= minSession, GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS,
             "%s must be greater than or equal to %s", GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS);
-        return new GroupCoordinatorConfig.ConsumerBounds(minSession, maxSession, minHeartbeat, maxHeartbeat);
+        return new GroupCoordinatorConfig.ConsumerBounds(minSession, maxSession, minHeartbeat, maxHeartbeat,
+            integer(GROUP_CONSUMER_MIN_ASSIGNMENT_INTERVAL_MS), integer(GROUP_CONSUMER_MAX_ASSIGNMENT_INTERVAL_MS));
     }
 
     /**
