@@ -83,18 +83,18 @@ class GroupConfigsTest {
         refused(() -> configs().alter("g", Map.of("consumer.session.timeout.ms", "0"), false), Errors.INVALID_CONFIG,
                 "Invalid value 0 for configuration consumer.session.timeout.ms: Value must be at least 1");
         refused(() -> configs().alter("g", Map.of("consumer.session.timeout.ms", "44999"), false), Errors.INVALID_CONFIG,
-                "consumer.session.timeout.ms must be greater than or equal to group.consumer.min.session.timeout.ms");
+                "consumer.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
         refused(() -> configs().alter("g", Map.of("consumer.session.timeout.ms", "60001"), false), Errors.INVALID_CONFIG,
-                "consumer.session.timeout.ms must be less than or equal to group.consumer.max.session.timeout.ms");
+                "consumer.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
         refused(() -> configs().alter("g", Map.of("consumer.heartbeat.interval.ms", "4999"), false), Errors.INVALID_CONFIG,
-                "consumer.heartbeat.interval.ms must be greater than or equal to group.consumer.min.heartbeat.interval.ms");
+                "consumer.heartbeat.interval.ms must be in the range 5000 to 15000 inclusive.");
         refused(() -> configs().alter("g", Map.of("consumer.heartbeat.interval.ms", "15001"), false), Errors.INVALID_CONFIG,
-                "consumer.heartbeat.interval.ms must be less than or equal to group.consumer.max.heartbeat.interval.ms");
+                "consumer.heartbeat.interval.ms must be in the range 5000 to 15000 inclusive.");
         refused(() -> configs().alter("g", Map.of("share.isolation.level", "dirty"), false), Errors.INVALID_CONFIG,
                 "Invalid value dirty for configuration share.isolation.level: String must be one of: read_committed, "
                         + "read_uncommitted");
         refused(() -> configs().alter("g", Map.of("streams.num.standby.replicas", "3"), false), Errors.INVALID_CONFIG,
-                "streams.num.standby.replicas must be less than or equal to group.streams.max.standby.replicas");
+                "streams.num.standby.replicas must be less than or equal to 2");
         refused(() -> configs().alter("g", Map.of("share.auto.offset.reset", "by_duration:PT-1S"), false),
                 Errors.INVALID_CONFIG, "Invalid value by_duration:PT-1S for configuration share.auto.offset.reset: "
                         + "Invalid value `by_duration:PT-1S` for configuration share.auto.offset.reset. The value must be "

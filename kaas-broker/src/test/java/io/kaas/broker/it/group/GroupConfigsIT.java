@@ -146,10 +146,10 @@ class GroupConfigsIT {
                     "Invalid value soon for configuration consumer.session.timeout.ms: Not a number of type INT",
                     set(SESSION, "soon"));
             assertRefused(admin, "g", InvalidConfigurationException.class,
-                    "consumer.session.timeout.ms must be less than or equal to group.consumer.max.session.timeout.ms",
+                    "consumer.session.timeout.ms must be in the range 1000 to 60000 inclusive.",
                     set(SESSION, "60001"));
             assertRefused(admin, "g", InvalidConfigurationException.class,
-                    "consumer.heartbeat.interval.ms must be greater than or equal to group.consumer.min.heartbeat.interval.ms",
+                    "consumer.heartbeat.interval.ms must be in the range 100 to 15000 inclusive.",
                     set(HEARTBEAT, "99"));
             assertRefused(admin, "g", InvalidConfigurationException.class,
                     "consumer.assignment.interval.ms must be in the range 0 to 10000 inclusive.",
