@@ -752,11 +752,29 @@ public final class BrokerConfig {
             "%s must be less than or equal to %s", GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS);
         requireConsumer(heartbeatIntervalMs < sessionTimeoutMs, GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
             "%s must be less than %s", GROUP_CONSUMER_SESSION_TIMEOUT_MS);
+        int assignmentIntervalMs = consumerAssignmentIntervalMs();
         return new GroupCoordinatorConfig(integer(GROUP_MIN_SESSION_TIMEOUT_MS), integer(GROUP_MAX_SESSION_TIMEOUT_MS),
             integer(GROUP_INITIAL_REBALANCE_DELAY_MS), integer(GROUP_MAX_SIZE),
             TimeUnit.MINUTES.toMillis(integer(OFFSETS_RETENTION_MINUTES)), longValue(OFFSETS_RETENTION_CHECK_INTERVAL_MS),
             integer(OFFSET_METADATA_MAX_BYTES), sessionTimeoutMs, heartbeatIntervalMs, integer(GROUP_CONSUMER_MAX_SIZE),
-            groupConsumerAssignors(), bounds);
+            groupConsumerAssignors(), bounds, assignmentIntervalMs, integer(GROUP_CONSUMER_REGEX_REFRESH_INTERVAL_MS));
+    }
+
+    /**
+     * {@code group.consumer.assignment.interval.ms}, checked as Kafka 4.4 checks it after the session and heartbeat
+     * keys: the maximum at least the minimum, the interval between them.
+     */
+    private int consumerAssignmentIntervalMs() {
+        int intervalMs = integer(GROUP_CONSUMER_ASSIGNMENT_INTERVAL_MS);
+        int min = integer(GROUP_CONSUMER_MIN_ASSIGNMENT_INTERVAL_MS);
+        int max = integer(GROUP_CONSUMER_MAX_ASSIGNMENT_INTERVAL_MS);
+        requireConsumer(max >= min, GROUP_CONSUMER_MAX_ASSIGNMENT_INTERVAL_MS,
+            "%s must be greater than or equal to %s", GROUP_CONSUMER_MIN_ASSIGNMENT_INTERVAL_MS);
+        requireConsumer(intervalMs >= min, GROUP_CONSUMER_ASSIGNMENT_INTERVAL_MS,
+            "%s must be greater than or equal to %s", GROUP_CONSUMER_MIN_ASSIGNMENT_INTERVAL_MS);
+        requireConsumer(intervalMs <= max, GROUP_CONSUMER_ASSIGNMENT_INTERVAL_MS,
+            "%s must be less than or equal to %s", GROUP_CONSUMER_MAX_ASSIGNMENT_INTERVAL_MS);
+        return intervalMs;
     }
 
     /** Refuses the configuration with Kafka's message ({@code format} over {@code key} and {@code other}). */
@@ -777,7 +795,8 @@ public final class BrokerConfig {
             "%s must be greater than or equal to %s", GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS);
         requireConsumer(maxSession >= minSession, GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS,
             "%s must be greater than or equal to %s", GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS);
-        return new GroupCoordinatorConfig.ConsumerBounds(minSession, maxSession, minHeartbeat, maxHeartbeat);
+        return new GroupCoordinatorConfig.ConsumerBounds(minSession, maxSession, minHeartbeat, maxHeartbeat,
+            integer(GROUP_CONSUMER_MIN_ASSIGNMENT_INTERVAL_MS), integer(GROUP_CONSUMER_MAX_ASSIGNMENT_INTERVAL_MS));
     }
 
     /**

@@ -88,6 +88,10 @@ final class BrokerConfigDef {
     static final String GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS = "group.consumer.min.heartbeat.interval.ms";
     static final String GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS = "group.consumer.max.heartbeat.interval.ms";
     static final String GROUP_CONSUMER_MAX_SIZE = "group.consumer.max.size";
+    static final String GROUP_CONSUMER_ASSIGNMENT_INTERVAL_MS = "group.consumer.assignment.interval.ms";
+    static final String GROUP_CONSUMER_MIN_ASSIGNMENT_INTERVAL_MS = "group.consumer.min.assignment.interval.ms";
+    static final String GROUP_CONSUMER_MAX_ASSIGNMENT_INTERVAL_MS = "group.consumer.max.assignment.interval.ms";
+    static final String GROUP_CONSUMER_REGEX_REFRESH_INTERVAL_MS = "group.consumer.regex.refresh.interval.ms";
     static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
     static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
     static final String OFFSET_METADATA_MAX_BYTES = "offset.metadata.max.bytes";
@@ -263,6 +267,14 @@ final class BrokerConfigDef {
         ConfigKey.of(GROUP_CONSUMER_ASSIGNORS, LIST, "uniform,range",
             "Server-side assignors of KIP-848 groups, by name; the first is the default."),
         ConfigKey.atLeast(GROUP_CONSUMER_MAX_SIZE, INT, Integer.MAX_VALUE, 1, "Most members in one KIP-848 group."),
+        ConfigKey.atLeast(GROUP_CONSUMER_ASSIGNMENT_INTERVAL_MS, INT, 1000, 0,
+            "The least time between two target assignments of a KIP-848 group; 0 computes one at every change."),
+        ConfigKey.atLeast(GROUP_CONSUMER_MIN_ASSIGNMENT_INTERVAL_MS, INT, 0, 0,
+            "Smallest group.consumer.assignment.interval.ms allowed."),
+        ConfigKey.atLeast(GROUP_CONSUMER_MAX_ASSIGNMENT_INTERVAL_MS, INT, 15000, 0,
+            "Largest group.consumer.assignment.interval.ms allowed."),
+        ConfigKey.atLeast(GROUP_CONSUMER_REGEX_REFRESH_INTERVAL_MS, INT, 600000, 10000,
+            "How long the topics a KIP-848 group's regular expressions match stand before they are resolved again."),
         ConfigKey.atLeast(OFFSETS_RETENTION_MINUTES, INT, 10080, 1,
             "Committed offsets of a group left empty are deleted after this long."),
         ConfigKey.atLeast(OFFSETS_RETENTION_CHECK_INTERVAL_MS, LONG, 600000, 1, "How often expired offsets are looked for."),

@@ -271,6 +271,56 @@ class BrokerConfigTest {
     }
 
     @Test
+    void theAssignmentAndRegexRefreshIntervalsHaveKafkasDefaultsAndReachTheCoordinator() {
+        GroupCoordinatorConfig defaults = BrokerConfig.of(LOCAL).groupCoordinator();
+        assertThat(defaults.consumerAssignmentIntervalMs()).isEqualTo(1000);
+        assertThat(defaults.consumerRegexRefreshIntervalMs()).isEqualTo(600_000);
+        GroupCoordinatorConfig set = BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.assignment.interval.ms", "0", "group.consumer.regex.refresh.interval.ms", "10000"))
+            .groupCoordinator();
+        assertThat(set.consumerAssignmentIntervalMs()).isZero();
+        assertThat(set.consumerRegexRefreshIntervalMs()).isEqualTo(10_000);
+        // within raised bounds
+        assertThat(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.min.assignment.interval.ms", "20000", "group.consumer.max.assignment.interval.ms", "30000",
+                "group.consumer.assignment.interval.ms", "25000")).groupCoordinator().consumerAssignmentIntervalMs())
+            .isEqualTo(25_000);
+    }
+
+    @Test
+    void badAssignmentAndRegexRefreshIntervalsRefuseToStartWithKafkasMessages() {
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.assignment.interval.ms", "16000")))
+            .isInstanceOf(ConfigException.class)
+            .hasMessageContaining("group.consumer.assignment.interval.ms must be less than or equal to "
+                + "group.consumer.max.assignment.interval.ms")
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.assignment.interval.ms");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.min.assignment.interval.ms", "2000")))
+            .hasMessageContaining("group.consumer.assignment.interval.ms must be greater than or equal to "
+                + "group.consumer.min.assignment.interval.ms")
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.assignment.interval.ms");
+        // the bounds first, as Kafka 4.4
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.min.assignment.interval.ms", "500", "group.consumer.max.assignment.interval.ms", "400")))
+            .hasMessageContaining("group.consumer.max.assignment.interval.ms must be greater than or equal to "
+                + "group.consumer.min.assignment.interval.ms")
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.max.assignment.interval.ms");
+        for (String key : List.of("group.consumer.assignment.interval.ms", "group.consumer.min.assignment.interval.ms",
+                "group.consumer.max.assignment.interval.ms")) {
+            assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0", key, "-1")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("at least 0")
+                .extracting(e -> ((ConfigException) e).key()).isEqualTo(key);
+            assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0", key, "soon")))
+                .extracting(e -> ((ConfigException) e).key()).isEqualTo(key);
+        }
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "group.consumer.regex.refresh.interval.ms", "9999")))
+            .isInstanceOf(ConfigException.class).hasMessageContaining("at least 10000")
+            .extracting(e -> ((ConfigException) e).key()).isEqualTo("group.consumer.regex.refresh.interval.ms");
+    }
+
+    @Test
     void theTransactionKeysHaveKafkasDefaultsAndTransactionVersionDefaultsToTwo() {
         BrokerConfig c = BrokerConfig.of(LOCAL);
         assertThat(c.transactionCoordinator()).isEqualTo(TransactionConfig.defaults());

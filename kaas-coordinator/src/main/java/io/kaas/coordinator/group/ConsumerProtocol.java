@@ -424,10 +424,11 @@ final class ConsumerProtocol {
 
     /**
      * Kafka's {@code canComputeNextTargetAssignment}: a group's first target at once, the next ones no sooner than
-     * {@code group.consumer.assignment.interval.ms} after the last.
+     * the group's {@code consumer.assignment.interval.ms} (else the broker's {@code group.consumer.assignment.interval.ms})
+     * after the last.
      */
     private boolean mayComputeTarget(ConsumerGroup group) {
-        int interval = config.consumerAssignmentIntervalMs();
+        int interval = groupConfigs.consumerAssignmentIntervalMs(group.groupId);
         return group.assignmentTimestampMs == 0 || interval == 0
                 || timer.nowMs() >= group.assignmentTimestampMs + interval;
     }

@@ -21,6 +21,7 @@ import java.util.Map;
 public record GroupConfigDef(String name, String type, int atLeast, String documentation) {
     public static final String CONSUMER_SESSION_TIMEOUT_MS = "consumer.session.timeout.ms";
     public static final String CONSUMER_HEARTBEAT_INTERVAL_MS = "consumer.heartbeat.interval.ms";
+    public static final String CONSUMER_ASSIGNMENT_INTERVAL_MS = "consumer.assignment.interval.ms";
     public static final String SHARE_SESSION_TIMEOUT_MS = "share.session.timeout.ms";
     public static final String SHARE_HEARTBEAT_INTERVAL_MS = "share.heartbeat.interval.ms";
     public static final String SHARE_RECORD_LOCK_DURATION_MS = "share.record.lock.duration.ms";
@@ -36,6 +37,8 @@ public record GroupConfigDef(String name, String type, int atLeast, String docum
                     "The timeout to detect client failures when using the consumer group protocol."),
             new GroupConfigDef(CONSUMER_HEARTBEAT_INTERVAL_MS, "INT", 1,
                     "The heartbeat interval given to the members of a consumer group."),
+            new GroupConfigDef(CONSUMER_ASSIGNMENT_INTERVAL_MS, "INT", 0,
+                    "The interval between assignment updates for a consumer group."),
             new GroupConfigDef(SHARE_SESSION_TIMEOUT_MS, "INT", 1,
                     "The timeout to detect client failures when using the share group protocol."),
             new GroupConfigDef(SHARE_HEARTBEAT_INTERVAL_MS, "INT", 1,

@@ -1,5 +1,6 @@
 package io.kaas.coordinator.group;
 
+import static io.kaas.coordinator.group.GroupConfigDef.CONSUMER_ASSIGNMENT_INTERVAL_MS;
 import static io.kaas.coordinator.group.GroupConfigDef.CONSUMER_HEARTBEAT_INTERVAL_MS;
 import static io.kaas.coordinator.group.GroupConfigDef.CONSUMER_SESSION_TIMEOUT_MS;
 import static io.kaas.coordinator.group.GroupConfigDef.SHARE_AUTO_OFFSET_RESET;
@@ -24,12 +25,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Group configs (Kafka's GROUP config resource): each group's overrides, kept in the cluster-state store,
  * over defaults taken from the broker ({@code group.consumer.session.timeout.ms},
- * {@code group.consumer.heartbeat.interval.ms}) or Kafka's defaults. Validated as Kafka's
+ * {@code group.consumer.heartbeat.interval.ms}, {@code group.consumer.assignment.interval.ms}) or Kafka's defaults. Validated as Kafka's
  * {@code GroupConfigManager.validate}: the overrides merged over the defaults, each value parsed, then the
- * bounds ({@code group.consumer.min/max.*}) and the heartbeat below the session timeout.
+ * bounds ({@code group.consumer.min/max.*}, with Kafka 4.4's "must be in the range MIN to MAX inclusive.") and the
+ * heartbeat below the session timeout.
  *
  * <p>The consumer ones are honoured: a KIP-848 consumer group's members get its heartbeat interval and
- * session timeout. The share and streams ones are stored, validated and described as Kafka does for every
+ * session timeout, and its target assignments are batched per its assignment interval. The share and streams ones are stored, validated and described as Kafka does for every
  * group, and change nothing in kaas, which serves no share or streams groups. Thread-safe (the store is).
  */
 public final class GroupConfigs {
@@ -62,6 +64,7 @@ public final class GroupConfigs {
         Map<String, String> d = new LinkedHashMap<>();
         d.put(CONSUMER_SESSION_TIMEOUT_MS, Integer.toString(config.consumerSessionTimeoutMs()));
         d.put(CONSUMER_HEARTBEAT_INTERVAL_MS, Integer.toString(config.consumerHeartbeatIntervalMs()));
+        d.put(CONSUMER_ASSIGNMENT_INTERVAL_MS, Integer.toString(config.consumerAssignmentIntervalMs()));
         d.put(SHARE_SESSION_TIMEOUT_MS, "45000");
         d.put(SHARE_HEARTBEAT_INTERVAL_MS, "5000");
         d.put(SHARE_RECORD_LOCK_DURATION_MS, "30000");
@@ -146,35 +149,27 @@ public final class GroupConfigs {
             v.put(def.name(), def.parse(raw));
         }
         GroupCoordinatorConfig.ConsumerBounds b = config.consumerBounds();
-        bounds(v, CONSUMER_HEARTBEAT_INTERVAL_MS, b.minHeartbeatIntervalMs(), b.maxHeartbeatIntervalMs(),
-                "group.consumer.min.heartbeat.interval.ms", "group.consumer.max.heartbeat.interval.ms");
-        bounds(v, CONSUMER_SESSION_TIMEOUT_MS, b.minSessionTimeoutMs(), b.maxSessionTimeoutMs(),
-                "group.consumer.min.session.timeout.ms", "group.consumer.max.session.timeout.ms");
-        bounds(v, SHARE_HEARTBEAT_INTERVAL_MS, SHARE_MIN_HEARTBEAT, SHARE_MAX_HEARTBEAT,
-                "group.share.min.heartbeat.interval.ms", "group.share.max.heartbeat.interval.ms");
-        bounds(v, SHARE_SESSION_TIMEOUT_MS, SHARE_MIN_SESSION, SHARE_MAX_SESSION,
-                "group.share.min.session.timeout.ms", "group.share.max.session.timeout.ms");
-        bounds(v, SHARE_RECORD_LOCK_DURATION_MS, SHARE_MIN_LOCK, SHARE_MAX_LOCK,
-                "group.share.min.record.lock.duration.ms", "group.share.max.record.lock.duration.ms");
-        bounds(v, STREAMS_HEARTBEAT_INTERVAL_MS, STREAMS_MIN_HEARTBEAT, STREAMS_MAX_HEARTBEAT,
-                "group.streams.min.heartbeat.interval.ms", "group.streams.max.heartbeat.interval.ms");
-        bounds(v, STREAMS_SESSION_TIMEOUT_MS, STREAMS_MIN_SESSION, STREAMS_MAX_SESSION,
-                "group.streams.min.session.timeout.ms", "group.streams.max.session.timeout.ms");
+        range(v, CONSUMER_HEARTBEAT_INTERVAL_MS, b.minHeartbeatIntervalMs(), b.maxHeartbeatIntervalMs());
+        range(v, CONSUMER_SESSION_TIMEOUT_MS, b.minSessionTimeoutMs(), b.maxSessionTimeoutMs());
+        range(v, CONSUMER_ASSIGNMENT_INTERVAL_MS, b.minAssignmentIntervalMs(), b.maxAssignmentIntervalMs());
+        range(v, SHARE_HEARTBEAT_INTERVAL_MS, SHARE_MIN_HEARTBEAT, SHARE_MAX_HEARTBEAT);
+        range(v, SHARE_SESSION_TIMEOUT_MS, SHARE_MIN_SESSION, SHARE_MAX_SESSION);
+        range(v, SHARE_RECORD_LOCK_DURATION_MS, SHARE_MIN_LOCK, SHARE_MAX_LOCK);
+        range(v, STREAMS_HEARTBEAT_INTERVAL_MS, STREAMS_MIN_HEARTBEAT, STREAMS_MAX_HEARTBEAT);
+        range(v, STREAMS_SESSION_TIMEOUT_MS, STREAMS_MIN_SESSION, STREAMS_MAX_SESSION);
         if ((Integer) v.get(STREAMS_NUM_STANDBY_REPLICAS) > STREAMS_MAX_STANDBY) {
-            throw invalid(STREAMS_NUM_STANDBY_REPLICAS + " must be less than or equal to group.streams.max.standby.replicas");
+            throw invalid(STREAMS_NUM_STANDBY_REPLICAS + " must be less than or equal to " + STREAMS_MAX_STANDBY);
         }
         greater(v, CONSUMER_SESSION_TIMEOUT_MS, CONSUMER_HEARTBEAT_INTERVAL_MS);
         greater(v, SHARE_SESSION_TIMEOUT_MS, SHARE_HEARTBEAT_INTERVAL_MS);
         greater(v, STREAMS_SESSION_TIMEOUT_MS, STREAMS_HEARTBEAT_INTERVAL_MS);
     }
 
-    private static void bounds(Map<String, Object> v, String name, int min, int max, String minKey, String maxKey) {
+    /** Kafka 4.4's {@code validateIntRange}: the value between the broker's bounds, with its message. */
+    private static void range(Map<String, Object> v, String name, int min, int max) {
         int value = (Integer) v.get(name);
-        if (value < min) {
-            throw invalid(name + " must be greater than or equal to " + minKey);
-        }
-        if (value > max) {
-            throw invalid(name + " must be less than or equal to " + maxKey);
+        if (value < min || value > max) {
+            throw invalid(name + " must be in the range " + min + " to " + max + " inclusive.");
         }
     }
 
@@ -196,6 +191,14 @@ public final class GroupConfigs {
     /** The heartbeat interval handed to the group's KIP-848 members: its override, else the broker's. */
     int consumerHeartbeatIntervalMs(String groupId) {
         return intOverride(groupId, CONSUMER_HEARTBEAT_INTERVAL_MS, config.consumerHeartbeatIntervalMs());
+    }
+
+    /**
+     * The least time between two target assignments of the KIP-848 group: its override, else the broker's
+     * {@code group.consumer.assignment.interval.ms}.
+     */
+    int consumerAssignmentIntervalMs(String groupId) {
+        return intOverride(groupId, CONSUMER_ASSIGNMENT_INTERVAL_MS, config.consumerAssignmentIntervalMs());
     }
 
     private int intOverride(String groupId, String name, int fallback) {

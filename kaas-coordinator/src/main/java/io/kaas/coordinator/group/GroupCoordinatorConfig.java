@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
  * @param consumerMaxSize             {@code group.consumer.max.size} (unlimited), KIP-848 groups
  * @param consumerAssignors           {@code group.consumer.assignors} ({@code uniform,range}): the server-side
  *                                    assignors by name; the first is the default
- * @param consumerBounds              the bounds of a group's own {@code consumer.session.timeout.ms} and
- *                                    {@code consumer.heartbeat.interval.ms} (group configs)
+ * @param consumerBounds              the bounds of a group's own {@code consumer.session.timeout.ms},
+ *                                    {@code consumer.heartbeat.interval.ms} and {@code consumer.assignment.interval.ms}
+ *                                    (group configs)
  * @param consumerAssignmentIntervalMs {@code group.consumer.assignment.interval.ms} (1000): the least time between
  *                                    two target assignments of a KIP-848 group; 0 computes one at every change
  * @param consumerRegexRefreshIntervalMs {@code group.consumer.regex.refresh.interval.ms} (600000): how long the
@@ -43,11 +44,18 @@ public record GroupCoordinatorConfig(int minSessionTimeoutMs, int maxSessionTime
     /**
      * Kafka's {@code group.consumer.min.session.timeout.ms} (45000), {@code group.consumer.max.session.timeout.ms}
      * (60000), {@code group.consumer.min.heartbeat.interval.ms} (5000) and
-     * {@code group.consumer.max.heartbeat.interval.ms} (15000): what a group config may set.
+     * {@code group.consumer.max.heartbeat.interval.ms} (15000), {@code group.consumer.min.assignment.interval.ms} (0)
+     * and {@code group.consumer.max.assignment.interval.ms} (15000): what a group config may set.
      */
     public record ConsumerBounds(int minSessionTimeoutMs, int maxSessionTimeoutMs, int minHeartbeatIntervalMs,
-                                 int maxHeartbeatIntervalMs) {
+                                 int maxHeartbeatIntervalMs, int minAssignmentIntervalMs, int maxAssignmentIntervalMs) {
         public static final ConsumerBounds DEFAULT = new ConsumerBounds(45_000, 60_000, 5_000, 15_000);
+
+        /** With Kafka's default assignment interval bounds (0 and 15000). */
+        public ConsumerBounds(int minSessionTimeoutMs, int maxSessionTimeoutMs, int minHeartbeatIntervalMs,
+                              int maxHeartbeatIntervalMs) {
+            this(minSessionTimeoutMs, maxSessionTimeoutMs, minHeartbeatIntervalMs, maxHeartbeatIntervalMs, 0, 15_000);
+        }
     }
 
     /**

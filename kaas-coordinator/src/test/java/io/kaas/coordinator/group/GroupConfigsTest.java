@@ -53,7 +53,8 @@ class GroupConfigsTest {
     @Test
     void describeListsEveryKafkaGroupConfigWithTheBrokerDefaultsThenTheOverrides() {
         assertThat(configs().describe("g")).extracting(v -> v.def().name()).containsExactly(
-                "consumer.session.timeout.ms", "consumer.heartbeat.interval.ms", "share.session.timeout.ms",
+                "consumer.session.timeout.ms", "consumer.heartbeat.interval.ms", "consumer.assignment.interval.ms",
+                "share.session.timeout.ms",
                 "share.heartbeat.interval.ms", "share.record.lock.duration.ms", "share.auto.offset.reset",
                 "share.isolation.level", "streams.session.timeout.ms", "streams.heartbeat.interval.ms",
                 "streams.num.standby.replicas");
@@ -82,18 +83,18 @@ class GroupConfigsTest {
         refused(() -> configs().alter("g", Map.of("consumer.session.timeout.ms", "0"), false), Errors.INVALID_CONFIG,
                 "Invalid value 0 for configuration consumer.session.timeout.ms: Value must be at least 1");
         refused(() -> configs().alter("g", Map.of("consumer.session.timeout.ms", "44999"), false), Errors.INVALID_CONFIG,
-                "consumer.session.timeout.ms must be greater than or equal to group.consumer.min.session.timeout.ms");
+                "consumer.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
         refused(() -> configs().alter("g", Map.of("consumer.session.timeout.ms", "60001"), false), Errors.INVALID_CONFIG,
-                "consumer.session.timeout.ms must be less than or equal to group.consumer.max.session.timeout.ms");
+                "consumer.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
         refused(() -> configs().alter("g", Map.of("consumer.heartbeat.interval.ms", "4999"), false), Errors.INVALID_CONFIG,
-                "consumer.heartbeat.interval.ms must be greater than or equal to group.consumer.min.heartbeat.interval.ms");
+                "consumer.heartbeat.interval.ms must be in the range 5000 to 15000 inclusive.");
         refused(() -> configs().alter("g", Map.of("consumer.heartbeat.interval.ms", "15001"), false), Errors.INVALID_CONFIG,
-                "consumer.heartbeat.interval.ms must be less than or equal to group.consumer.max.heartbeat.interval.ms");
+                "consumer.heartbeat.interval.ms must be in the range 5000 to 15000 inclusive.");
         refused(() -> configs().alter("g", Map.of("share.isolation.level", "dirty"), false), Errors.INVALID_CONFIG,
                 "Invalid value dirty for configuration share.isolation.level: String must be one of: read_committed, "
                         + "read_uncommitted");
         refused(() -> configs().alter("g", Map.of("streams.num.standby.replicas", "3"), false), Errors.INVALID_CONFIG,
-                "streams.num.standby.replicas must be less than or equal to group.streams.max.standby.replicas");
+                "streams.num.standby.replicas must be less than or equal to 2");
         refused(() -> configs().alter("g", Map.of("share.auto.offset.reset", "by_duration:PT-1S"), false),
                 Errors.INVALID_CONFIG, "Invalid value by_duration:PT-1S for configuration share.auto.offset.reset: "
                         + "Invalid value `by_duration:PT-1S` for configuration share.auto.offset.reset. The value must be "
@@ -117,6 +118,43 @@ class GroupConfigsTest {
         refused(() -> c.alter("g", Map.of("consumer.session.timeout.ms", "5000"), false), Errors.INVALID_CONFIG,
                 "consumer.session.timeout.ms must be greater than consumer.heartbeat.interval.ms");
         c.alter("g", Map.of("consumer.session.timeout.ms", "5000", "consumer.heartbeat.interval.ms", "1000"), false);
+    }
+
+    @Test
+    void theAssignmentIntervalDefaultsToTheBrokersAndStaysWithinItsBounds() {
+        GroupCoordinatorConfig tuned = GroupCoordinatorConfig.defaults().withConsumerAssignmentIntervalMs(250);
+        GroupConfigs c = new GroupConfigs(store, new GroupCoordinatorConfig(6000, 1_800_000, 0, Integer.MAX_VALUE,
+                1_000_000, 600_000, 4096, 45_000, 5_000, Integer.MAX_VALUE, List.of("uniform"),
+                new GroupCoordinatorConfig.ConsumerBounds(45_000, 60_000, 5_000, 15_000, 100, 5_000), 250, 600_000));
+        assertThat(new GroupConfigs(store, tuned).describe("g")).filteredOn(v -> v.def().name()
+                .equals("consumer.assignment.interval.ms")).singleElement()
+                .satisfies(v -> assertThat(v.value()).isEqualTo("250")).satisfies(v -> assertThat(v.override()).isFalse());
+        refused(() -> c.alter("g", Map.of("consumer.assignment.interval.ms", "99"), false), Errors.INVALID_CONFIG,
+                "consumer.assignment.interval.ms must be in the range 100 to 5000 inclusive.");
+        refused(() -> c.alter("g", Map.of("consumer.assignment.interval.ms", "5001"), false), Errors.INVALID_CONFIG,
+                "consumer.assignment.interval.ms must be in the range 100 to 5000 inclusive.");
+        refused(() -> c.alter("g", Map.of("consumer.assignment.interval.ms", "-1"), false), Errors.INVALID_CONFIG,
+                "Invalid value -1 for configuration consumer.assignment.interval.ms: Value must be at least 0");
+        refused(() -> c.alter("g", Map.of("consumer.assignment.interval.ms", "often"), false), Errors.INVALID_CONFIG,
+                "Invalid value often for configuration consumer.assignment.interval.ms: Not a number of type INT");
+        assertThat(store.groupConfigs("g")).isEmpty();
+        c.alter("g", Map.of("consumer.assignment.interval.ms", "5000"), false);
+        assertThat(c.consumerAssignmentIntervalMs("g")).isEqualTo(5000);
+        assertThat(c.consumerAssignmentIntervalMs("other")).isEqualTo(250);
+    }
+
+    @Test
+    void aGroupsOwnAssignmentIntervalBatchesItsTargetAssignments() {
+        configs().alter("eager", Map.of("consumer.assignment.interval.ms", "0"), false);
+        join("eager", "a");
+        join("batched", "a");
+        timer.advance(100);
+        // a second member: a new group epoch, and a new target at once only where the interval is 0
+        assertThat(join("eager", "b").memberEpoch()).isEqualTo(2);
+        assertThat(coordinator.consumerGroup("eager").assignmentEpoch).isEqualTo(2);
+        join("batched", "b");
+        assertThat(coordinator.consumerGroup("batched").groupEpoch).isEqualTo(2);
+        assertThat(coordinator.consumerGroup("batched").assignmentEpoch).as("within the broker's 1 s").isEqualTo(1);
     }
 
     private ConsumerGroupHeartbeatResponseData join(String group, String member) {

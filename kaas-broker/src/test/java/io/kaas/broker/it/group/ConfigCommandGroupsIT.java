@@ -47,7 +47,7 @@ class ConfigCommandGroupsIT {
                     "--add-config", "consumer.heartbeat.interval.ms=1");
             assertThat(bad.exitCode()).as(bad.out()).isNotZero();
             assertThat(bad.out()).contains(
-                    "consumer.heartbeat.interval.ms must be greater than or equal to group.consumer.min.heartbeat.interval.ms");
+                    "consumer.heartbeat.interval.ms must be in the range 5000 to 15000 inclusive.");
 
             KafkaConfigsTool.Run delete = kafkaConfigs(broker, "--alter", "--entity-type", "groups", "--entity-name", "orders-app",
                     "--delete-config", "consumer.heartbeat.interval.ms");

@@ -56,6 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GroupConfigsIT {
     private static final String SESSION = "consumer.session.timeout.ms";
     private static final String HEARTBEAT = "consumer.heartbeat.interval.ms";
+    private static final String ASSIGNMENT_INTERVAL = "consumer.assignment.interval.ms";
 
     @TempDir
     Path dir;
@@ -64,7 +65,9 @@ class GroupConfigsIT {
     private TestBroker start() throws IOException {
         return TestBroker.builder(dir).noInitialRebalanceDelay().config(Map.of(
                 "group.consumer.min.session.timeout.ms", "1000", "group.consumer.min.heartbeat.interval.ms", "100",
-                "group.consumer.session.timeout.ms", "45000", "group.consumer.heartbeat.interval.ms", "5000")).start();
+                "group.consumer.session.timeout.ms", "45000", "group.consumer.heartbeat.interval.ms", "5000",
+                "group.consumer.assignment.interval.ms", "500", "group.consumer.max.assignment.interval.ms", "10000"))
+                .start();
     }
 
     private static ConfigResource group(String name) {
@@ -89,7 +92,7 @@ class GroupConfigsIT {
         try (TestBroker broker = start(); Admin admin = broker.admin()) {
             Config fresh = describe(admin, "never-seen");
             assertThat(fresh.entries()).extracting(ConfigEntry::name).containsExactlyInAnyOrder(SESSION, HEARTBEAT,
-                    "share.session.timeout.ms", "share.heartbeat.interval.ms", "share.record.lock.duration.ms",
+                    ASSIGNMENT_INTERVAL, "share.session.timeout.ms", "share.heartbeat.interval.ms", "share.record.lock.duration.ms",
                     "share.auto.offset.reset", "share.isolation.level", "streams.session.timeout.ms",
                     "streams.heartbeat.interval.ms", "streams.num.standby.replicas");
             assertThat(fresh.get(SESSION).value()).isEqualTo("45000");
@@ -97,6 +100,16 @@ class GroupConfigsIT {
             assertThat(fresh.get(SESSION).type()).isEqualTo(ConfigEntry.ConfigType.INT);
             assertThat(fresh.get(SESSION).documentation()).contains("consumer group protocol");
             assertThat(fresh.get("share.isolation.level").type()).isEqualTo(ConfigEntry.ConfigType.STRING);
+            assertThat(fresh.get(ASSIGNMENT_INTERVAL).value()).as("the broker's group.consumer.assignment.interval.ms")
+                    .isEqualTo("500");
+            assertThat(fresh.get(ASSIGNMENT_INTERVAL).type()).isEqualTo(ConfigEntry.ConfigType.INT);
+            assertThat(fresh.get(ASSIGNMENT_INTERVAL).documentation())
+                    .isEqualTo("The interval between assignment updates for a consumer group.");
+            alter(admin, "batched", set(ASSIGNMENT_INTERVAL, "2000"));
+            assertThat(describe(admin, "batched").get(ASSIGNMENT_INTERVAL)).satisfies(e -> {
+                assertThat(e.value()).isEqualTo("2000");
+                assertThat(e.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_GROUP_CONFIG);
+            });
 
             alter(admin, "g", set(HEARTBEAT, "6000"), set(SESSION, "50000"));
             Config set = describe(admin, "g");
@@ -133,11 +146,17 @@ class GroupConfigsIT {
                     "Invalid value soon for configuration consumer.session.timeout.ms: Not a number of type INT",
                     set(SESSION, "soon"));
             assertRefused(admin, "g", InvalidConfigurationException.class,
-                    "consumer.session.timeout.ms must be less than or equal to group.consumer.max.session.timeout.ms",
+                    "consumer.session.timeout.ms must be in the range 1000 to 60000 inclusive.",
                     set(SESSION, "60001"));
             assertRefused(admin, "g", InvalidConfigurationException.class,
-                    "consumer.heartbeat.interval.ms must be greater than or equal to group.consumer.min.heartbeat.interval.ms",
+                    "consumer.heartbeat.interval.ms must be in the range 100 to 15000 inclusive.",
                     set(HEARTBEAT, "99"));
+            assertRefused(admin, "g", InvalidConfigurationException.class,
+                    "consumer.assignment.interval.ms must be in the range 0 to 10000 inclusive.",
+                    set(ASSIGNMENT_INTERVAL, "10001"));
+            assertRefused(admin, "g", InvalidConfigurationException.class,
+                    "Invalid value -1 for configuration consumer.assignment.interval.ms: Value must be at least 0",
+                    set(ASSIGNMENT_INTERVAL, "-1"));
             assertRefused(admin, "g", InvalidConfigurationException.class,
                     "consumer.session.timeout.ms must be greater than consumer.heartbeat.interval.ms",
                     set(SESSION, "2000"), set(HEARTBEAT, "2000"));
